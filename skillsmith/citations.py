@@ -1,0 +1,64 @@
+"""The paths and links a SKILL.md body cites, with their positions.
+
+Two kinds are collected: Markdown links and images (``[text](target)``, ``[ref]: target``)
+and bare path-like tokens that name a skill folder (``scripts/x.py``, ``references/y.md``,
+``assets/z``) anywhere in the body, prose or code. URLs and in-page anchors are not paths.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+RESOURCE_DIRS = ("scripts", "references", "assets")
+
+_LINK = re.compile(r"!?\[(?:[^\]\\]|\\.)*\]\(\s*<?([^)\s>]+)>?(?:\s+[\"'(][^)]*)?\)")
+_REF_DEF = re.compile(r"^\s{0,3}\[[^\]]+\]:\s*<?(\S+?)>?(?:\s+.*)?$")
+_PATH = re.compile(
+    r"(?<![\w.@/$-])((?:\{baseDir\}/|\$\{?CLAUDE_SKILL_DIR\}?/|\./)?(?:scripts|references|assets)/[\w.@+%/-]*[\w@+%/-])"
+)
+_SCHEME = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*:")
+_PREFIXES = re.compile(r"^(?:\{baseDir\}/|\$\{?CLAUDE_SKILL_DIR\}?/|\./)")
+
+
+@dataclass(frozen=True)
+class Citation:
+    target: str  # as written, minus a leading ./ or {baseDir}/ and any #anchor or ?query
+    raw: str  # as written
+    line: int  # 1-based line in SKILL.md
+    column: int  # 1-based
+    kind: str  # "link" | "path"
+    after: str  # the rest of the line after the citation (to judge a worked invocation)
+
+
+def is_external(target: str) -> bool:
+    return bool(_SCHEME.match(target)) and not re.match(r"^[A-Za-z]:[\\/]", target) or target.startswith("#")
+
+
+def normalise(target: str) -> str:
+    target = target.split("#", 1)[0].split("?", 1)[0]
+    return _PREFIXES.sub("", target)
+
+
+def extract(lines: list[str], first_line: int) -> list[Citation]:
+    """Citations in *lines*, which start at line *first_line* of the file."""
+    found: list[Citation] = []
+    for index, text in enumerate(lines):
+        lineno = first_line + index
+        spans = []
+        for m in _LINK.finditer(text):
+            spans.append(m.span())
+            raw = m.group(1)
+            if is_external(raw):
+                continue
+            found.append(Citation(normalise(raw), raw, lineno, m.start(1) + 1, "link", text[m.end():]))
+        m = _REF_DEF.match(text)
+        if m and not is_external(m.group(1)):
+            spans.append(m.span())
+            found.append(Citation(normalise(m.group(1)), m.group(1), lineno, m.start(1) + 1, "link", ""))
+        for m in _PATH.finditer(text):
+            if any(start <= m.start() < end for start, end in spans):
+                continue
+            raw = m.group(1)
+            found.append(Citation(normalise(raw), raw, lineno, m.start(1) + 1, "path", text[m.end():]))
+    return found

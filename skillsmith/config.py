@@ -1,0 +1,161 @@
+"""Configuration: ``[tool.skillsmith]`` in ``pyproject.toml`` or a ``skillsmith.toml``.
+
+The nearest file upward from each checked path wins. Keys: ``select``, ``ignore``,
+``per-file-ignores``, ``exclude``, ``target``. A broken file is an error naming the file and
+line (exit 4), never a silent default.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import re
+import sys
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
+
+from skillsmith.errors import InvalidInputError
+from skillsmith.registry import TARGETS
+
+KEYS = ("select", "ignore", "per-file-ignores", "exclude", "target")
+
+
+@dataclass(frozen=True)
+class Config:
+    root: Path | None = None  # folder of the config file; globs are relative to it
+    source: Path | None = None
+    select: tuple[str, ...] | None = None
+    ignore: tuple[str, ...] = ()
+    per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    exclude: tuple[str, ...] = ()
+    target: str | None = None
+
+    def ignored_for(self, path: Path) -> set[str]:
+        """Rule selectors that per-file-ignores switches off for *path*."""
+        rel = self.relative(path)
+        if rel is None:
+            return set()
+        out: set[str] = set()
+        for pattern, ids in self.per_file_ignores:
+            if glob_match(rel, pattern):
+                out.update(ids)
+        return out
+
+    def excluded(self, path: Path) -> bool:
+        rel = self.relative(path)
+        return rel is not None and any(glob_match(rel, p) for p in self.exclude)
+
+    def relative(self, path: Path) -> str | None:
+        if self.root is None:
+            return path.as_posix()
+        try:
+            return path.relative_to(self.root).as_posix()
+        except ValueError:
+            return None
+
+
+def glob_match(rel: str, pattern: str) -> bool:
+    """Gitignore-like matching: a pattern without ``/`` matches any path component."""
+    pattern = pattern.rstrip("/")
+    if "/" not in pattern:
+        return any(fnmatch.fnmatchcase(part, pattern) for part in rel.split("/"))
+    pattern = pattern.lstrip("/")
+    if fnmatch.fnmatchcase(rel, pattern) or fnmatch.fnmatchcase(rel, pattern + "/*"):
+        return True
+    # a folder pattern matches everything below it
+    parts = rel.split("/")
+    return any(fnmatch.fnmatchcase("/".join(parts[:i]), pattern) for i in range(1, len(parts)))
+
+
+def find_config_file(start: Path) -> Path | None:
+    """The nearest ``skillsmith.toml``, or ``pyproject.toml`` with ``[tool.skillsmith]``."""
+    for folder in [start, *start.parents]:
+        candidate = folder / "skillsmith.toml"
+        if candidate.is_file():
+            return candidate
+        candidate = folder / "pyproject.toml"
+        if candidate.is_file():
+            try:
+                head = candidate.read_text(encoding="utf-8", errors="replace")
+            except OSError:
+                continue
+            if re.search(r"^\s*\[\s*tool\.skillsmith(\s*\]|\.)", head, re.M):
+                return candidate
+    return None
+
+
+def config_for(path: Path) -> Config:
+    start = path if path.is_dir() else path.parent
+    found = find_config_file(start.resolve())
+    return load(found) if found else Config()
+
+
+@lru_cache(maxsize=64)
+def load(source: Path) -> Config:
+    try:
+        raw = source.read_bytes()
+    except OSError as exc:
+        raise InvalidInputError(f"{source}: cannot read config: {exc.strerror}", {"path": str(source)})
+    text = raw.decode("utf-8", "replace")
+    try:
+        doc = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        m = re.search(r"line (\d+)", str(exc))
+        line = int(m.group(1)) if m else 1
+        raise InvalidInputError(f"{source}:{line}: invalid TOML: {exc}", {"path": str(source), "line": line})
+    table = doc.get("tool", {}).get("skillsmith", {}) if source.name == "pyproject.toml" else doc
+    if source.name == "skillsmith.toml" and "tool" in table and "skillsmith" in table.get("tool", {}):
+        table = table["tool"]["skillsmith"]
+
+    def fail(key: str, problem: str):
+        line = key_line(text, key)
+        raise InvalidInputError(f"{source}:{line}: {problem}", {"path": str(source), "line": line, "key": key})
+
+    if not isinstance(table, dict):
+        fail("skillsmith", "[tool.skillsmith] must be a table")
+    for key in table:
+        if key not in KEYS:
+            fail(key, f"unknown key {key!r} (known: {', '.join(KEYS)})")
+
+    def str_list(key: str) -> tuple[str, ...] | None:
+        if key not in table:
+            return None
+        value = table[key]
+        if isinstance(value, str):
+            value = [v for v in re.split(r"[,\s]+", value) if v]
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            fail(key, f"{key!r} must be a list of strings")
+        return tuple(value)
+
+    pfi = table.get("per-file-ignores", {})
+    if not isinstance(pfi, dict) or not all(
+        isinstance(v, (list, str)) and all(isinstance(i, str) for i in (v if isinstance(v, list) else [v]))
+        for v in pfi.values()
+    ):
+        fail("per-file-ignores", "'per-file-ignores' must map globs to lists of rule IDs")
+    target = table.get("target")
+    if target is not None and target not in TARGETS:
+        fail("target", f"unknown target {target!r} (known: {', '.join(TARGETS)})")
+    return Config(
+        root=source.parent.resolve(),
+        source=source,
+        select=str_list("select"),
+        ignore=str_list("ignore") or (),
+        per_file_ignores=tuple(
+            (glob, tuple(ids if isinstance(ids, list) else [ids])) for glob, ids in pfi.items()
+        ),
+        exclude=str_list("exclude") or (),
+        target=target,
+    )
+
+
+def key_line(text: str, key: str) -> int:
+    for i, line in enumerate(text.splitlines(), 1):
+        if re.match(rf"^\s*[\"']?{re.escape(key)}[\"']?\s*=", line) or re.match(rf"^\s*\[.*{re.escape(key)}", line):
+            return i
+    return 1

@@ -1,0 +1,55 @@
+"""A finding: one rule violated at one place."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+SEVERITIES = ("error", "warning", "info")
+
+
+@dataclass(frozen=True)
+class Hit:
+    """What a rule's check yields: where and what. The engine adds the rule's metadata."""
+
+    path: Path
+    message: str
+    line: int = 1
+    column: int = 1
+    end_line: int | None = None
+    end_column: int | None = None
+
+
+@dataclass(frozen=True, order=True)
+class Finding:
+    path: str  # absolute, POSIX form; shown relative to the current directory
+    line: int
+    column: int
+    rule: str
+    message: str = field(compare=False)
+    severity: str = field(compare=False, default="error")
+    end_line: int | None = field(compare=False, default=None)
+    end_column: int | None = field(compare=False, default=None)
+    fix: str | None = field(compare=False, default=None)  # "safe" | "unsafe" | None
+
+    def display_path(self) -> str:
+        return display_path(self.path)
+
+    def to_json(self) -> dict:
+        doc = asdict(self)
+        doc["path"] = self.display_path()
+        order = ("rule", "path", "line", "column", "end_line", "end_column", "severity", "message", "fix")
+        return {key: doc[key] for key in order}
+
+
+def display_path(path: str | Path) -> str:
+    """*path* relative to the current directory when it is below it, else as given."""
+    path = str(path)
+    try:
+        rel = os.path.relpath(path)
+    except ValueError:  # another drive on Windows
+        return Path(path).as_posix()
+    if rel.startswith(".." + os.sep) or rel == "..":
+        return Path(path).as_posix()
+    return Path(rel).as_posix()

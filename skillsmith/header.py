@@ -1,0 +1,113 @@
+"""The first-comment-block contract (Skill Resource Protocol §3).
+
+A shell script's header is the comment block right after the shebang; a Python script's is
+its module docstring. Both are read the same way: a one-line description ending in a period,
+then ``Usage:``, ``Input:``, ``Output:``, ``Stderr:``, ``Exit:`` and ``Examples:`` fields.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+FIELDS = ("Usage", "Input", "Output", "Stderr", "Exit", "Examples")
+#: the contract is read with ``head -25``
+HEAD_LINES = 25
+
+_FIELD = re.compile(r"^\s*(Usage|Input|Output|Stderr|Exit|Examples?)\s*:\s?(.*)$", re.IGNORECASE)
+_CODE = re.compile(r"\b(\d{1,3})\b")
+
+
+@dataclass
+class HeaderField:
+    name: str
+    line: int  # 1-based line in the file
+    value: str  # text on the field's line and its continuation lines
+    items: list[str] = field(default_factory=list)  # continuation lines (for Examples)
+
+
+@dataclass
+class Header:
+    kind: str  # "comment" | "docstring"
+    start_line: int  # first line of the block in the file
+    end_line: int  # last line of the block in the file
+    lines: list[str]  # block text, comment markers removed
+    description: str | None = None
+    description_line: int | None = None
+    fields: dict[str, HeaderField] = field(default_factory=dict)
+
+    @property
+    def exit_codes(self) -> set[int] | None:
+        """Codes the ``Exit:`` field documents, or None when there is no such field."""
+        exit_field = self.fields.get("Exit")
+        if exit_field is None:
+            return None
+        return {int(c) for c in _CODE.findall(exit_field.value)}
+
+    @property
+    def examples(self) -> list[str]:
+        ex = self.fields.get("Examples")
+        if ex is None:
+            return []
+        items = [ex.value.strip()] if ex.value.strip() else []
+        return items + [i.strip() for i in ex.items if i.strip()]
+
+    @property
+    def text(self) -> str:
+        return "\n".join(self.lines)
+
+
+def parse_block(lines: list[str], first_line: int, kind: str) -> Header:
+    """Read fields out of block *lines* (markers already removed), which start at *first_line*."""
+    header = Header(kind=kind, start_line=first_line, end_line=first_line + len(lines) - 1, lines=lines)
+    current: HeaderField | None = None
+    for offset, text in enumerate(lines):
+        lineno = first_line + offset
+        m = _FIELD.match(text)
+        if m:
+            name = m.group(1).capitalize()
+            name = "Examples" if name == "Example" else name
+            current = HeaderField(name, lineno, m.group(2).strip())
+            header.fields.setdefault(name, current)
+            continue
+        if not text.strip():
+            current = None if current is None or current.name != "Examples" or current.items else current
+            continue
+        if current is not None:
+            indented = text[:1].isspace()
+            if indented or current.name == "Examples":
+                current.items.append(text)
+                if current.name != "Examples":
+                    current.value += " " + text.strip()
+                continue
+            current = None
+        if header.description is None and not header.fields:
+            header.description = text.strip()
+            header.description_line = lineno
+    return header
+
+
+def shell_header(lines: list[str]) -> Header | None:
+    """The comment block after the shebang (or at the top when there is none)."""
+    start = 1 if lines and lines[0].startswith("#!") else 0
+    block: list[str] = []
+    for text in lines[start:]:
+        stripped = text.lstrip()
+        if not stripped.startswith("#") or stripped.startswith("#!"):
+            break
+        body = stripped[1:]
+        block.append(body[1:] if body.startswith(" ") else body)
+    if not block:
+        return None
+    return parse_block(block, start + 1, "comment")
+
+
+def python_header(docstring: str | None, first_line: int) -> Header | None:
+    if docstring is None:
+        return None
+    lines = docstring.splitlines()
+    # the opening quotes share the first line; strip common indentation of the rest
+    rest = [ln for ln in lines[1:] if ln.strip()]
+    indent = min((len(ln) - len(ln.lstrip()) for ln in rest), default=0)
+    lines = [lines[0].strip()] + [ln[indent:] for ln in lines[1:]] if lines else []
+    return parse_block(lines, first_line, "docstring")

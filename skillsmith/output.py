@@ -1,0 +1,56 @@
+"""Everything that reaches the terminal: data on stdout, the rest on stderr.
+
+stdout carries data only (findings, JSON, SARIF, diffs). Notes, summaries and colour go to
+stderr; colour only on a TTY and never with ``NO_COLOR``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from typing import Any
+
+from skillsmith.errors import SkillsmithError
+
+
+def stderr_colour() -> bool:
+    return sys.stderr.isatty() and not os.environ.get("NO_COLOR") and os.environ.get("TERM") != "dumb"
+
+
+def paint(text: str, colour: str) -> str:
+    """Wrap *text* in an ANSI colour when stderr is a colour terminal."""
+    codes = {"red": "31", "yellow": "33", "green": "32", "bold": "1", "dim": "2"}
+    if not stderr_colour():
+        return text
+    return f"\033[{codes[colour]}m{text}\033[0m"
+
+
+def note(message: str) -> None:
+    """A human line on stderr."""
+    print(message, file=sys.stderr, flush=True)
+
+
+def data(text: str) -> None:
+    """A line of data on stdout."""
+    sys.stdout.write(text if text.endswith("\n") else text + "\n")
+
+
+def envelope(items: list[Any], schema: str) -> dict:
+    return {"data": items, "meta": {"count": len(items), "schema": schema}}
+
+
+def emit_json(items: list[Any], schema: str, **meta: Any) -> None:
+    """Print the success envelope ``{"data": [...], "meta": {...}}`` on stdout."""
+    doc = envelope(items, schema)
+    doc["meta"].update(meta)
+    sys.stdout.write(json.dumps(doc, indent=2, ensure_ascii=False) + "\n")
+
+
+def emit_error(error: SkillsmithError, as_json: bool) -> int:
+    """Report *error*: a human line on stderr, plus the JSON error envelope on stdout."""
+    note(f"skillsmith: error: {error.message}")
+    if as_json:
+        doc = {"error": {"code": error.code, "message": error.message, "details": error.details}}
+        sys.stdout.write(json.dumps(doc, indent=2, ensure_ascii=False) + "\n")
+    return error.exit_code

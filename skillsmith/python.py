@@ -1,0 +1,219 @@
+"""Python scripts through ``ast``: one parse per file, and the facts rules ask of it.
+
+``ast`` is the fast parser for detection; libcst is loaded only when a file needs a fix.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+import sys
+from dataclasses import dataclass, field
+
+EXIT_CALLS = {"sys.exit", "exit", "quit", "os._exit", "SystemExit"}
+
+
+@dataclass
+class SyntaxProblem:
+    message: str
+    line: int
+    column: int
+    needs: str | None = None  # "3.12" when the file is valid for a newer Python
+
+
+def parse(text: str, filename: str = "<script>") -> tuple[ast.Module | None, SyntaxProblem | None]:
+    try:
+        return ast.parse(text, filename=filename), None
+    except SyntaxError as exc:
+        line = exc.lineno or 1
+        col = exc.offset or 1
+        needs = newer_syntax(text, line)
+        return None, SyntaxProblem(exc.msg, line, col, needs)
+    except (ValueError, RecursionError, MemoryError) as exc:  # NUL bytes, absurd nesting
+        return None, SyntaxProblem(str(exc) or type(exc).__name__, 1, 1)
+
+
+_NEWER = [
+    # (minimum version, pattern on the failing line)
+    ((3, 14), re.compile(r"(?<![\w])t(?:r|R)?[\"']")),
+    ((3, 12), re.compile(r"^\s*type\s+\w+(\[.*\])?\s*=")),
+    ((3, 12), re.compile(r"^\s*(?:async\s+)?def\s+\w+\[|^\s*class\s+\w+\[")),
+    ((3, 12), re.compile(r"(?<![\w])[rRbBuU]?[fF][rR]?(\"|').*\{[^}]*\1")),
+    ((3, 11), re.compile(r"^\s*except\s*\*")),
+    ((3, 10), re.compile(r"^\s*(match|case)\s+.+:\s*$")),
+]
+
+
+def newer_syntax(text: str, line: int) -> str | None:
+    """The Python version a failing line looks written for, when newer than the running one."""
+    lines = text.splitlines()
+    if not 1 <= line <= len(lines):
+        return None
+    # an f-string error may be reported on a later line of the same statement
+    window = "\n".join(lines[max(0, line - 3):line])
+    for version, pattern in _NEWER:
+        if sys.version_info < version and any(pattern.search(ln) for ln in window.splitlines()):
+            return f"{version[0]}.{version[1]}"
+    return None
+
+
+def dotted(node: ast.AST) -> str | None:
+    parts = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if isinstance(node, ast.Name):
+        parts.append(node.id)
+        return ".".join(reversed(parts))
+    return None
+
+
+@dataclass
+class PythonFacts:
+    aliases: dict[str, str] = field(default_factory=dict)  # local name -> qualified name
+    constants: dict[str, int] = field(default_factory=dict)  # NAME -> int (module and class level)
+    parsers: list[ast.Call] = field(default_factory=list)  # ArgumentParser(...) calls
+    exit_codes: list[tuple[int, int, int]] = field(default_factory=list)
+    calls: list[tuple[str, ast.Call]] = field(default_factory=list)  # (qualified name, call)
+    strings: set[str] = field(default_factory=set)
+    has_main_guard: bool = False
+    uses_argparse: bool = False
+    reads_argv: bool = False
+
+
+def qualified(node: ast.AST, aliases: dict[str, str]) -> str | None:
+    name = dotted(node)
+    if name is None:
+        return None
+    head, _, rest = name.partition(".")
+    if head in aliases:
+        return aliases[head] + ("." + rest if rest else "")
+    return name
+
+
+def facts(module: ast.Module) -> PythonFacts:
+    f = PythonFacts()
+    for node in ast.walk(module):
+        if isinstance(node, ast.Import):
+            for a in node.names:
+                f.aliases[(a.asname or a.name).split(".")[0]] = a.name if a.asname else a.name.split(".")[0]
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            for a in node.names:
+                f.aliases[a.asname or a.name] = f"{node.module}.{a.name}"
+    for node in module.body:
+        _collect_constants(node, f.constants, "")
+        if isinstance(node, ast.ClassDef):
+            for item in node.body:
+                _collect_constants(item, f.constants, node.name + ".")
+        if isinstance(node, ast.If) and _is_main_guard(node.test):
+            f.has_main_guard = True
+    main_returns_code = _sys_exit_main(module, f.aliases)
+    for node in ast.walk(module):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and len(node.value) < 200:
+            f.strings.add(node.value)
+        if isinstance(node, ast.Call):
+            name = qualified(node.func, f.aliases)
+            if name is None:
+                continue
+            f.calls.append((name, node))
+            if name == "argparse.ArgumentParser":
+                f.parsers.append(node)
+                f.uses_argparse = True
+            if name in ("sys.exit", "exit", "quit", "os._exit"):
+                _add_exit(f, node.args[0] if node.args else None, node, default=0)
+            if name.endswith(".error") and f.uses_argparse:
+                f.exit_codes.append((2, node.lineno, node.col_offset + 1))
+        elif isinstance(node, ast.Raise) and node.exc is not None:
+            exc = node.exc
+            if isinstance(exc, ast.Call) and qualified(exc.func, f.aliases) == "SystemExit":
+                _add_exit(f, exc.args[0] if exc.args else None, node, default=0)
+            elif qualified(exc, f.aliases) == "SystemExit":
+                f.exit_codes.append((0, node.lineno, node.col_offset + 1))
+        elif isinstance(node, ast.Attribute) and dotted(node) in ("sys.argv",) or (
+            isinstance(node, ast.Name) and node.id == "argv" and f.aliases.get("argv") == "sys.argv"
+        ):
+            f.reads_argv = True
+    if f.uses_argparse:
+        f.exit_codes.append((2, f.parsers[0].lineno, f.parsers[0].col_offset + 1))
+    if main_returns_code is not None:
+        for ret in main_returns_code:
+            _add_exit(f, ret.value, ret, default=None)
+    return f
+
+
+def _collect_constants(node: ast.AST, into: dict[str, int], prefix: str) -> None:
+    targets: list[ast.expr] = []
+    value = None
+    if isinstance(node, ast.Assign):
+        targets, value = node.targets, node.value
+    elif isinstance(node, ast.AnnAssign) and node.value is not None:
+        targets, value = [node.target], node.value
+    if isinstance(value, ast.Constant) and type(value.value) is int:
+        for t in targets:
+            if isinstance(t, ast.Name):
+                into.setdefault(prefix + t.id, value.value)
+
+
+def _is_main_guard(test: ast.expr) -> bool:
+    return (
+        isinstance(test, ast.Compare)
+        and isinstance(test.left, ast.Name)
+        and test.left.id == "__name__"
+        and any(isinstance(c, ast.Constant) and c.value == "__main__" for c in test.comparators)
+    )
+
+
+def _sys_exit_main(module: ast.Module, aliases: dict[str, str]) -> list[ast.Return] | None:
+    """The ``return`` statements of ``main`` when the module calls ``sys.exit(main())``."""
+    called = False
+    for node in ast.walk(module):
+        if isinstance(node, ast.Call) and qualified(node.func, aliases) in ("sys.exit", "SystemExit", "exit"):
+            if node.args and isinstance(node.args[0], ast.Call) and dotted(node.args[0].func) == "main":
+                called = True
+    if not called:
+        return None
+    for node in module.body:
+        if isinstance(node, ast.FunctionDef) and node.name == "main":
+            return [n for n in ast.walk(node) if isinstance(n, ast.Return) and n.value is not None]
+    return None
+
+
+def _add_exit(f: PythonFacts, arg: ast.expr | None, at: ast.AST, default: int | None) -> None:
+    code = resolve_code(arg, f.constants) if arg is not None else default
+    if code is not None:
+        f.exit_codes.append((code, at.lineno, at.col_offset + 1))
+
+
+def resolve_code(arg: ast.expr, consts: dict[str, int]) -> int | None:
+    if isinstance(arg, ast.Constant):
+        if type(arg.value) is int:
+            return arg.value
+        if arg.value is None:
+            return 0
+        return None  # a message string exits 1, but that is printing, not a code choice
+    name = dotted(arg)
+    if name is None:
+        return None
+    if name in consts:
+        return consts[name]
+    tail = name.rsplit(".", 1)[-1]
+    if name.count(".") == 1 and name in consts:
+        return consts[name]
+    return consts.get(tail) if "." not in name else consts.get(name, None)
+
+
+def keyword(call: ast.Call, name: str) -> ast.keyword | None:
+    return next((k for k in call.keywords if k.arg == name), None)
+
+
+def accepts_flag(f: PythonFacts, flag: str) -> bool:
+    return flag in f.strings
+
+
+def module_docstring(module: ast.Module) -> tuple[str | None, int]:
+    """(docstring, line of its first character) of *module*."""
+    if module.body and isinstance(module.body[0], ast.Expr):
+        value = module.body[0].value
+        if isinstance(value, ast.Constant) and isinstance(value.value, str):
+            return value.value, value.lineno
+    return None, 1

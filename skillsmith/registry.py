@@ -1,0 +1,174 @@
+"""The rule registry: one object per rule carries its ID, docs, severity, fix safety and check.
+
+Rules live in ``skillsmith/rules/<family>.py`` and register themselves with :func:`rule`.
+``skillsmith rules`` and ``docs/rules.md`` are generated from here; nothing is written twice.
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import pkgutil
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Callable, Iterable, Iterator
+
+from skillsmith.finding import SEVERITIES
+
+#: rule families: ID prefix -> (name, what it covers)
+FAMILIES = {
+    "SPC": ("spec", "SKILL.md frontmatter and body (Agent Skills specification)"),
+    "RES": ("resources", "references/, assets/ and the paths SKILL.md cites (seed 000 §1, §9)"),
+    "CON": ("script-contract", "the script contract for every file under scripts/ (seed 000 §2-§5, §10)"),
+    "PYS": ("python", "Python scripts (seed 000 §2, §6)"),
+    "SHL": ("shell", "shell scripts (seed 000 §2, §3)"),
+    "SEC": ("security", "hidden Unicode, download-and-run, eval of arguments (seed 000 §6)"),
+    "FIL": ("files", "files skillsmith cannot read as a skill needs them"),
+    "RUN": ("run", "behaviour of scripts when run with `check --run` (opt-in)"),
+    "STE": ("stabledge", "StablEdge progressive skills and resources (seed 001)"),
+    "KVS": ("kvist", "kvist tools skills: manifest.json and plugin.py (seed 003)"),
+    "SUC": ("sucoder", "sucoder discovery links and audits (seed 002)"),
+}
+
+#: targets a skill can be checked for
+TARGETS = ("agentskills", "stabledge", "kvist", "sucoder")
+
+#: what a rule's check receives
+SCOPES = ("skill", "script", "file", "project", "run")
+
+_ID = re.compile(r"^[A-Z]{3}\d{3}$")
+_NAME = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+
+
+@dataclass(frozen=True)
+class Rule:
+    id: str
+    name: str
+    summary: str
+    seed: str
+    severity: str
+    scope: str
+    check: Callable = field(repr=False, compare=False)
+    targets: frozenset = frozenset(TARGETS)
+    fix: str | None = None  # "safe" | "unsafe" | None
+    doc: str = ""
+    library: bool = False  # also applies to sourced libraries (scope "script")
+
+    @property
+    def family(self) -> str:
+        return FAMILIES[self.id[:3]][0]
+
+    def to_json(self) -> dict:
+        return {
+            "id": self.id,
+            "name": self.name,
+            "family": self.family,
+            "summary": self.summary,
+            "seed": self.seed,
+            "severity": self.severity,
+            "scope": self.scope,
+            "targets": sorted(self.targets),
+            "fix": self.fix,
+            "doc": self.doc,
+        }
+
+
+_RULES: dict[str, Rule] = {}
+_LOADED = False
+
+
+def rule(
+    id: str,
+    name: str,
+    *,
+    summary: str,
+    seed: str,
+    scope: str,
+    severity: str = "error",
+    targets: Iterable[str] = TARGETS,
+    fix: str | None = None,
+    library: bool = False,
+) -> Callable:
+    """Register the decorated check function as a rule; its docstring is the rule's documentation.
+
+    The check receives the object named by *scope* (a ``Skill``, a ``Script``, a
+    ``SourceFile`` ...) and yields :class:`~skillsmith.finding.Hit` objects.
+    """
+
+    if not _ID.match(id) or id[:3] not in FAMILIES:
+        raise ValueError(f"bad rule id {id!r}")
+    if not _NAME.match(name):
+        raise ValueError(f"bad rule name {name!r}")
+    if severity not in SEVERITIES or scope not in SCOPES or fix not in (None, "safe", "unsafe"):
+        raise ValueError(f"bad rule metadata for {id}")
+    targets = frozenset(targets)
+    if not targets <= set(TARGETS):
+        raise ValueError(f"bad targets for {id}: {sorted(targets)}")
+
+    def register(check: Callable) -> Callable:
+        if id in _RULES or any(r.name == name for r in _RULES.values()):
+            raise ValueError(f"rule {id} ({name}) registered twice")
+        doc = inspect.cleandoc(check.__doc__ or "")
+        _RULES[id] = Rule(id, name, summary, seed, severity, scope, check, targets, fix, doc, library)
+        return check
+
+    return register
+
+
+def load_rules() -> None:
+    """Import every module of ``skillsmith.rules`` once, which registers its rules."""
+    global _LOADED
+    if _LOADED:
+        return
+    import skillsmith.rules as package
+
+    for module in sorted(pkgutil.iter_modules(package.__path__), key=lambda m: m.name):
+        importlib.import_module(f"skillsmith.rules.{module.name}")
+    _LOADED = True
+
+
+def all_rules() -> list[Rule]:
+    load_rules()
+    return sorted(_RULES.values(), key=lambda r: r.id)
+
+
+def get_rule(key: str) -> Rule | None:
+    """A rule by ID (case-insensitive) or by name."""
+    load_rules()
+    key = key.strip()
+    found = _RULES.get(key.upper())
+    if found:
+        return found
+    return next((r for r in _RULES.values() if r.name == key.lower()), None)
+
+
+def iter_rules(scope: str) -> Iterator[Rule]:
+    return (r for r in all_rules() if r.scope == scope)
+
+
+def matches(rule_id: str, selectors: Iterable[str]) -> bool:
+    """Whether *rule_id* is named by any selector: ``ALL``, a family prefix, or an ID prefix."""
+    for sel in selectors:
+        sel = sel.strip().upper()
+        if sel == "ALL" or (sel and rule_id.startswith(sel)):
+            return True
+    return False
+
+
+@lru_cache(maxsize=1)
+def ruleset_fingerprint() -> str:
+    """Changes whenever the rules change: part of the cache key."""
+    import hashlib
+
+    from skillsmith import __version__
+
+    h = hashlib.blake2b(digest_size=12)
+    h.update(__version__.encode())
+    for r in all_rules():
+        h.update(f"{r.id}|{r.severity}|{r.fix}|{sorted(r.targets)}".encode())
+        code = getattr(r.check, "__code__", None)
+        if code is not None:
+            h.update(code.co_code)
+            h.update(repr(code.co_consts).encode())
+    return h.hexdigest()

@@ -1,0 +1,13 @@
+"""The ``--json`` envelope: ``{"data": [finding...], "meta": {"count": N, "schema": ...}}``."""
+
+from __future__ import annotations
+
+from skillsmith import output
+from skillsmith.reporters import summary
+
+SCHEMA = "skillsmith.check/v1"
+
+
+def report(result) -> None:
+    output.emit_json([f.to_json() for f in result.findings], SCHEMA, units=result.units)
+    output.note(summary(result))

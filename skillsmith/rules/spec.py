@@ -1,0 +1,510 @@
+"""Spec rules: SKILL.md frontmatter and body, per the Agent Skills specification."""
+
+from __future__ import annotations
+
+import re
+
+from skillsmith.finding import Hit
+from skillsmith.frontmatter import yaml_type
+from skillsmith.registry import rule
+
+SPEC = "Agent Skills spec"
+NAME_MAX = 64
+DESCRIPTION_MAX = 1024
+COMPATIBILITY_MAX = 500
+BODY_MAX_LINES = 500
+
+#: top-level fields each target understands (the spec's own fields are valid everywhere)
+SPEC_FIELDS = {"name", "description", "license", "compatibility", "metadata", "allowed-tools"}
+HOST_FIELDS = {
+    "agentskills": {
+        # Claude Code
+        "when_to_use", "argument-hint", "model", "disable-model-invocation", "user-invocable",
+        "context", "agent", "hooks", "version", "mode", "effort", "paths", "shell",
+    },
+    "stabledge": {"progressive", "resources", "network", "network_hosts", "version"},
+    "kvist": {"version"},
+    "sucoder": {"when_to_use", "argument-hint", "model", "disable-model-invocation", "user-invocable", "version"},
+}
+
+_NAME_CHARS = re.compile(r"^[a-z0-9-]+$")
+
+
+def frontmatter(skill):
+    """The parsed frontmatter mapping, or None when there is none to check."""
+    doc = skill.doc
+    if doc is None or doc.frontmatter.data is None:
+        return None
+    return doc.frontmatter
+
+
+def at_key(skill, key: str, message: str) -> Hit:
+    fm = skill.doc.frontmatter
+    return Hit(skill.skill_md.path, message, fm.key_lines.get(key, fm.start_line), 1)
+
+
+def name_problem(name: object) -> str | None:
+    """Why *name* is not a valid skill name, or None. Shared with ``new`` and the wizard."""
+    if not isinstance(name, str):
+        return f"'name' must be a string, not a {yaml_type(name)}"
+    if not name:
+        return "'name' is empty"
+    if len(name) > NAME_MAX:
+        return f"'name' is {len(name)} characters long; the limit is {NAME_MAX}"
+    if not _NAME_CHARS.match(name):
+        bad = sorted({ch for ch in name if not re.match(r"[a-z0-9-]", ch)})
+        shown = ", ".join(repr(ch) for ch in bad[:5])
+        return f"'name' {name!r} may use only lowercase letters, digits and hyphens (found {shown})"
+    if name.startswith("-") or name.endswith("-"):
+        return f"'name' {name!r} must not start or end with a hyphen"
+    if "--" in name:
+        return f"'name' {name!r} must not contain consecutive hyphens"
+    return None
+
+
+def description_problem(description: object) -> str | None:
+    """Why *description* is not valid, or None. Shared with ``new`` and the wizard."""
+    if not isinstance(description, str):
+        return f"'description' must be a string, not a {yaml_type(description)}"
+    if not description.strip():
+        return "'description' is empty"
+    if len(description) > DESCRIPTION_MAX:
+        return f"'description' is {len(description)} characters long; the limit is {DESCRIPTION_MAX}"
+    return None
+
+
+@rule("SPC001", "skill-md-missing", summary="The skill folder has no SKILL.md.", seed=SPEC, scope="skill")
+def skill_md_missing(skill):
+    """
+    ## What it does
+    Flags a skill folder without a `SKILL.md` file.
+
+    ## Why is this bad?
+    Hosts discover a skill by its `SKILL.md`; without it the folder is invisible to every agent.
+
+    ## Example
+    A folder with `scripts/` and `references/` but no `SKILL.md`.
+
+    Use instead: add a `SKILL.md` with `name` and `description` frontmatter.
+    """
+    if skill.skill_md is None and "SKILL.md" not in skill.symlinks:
+        yield Hit(skill.root / "SKILL.md", "SKILL.md is missing")
+
+
+@rule("SPC002", "frontmatter-missing", summary="SKILL.md does not start with YAML frontmatter.", seed=SPEC, scope="skill")
+def frontmatter_missing(skill):
+    """
+    ## What it does
+    Flags a `SKILL.md` whose first line is not `---`.
+
+    ## Why is this bad?
+    The frontmatter carries `name` and `description`, which hosts use to decide when to load
+    the skill. Without it the skill is never routed to.
+
+    ## Example
+    ```markdown
+    # My skill
+    ```
+
+    Use instead:
+    ```markdown
+    ---
+    name: my-skill
+    description: Does one thing well. Use when ...
+    ---
+    # My skill
+    ```
+    """
+    doc = skill.doc
+    if doc is not None and doc.frontmatter.error and doc.frontmatter.error.kind == "missing":
+        yield Hit(doc.file.path, doc.frontmatter.error.message)
+
+
+@rule("SPC003", "frontmatter-unclosed", summary="The frontmatter block is never closed with '---'.", seed=SPEC, scope="skill")
+def frontmatter_unclosed(skill):
+    """
+    ## What it does
+    Flags frontmatter that opens with `---` but has no closing `---` line.
+
+    ## Why is this bad?
+    Hosts read the whole file as YAML or reject the skill.
+
+    ## Example
+    ```markdown
+    ---
+    name: my-skill
+    # My skill
+    ```
+
+    Use instead: close the block with a `---` line before the body.
+    """
+    doc = skill.doc
+    if doc is not None and doc.frontmatter.error and doc.frontmatter.error.kind == "unclosed":
+        yield Hit(doc.file.path, doc.frontmatter.error.message)
+
+
+@rule("SPC004", "frontmatter-invalid-yaml", summary="The frontmatter is not valid, safe YAML.", seed=SPEC, scope="skill")
+def frontmatter_invalid_yaml(skill):
+    """
+    ## What it does
+    Flags frontmatter that does not parse as YAML, uses tags outside YAML's safe subset
+    (`!!python/object`), uses anchors and aliases, or is larger than 64 KB.
+
+    ## Why is this bad?
+    A host that cannot parse the frontmatter drops the skill. Unsafe tags and alias bombs are
+    how hostile skills attack the tools that read them; skillsmith never constructs them.
+
+    ## Example
+    ```yaml
+    description: Use when: the user asks
+    ```
+
+    Use instead: quote values that contain `: `:
+    ```yaml
+    description: "Use when: the user asks"
+    ```
+    """
+    doc = skill.doc
+    if doc is not None and doc.frontmatter.error and doc.frontmatter.error.kind == "yaml":
+        e = doc.frontmatter.error
+        yield Hit(doc.file.path, e.message, e.line, e.column)
+
+
+@rule("SPC005", "frontmatter-not-mapping", summary="The frontmatter is not a mapping of fields.", seed=SPEC, scope="skill")
+def frontmatter_not_mapping(skill):
+    """
+    ## What it does
+    Flags frontmatter that is valid YAML but a list or a scalar rather than `key: value` fields.
+
+    ## Why is this bad?
+    Hosts look up `name` and `description` as keys; a list has none.
+
+    ## Example
+    ```yaml
+    - name: my-skill
+    ```
+
+    Use instead:
+    ```yaml
+    name: my-skill
+    ```
+    """
+    doc = skill.doc
+    if doc is not None and doc.frontmatter.error and doc.frontmatter.error.kind == "not-mapping":
+        e = doc.frontmatter.error
+        yield Hit(doc.file.path, e.message, e.line, e.column)
+
+
+@rule("SPC006", "name-missing", summary="The frontmatter has no 'name'.", seed=SPEC, scope="skill")
+def name_missing(skill):
+    """
+    ## What it does
+    Flags frontmatter without a `name` field.
+
+    ## Why is this bad?
+    `name` is required by the specification; hosts identify and invoke the skill by it.
+
+    ## Example
+    ```yaml
+    description: Formats tables.
+    ```
+
+    Use instead:
+    ```yaml
+    name: table-formatter
+    description: Formats tables.
+    ```
+    """
+    fm = frontmatter(skill)
+    if fm is not None and "name" not in fm.data:
+        yield Hit(skill.skill_md.path, "frontmatter has no 'name' field", fm.start_line)
+
+
+@rule("SPC007", "name-invalid", summary="'name' is not 1-64 characters of a-z, 0-9 and single hyphens.", seed=SPEC, scope="skill")
+def name_invalid(skill):
+    """
+    ## What it does
+    Checks that `name` is a string of 1 to 64 characters, only lowercase letters, digits and
+    hyphens, with no leading, trailing or consecutive hyphens.
+
+    ## Why is this bad?
+    Hosts reject or rename skills whose names break these rules, and the name becomes part of
+    commands and paths.
+
+    ## Example
+    ```yaml
+    name: My_Skill
+    ```
+
+    Use instead:
+    ```yaml
+    name: my-skill
+    ```
+    """
+    fm = frontmatter(skill)
+    if fm is None or "name" not in fm.data:
+        return
+    problem = name_problem(fm.data["name"])
+    if problem:
+        yield at_key(skill, "name", problem)
+
+
+@rule("SPC008", "name-folder-mismatch", summary="'name' differs from the skill's folder name.", seed=SPEC, scope="skill")
+def name_folder_mismatch(skill):
+    """
+    ## What it does
+    Flags a `name` that is not the name of the folder holding `SKILL.md`.
+
+    ## Why is this bad?
+    The specification requires them to match; hosts that install by folder and invoke by
+    name then disagree about what the skill is called.
+
+    ## Example
+    Folder `pdf-tools/` with `name: pdf`.
+
+    Use instead: rename the folder or the field so both say `pdf-tools`.
+    """
+    fm = frontmatter(skill)
+    if fm is None:
+        return
+    name = fm.data.get("name")
+    if isinstance(name, str) and name_problem(name) is None and name != skill.root.name:
+        yield at_key(skill, "name", f"'name' is {name!r} but the folder is {skill.root.name!r}")
+
+
+@rule("SPC009", "description-missing", summary="The frontmatter has no 'description'.", seed=SPEC, scope="skill")
+def description_missing(skill):
+    """
+    ## What it does
+    Flags frontmatter without a `description` field.
+
+    ## Why is this bad?
+    Agents choose skills by their description; a skill without one is never chosen.
+
+    ## Example
+    ```yaml
+    name: my-skill
+    ```
+
+    Use instead:
+    ```yaml
+    name: my-skill
+    description: Converts CSV to Markdown tables. Use when the user pastes CSV.
+    ```
+    """
+    fm = frontmatter(skill)
+    if fm is not None and "description" not in fm.data:
+        yield Hit(skill.skill_md.path, "frontmatter has no 'description' field", fm.start_line)
+
+
+@rule("SPC010", "description-invalid", summary="'description' is empty, not a string, or over 1024 characters.", seed=SPEC, scope="skill")
+def description_invalid(skill):
+    """
+    ## What it does
+    Checks that `description` is a non-empty string of at most 1024 characters.
+
+    ## Why is this bad?
+    Hosts truncate or reject longer descriptions, and an empty one routes nothing.
+
+    ## Example
+    ```yaml
+    description:
+    ```
+
+    Use instead: one or two sentences saying what the skill does and when to use it.
+    """
+    fm = frontmatter(skill)
+    if fm is None or "description" not in fm.data:
+        return
+    problem = description_problem(fm.data["description"])
+    if problem:
+        yield at_key(skill, "description", problem)
+
+
+@rule(
+    "SPC011", "description-angle-brackets", summary="'description' contains '<' or '>'.",
+    seed=SPEC, scope="skill", severity="warning",
+)
+def description_angle_brackets(skill):
+    """
+    ## What it does
+    Warns about `<` or `>` in `description`.
+
+    ## Why is this bad?
+    Claude's skill uploader rejects descriptions with angle brackets (they look like markup).
+
+    ## Example
+    ```yaml
+    description: Use for <file> conversions.
+    ```
+
+    Use instead:
+    ```yaml
+    description: Use for file conversions.
+    ```
+    """
+    fm = frontmatter(skill)
+    if fm is None:
+        return
+    d = fm.data.get("description")
+    if isinstance(d, str) and ("<" in d or ">" in d):
+        yield at_key(skill, "description", "'description' contains '<' or '>', which Claude's uploader rejects")
+
+
+@rule("SPC012", "compatibility-invalid", summary="'compatibility' is not a string of 1-500 characters.", seed=SPEC, scope="skill")
+def compatibility_invalid(skill):
+    """
+    ## What it does
+    Checks that the optional `compatibility` field is a string of 1 to 500 characters.
+
+    ## Why is this bad?
+    The specification bounds it; hosts show it to people deciding whether the skill fits.
+
+    ## Example
+    ```yaml
+    compatibility: ""
+    ```
+
+    Use instead:
+    ```yaml
+    compatibility: Needs git and network access.
+    ```
+    """
+    fm = frontmatter(skill)
+    if fm is None or "compatibility" not in fm.data:
+        return
+    value = fm.data["compatibility"]
+    if not isinstance(value, str):
+        yield at_key(skill, "compatibility", f"'compatibility' must be a string, not a {yaml_type(value)}")
+    elif not 1 <= len(value) <= COMPATIBILITY_MAX:
+        yield at_key(skill, "compatibility", f"'compatibility' must be 1-{COMPATIBILITY_MAX} characters, not {len(value)}")
+
+
+@rule("SPC013", "metadata-invalid", summary="'metadata' is not a map of strings to strings.", seed=SPEC, scope="skill")
+def metadata_invalid(skill):
+    """
+    ## What it does
+    Checks that the optional `metadata` field maps string keys to string values.
+
+    ## Why is this bad?
+    Hosts store metadata as string pairs; numbers, lists and nested maps are rejected or
+    silently changed.
+
+    ## Example
+    ```yaml
+    metadata:
+      version: 1.2
+    ```
+
+    Use instead:
+    ```yaml
+    metadata:
+      version: "1.2"
+    ```
+    """
+    fm = frontmatter(skill)
+    if fm is None or "metadata" not in fm.data:
+        return
+    value = fm.data["metadata"]
+    if not isinstance(value, dict):
+        yield at_key(skill, "metadata", f"'metadata' must be a map of strings, not a {yaml_type(value)}")
+        return
+    for k, v in value.items():
+        if not isinstance(k, str) or not isinstance(v, str):
+            yield at_key(skill, "metadata", f"'metadata' entry {k!r}: {v!r} is not a string to string pair; quote it")
+            return
+
+
+@rule("SPC014", "allowed-tools-invalid", summary="'allowed-tools' is not a space-separated string.", seed=SPEC, scope="skill")
+def allowed_tools_invalid(skill):
+    """
+    ## What it does
+    Checks that the optional `allowed-tools` field is one string of space-separated tool names.
+
+    ## Why is this bad?
+    The specification defines it as a string; a YAML list is read differently by different
+    hosts, some of which ignore it and grant nothing.
+
+    ## Example
+    ```yaml
+    allowed-tools: [Bash, Read]
+    ```
+
+    Use instead:
+    ```yaml
+    allowed-tools: Bash Read
+    ```
+    """
+    fm = frontmatter(skill)
+    if fm is None or "allowed-tools" not in fm.data:
+        return
+    value = fm.data["allowed-tools"]
+    if not isinstance(value, str):
+        yield at_key(skill, "allowed-tools", f"'allowed-tools' must be a space-separated string, not a {yaml_type(value)}")
+    elif not value.strip():
+        yield at_key(skill, "allowed-tools", "'allowed-tools' is empty")
+    elif "," in value:
+        yield at_key(skill, "allowed-tools", "'allowed-tools' separates tools with commas; use spaces")
+
+
+@rule("SPC015", "unknown-field", summary="A top-level frontmatter field no known host defines.", seed=SPEC, scope="skill", severity="warning")
+def unknown_field(skill):
+    """
+    ## What it does
+    Flags top-level frontmatter fields that neither the specification nor the skill's target
+    host defines. Host fields (Claude Code's `when_to_use`, StablEdge's `progressive`) are
+    accepted for their target.
+
+    ## Why is this bad?
+    Unknown fields are usually typos (`descripton`) that silently drop what was meant, and
+    strict hosts reject the skill.
+
+    ## Example
+    ```yaml
+    descripton: Formats tables.
+    ```
+
+    Use instead: spell the field right, or move custom data under `metadata`.
+    """
+    fm = frontmatter(skill)
+    if fm is None:
+        return
+    known = SPEC_FIELDS | HOST_FIELDS.get(skill.target, set())
+    for key in fm.data:
+        if not isinstance(key, str) or key not in known:
+            hint = ""
+            close = [k for k in sorted(known) if _close(str(key), k)]
+            if close:
+                hint = f"; did you mean {close[0]!r}?"
+            yield at_key(skill, str(key), f"unknown frontmatter field {key!r} for target {skill.target}{hint}")
+
+
+def _close(a: str, b: str) -> bool:
+    import difflib
+
+    return difflib.SequenceMatcher(None, a.lower(), b.lower()).ratio() >= 0.8
+
+
+@rule("SPC016", "body-too-long", summary="The SKILL.md body is over 500 lines.", seed=SPEC, scope="skill", severity="warning")
+def body_too_long(skill):
+    """
+    ## What it does
+    Warns when the body of `SKILL.md` (after the frontmatter) is longer than 500 lines.
+
+    ## Why is this bad?
+    The whole body is loaded into the agent's context whenever the skill triggers. Long
+    bodies cost tokens on every use; detail belongs in `references/`, loaded on demand.
+
+    ## Example
+    A 900-line SKILL.md with a full API reference inline.
+
+    Use instead: keep routing and the common patterns in SKILL.md and move the reference
+    into `references/api.md`, cited with when to read it.
+    """
+    doc = skill.doc
+    if doc is not None and len(doc.body_lines) > BODY_MAX_LINES:
+        yield Hit(
+            doc.file.path,
+            f"body is {len(doc.body_lines)} lines; keep it under {BODY_MAX_LINES} and move detail to references/",
+            doc.body_start + BODY_MAX_LINES,
+        )

@@ -1,0 +1,253 @@
+"""Shell scripts through tree-sitter-bash: one parse per file, and the facts rules ask of it.
+
+Detection never executes anything. ``bash -n`` (syntax check only) is the one process run,
+and only by the rule that asks for it.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Iterator
+
+_PARSER = None
+
+
+def parser():
+    """The tree-sitter parser for bash, built once per process."""
+    global _PARSER
+    if _PARSER is None:
+        import tree_sitter
+        import tree_sitter_bash
+
+        _PARSER = tree_sitter.Parser(tree_sitter.Language(tree_sitter_bash.language()))
+    return _PARSER
+
+
+def parse(data: bytes):
+    return parser().parse(data)
+
+
+def walk(node) -> Iterator:
+    """Every node below *node*, depth first, in source order."""
+    cursor = node.walk()
+    visited_children = False
+    while True:
+        if not visited_children:
+            yield cursor.node
+            if cursor.goto_first_child():
+                continue
+        if cursor.goto_next_sibling():
+            visited_children = False
+            continue
+        if not cursor.goto_parent():
+            return
+        visited_children = True
+
+
+def text(node, data: bytes) -> str:
+    return data[node.start_byte:node.end_byte].decode("utf-8", "replace")
+
+
+def unquote(word: str) -> str:
+    if len(word) >= 2 and word[0] == word[-1] and word[0] in "\"'":
+        return word[1:-1]
+    return word
+
+
+@dataclass(frozen=True)
+class Command:
+    name: str
+    args: list  # argument nodes
+    node: object
+
+    def arg_texts(self, data: bytes) -> list[str]:
+        return [unquote(text(a, data)) for a in self.args]
+
+
+def commands(root, data: bytes) -> Iterator[Command]:
+    """Every simple command (outside heredoc bodies, which are data)."""
+    for node in walk(root):
+        if node.type != "command":
+            continue
+        name_node = node.child_by_field_name("name")
+        if name_node is None:
+            continue
+        args = [c for c in node.children_by_field_name("argument")]
+        yield Command(text(name_node, data), args, node)
+
+
+_NUM = re.compile(r"^\d+$")
+_VAR = re.compile(r"^\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?$")
+
+
+def constants(root, data: bytes) -> dict[str, int]:
+    """Variables assigned an integer literal anywhere (``EXIT_USAGE=2``, ``readonly X=3``)."""
+    found: dict[str, int] = {}
+    for node in walk(root):
+        if node.type != "variable_assignment":
+            continue
+        name = node.child_by_field_name("name")
+        value = node.child_by_field_name("value")
+        if name is None or value is None:
+            continue
+        raw = unquote(text(value, data))
+        if _NUM.match(raw):
+            found.setdefault(text(name, data), int(raw))
+    return found
+
+
+def resolve_code(arg: str, consts: dict[str, int]) -> int | None:
+    arg = unquote(arg)
+    if _NUM.match(arg):
+        return int(arg)
+    m = _VAR.match(arg)
+    if m and m.group(1) in consts:
+        return consts[m.group(1)]
+    return None
+
+
+def exit_codes(root, data: bytes) -> list[tuple[int, int, int]]:
+    """(code, line, column) of every ``exit N`` whose code is known. Bare ``exit`` is not counted."""
+    consts = constants(root, data)
+    codes = []
+    for cmd in commands(root, data):
+        if cmd.name != "exit" or not cmd.args:
+            continue
+        code = resolve_code(text(cmd.args[0], data), consts)
+        if code is not None:
+            row, col = cmd.node.start_point
+            codes.append((code, row + 1, col + 1))
+    return codes
+
+
+def set_options(root, data: bytes, top_level_only: bool = True) -> set[str]:
+    """Shell options turned on by ``set`` (``errexit``, ``nounset``, ``pipefail`` ...), any spelling."""
+    letters = {"e": "errexit", "u": "nounset", "E": "errtrace", "x": "xtrace", "f": "noglob"}
+    on: set[str] = set()
+    nodes = root.children if top_level_only else [n for n in walk(root)]
+    for node in nodes:
+        if node.type != "command":
+            continue
+        name = node.child_by_field_name("name")
+        if name is None or text(name, data) != "set":
+            continue
+        args = [unquote(text(a, data)) for a in node.children_by_field_name("argument")]
+        i = 0
+        while i < len(args):
+            arg = args[i]
+            if arg == "-o" and i + 1 < len(args):
+                on.add(args[i + 1])
+                i += 2
+                continue
+            if arg.startswith("-") and not arg.startswith("--"):
+                flags = arg[1:]
+                if flags.endswith("o") and i + 1 < len(args):
+                    on.add(args[i + 1])
+                    flags = flags[:-1]
+                    i += 1
+                for ch in flags:
+                    if ch in letters:
+                        on.add(letters[ch])
+            i += 1
+    return on
+
+
+def case_items(root):
+    for node in walk(root):
+        if node.type == "case_item":
+            yield node
+
+
+def case_patterns(item, data: bytes) -> list[str]:
+    return [unquote(text(c, data)) for c in item.children_by_field_name("value")] or [
+        unquote(text(c, data)) for c in item.children if c.type in ("extglob_pattern", "word", "string", "raw_string", "concatenation")
+    ]
+
+
+def has_help_branch(root, data: bytes) -> bool:
+    """A ``-h``/``--help`` case pattern, or ``--help`` compared in a test."""
+    for item in case_items(root):
+        pats = case_patterns(item, data)
+        for pat in pats:
+            if any(p in ("-h", "--help", "-help", "-h*", "--help*") for p in pat.split("|")):
+                return True
+    for node in walk(root):
+        if node.type in ("test_command", "binary_expression"):
+            t = text(node, data)
+            if "--help" in t or re.search(r"[\"' ]-h[\"' ]", t):
+                return True
+    return False
+
+
+def functions(root, data: bytes) -> dict[str, object]:
+    found = {}
+    for node in walk(root):
+        if node.type == "function_definition":
+            name = node.child_by_field_name("name")
+            if name is not None:
+                found[text(name, data)] = node
+    return found
+
+
+def body_exit_codes(node, data: bytes, consts: dict[str, int], funcs: dict, depth: int = 0) -> set[int]:
+    """Exit codes reached by commands inside *node*, following called functions one level deep."""
+    codes: set[int] = set()
+    for cmd in commands(node, data):
+        if cmd.name == "exit" and cmd.args:
+            code = resolve_code(text(cmd.args[0], data), consts)
+            if code is not None:
+                codes.add(code)
+        elif cmd.name in funcs and depth < 2:
+            codes |= body_exit_codes(funcs[cmd.name], data, consts, funcs, depth + 1)
+    return codes
+
+
+def has_unknown_flag_exit(root, data: bytes, usage_code: int = 2) -> bool:
+    """A case branch for unknown options (``-*``, ``*``) that exits with the usage code."""
+    consts = constants(root, data)
+    funcs = functions(root, data)
+    for item in case_items(root):
+        pats = [p for pat in case_patterns(item, data) for p in pat.split("|")]
+        if not any(p.startswith("-") and any(ch in p for ch in "*?[") or p == "*" for p in pats):
+            continue
+        if usage_code in body_exit_codes(item, data, consts, funcs):
+            return True
+    return False
+
+
+def sourced_paths(root, data: bytes) -> list[str]:
+    """Arguments of ``source``/``.`` commands, as written."""
+    return [
+        unquote(text(cmd.args[0], data))
+        for cmd in commands(root, data)
+        if cmd.name in ("source", ".") and cmd.args
+    ]
+
+
+def error_ranges(root) -> list[tuple[int, int]]:
+    """Byte ranges tree-sitter could not parse (``ERROR`` or missing nodes)."""
+    if not root.has_error:
+        return []
+    return [(n.start_byte, n.end_byte) for n in walk(root) if n.type == "ERROR" or n.is_missing]
+
+
+def top_level_is_library(root, data: bytes) -> bool:
+    """Only definitions at top level: functions, assignments, declarations, ``source``, ``set``."""
+    allowed_cmds = {"source", ".", "set", "shopt", "export", "readonly", "declare", "typeset", "local", "return", ":", "true"}
+    has_function = False
+    for node in root.children:
+        t = node.type
+        if t == "function_definition":
+            has_function = True
+        elif t in ("comment", "variable_assignment", "declaration_command", "variable_assignments"):
+            continue
+        elif t == "command":
+            name = node.child_by_field_name("name")
+            if name is None or text(name, data) not in allowed_cmds:
+                return False
+        elif t in ("if_statement", "list") and "return" in text(node, data):
+            continue  # e.g. [[ -n "${_LIB_LOADED:-}" ]] && return
+        else:
+            return False
+    return has_function

@@ -1,0 +1,179 @@
+"""A file read once: bytes, encoding, newline style and lazily built views of its text."""
+
+from __future__ import annotations
+
+import codecs
+import io
+import os
+import re
+import stat
+import tokenize
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+
+#: files larger than this are not read (a finding says so)
+MAX_BYTES = 1024 * 1024
+
+TEXT_SUFFIXES = frozenset(
+    ".md .markdown .txt .rst .py .sh .bash .zsh .json .yaml .yml .toml .cfg .ini .js .mjs .cjs .ts "
+    ".mts .cts .html .htm .css .csv .tsv .xml .sql .j2 .jinja .tmpl .template .org .env".split()
+)
+
+
+@dataclass
+class SourceFile:
+    """One regular file of a skill, read at most once."""
+
+    path: Path  # absolute
+    rel: str  # POSIX path relative to the skill (or to the given path for loose scripts)
+    size: int
+    mode: int
+    max_bytes: int = MAX_BYTES
+    _data: bytes | None = field(default=None, repr=False)
+    _read_error: str | None = field(default=None, repr=False)
+    _read: bool = field(default=False, repr=False)
+
+    @classmethod
+    def from_path(cls, path: Path, rel: str, st: os.stat_result | None = None, max_bytes: int = MAX_BYTES):
+        st = st or path.stat()
+        return cls(path=path, rel=rel, size=st.st_size, mode=stat.S_IMODE(st.st_mode), max_bytes=max_bytes)
+
+    @classmethod
+    def from_bytes(cls, path: Path, rel: str, data: bytes, mode: int = 0o644) -> "SourceFile":
+        return cls(path=path, rel=rel, size=len(data), mode=mode, _data=data, _read=True)
+
+    # -- raw bytes --------------------------------------------------------------------------
+
+    @property
+    def too_large(self) -> bool:
+        return self.size > self.max_bytes
+
+    def _load(self) -> None:
+        if self._read:
+            return
+        self._read = True
+        if self.too_large:
+            self._read_error = f"larger than {self.max_bytes} bytes ({self.size} bytes); not read"
+            return
+        try:
+            fd = os.open(self.path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
+            with os.fdopen(fd, "rb") as fh:
+                self._data = fh.read(self.max_bytes + 1)
+        except OSError as exc:
+            self._read_error = exc.strerror or str(exc)
+            return
+        if len(self._data) > self.max_bytes:
+            self._read_error = f"larger than {self.max_bytes} bytes; not read"
+            self._data = None
+
+    @property
+    def data(self) -> bytes | None:
+        """The file's bytes, or None when it could not be read (see :attr:`read_error`)."""
+        self._load()
+        return self._data
+
+    @property
+    def read_error(self) -> str | None:
+        self._load()
+        return self._read_error
+
+    @property
+    def executable(self) -> bool:
+        return bool(self.mode & 0o111)
+
+    @property
+    def suffix(self) -> str:
+        return Path(self.rel).suffix.lower()
+
+    @cached_property
+    def is_binary(self) -> bool:
+        """NUL bytes in the first 8 KB (the test hosts use to refuse reading a file)."""
+        data = self.data
+        return data is not None and b"\0" in data[:8192]
+
+    # -- text --------------------------------------------------------------------------------
+
+    @cached_property
+    def bom(self) -> bool:
+        return bool(self.data and self.data.startswith(codecs.BOM_UTF8))
+
+    @cached_property
+    def encoding(self) -> str:
+        """``utf-8`` (or a Python coding cookie's encoding for ``.py`` files)."""
+        data = self.data or b""
+        if self.suffix == ".py" or data.startswith(b"#!") and b"python" in data[:80]:
+            try:
+                enc, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+                return "utf-8" if enc == "utf-8-sig" else enc
+            except SyntaxError:
+                return "utf-8"
+        return "utf-8"
+
+    @cached_property
+    def text(self) -> str | None:
+        """The decoded text (BOM removed), or None for unreadable, binary or undecodable files."""
+        data = self.data
+        if data is None or self.is_binary:
+            return None
+        if self.bom:
+            data = data[len(codecs.BOM_UTF8):]
+        try:
+            return data.decode(self.encoding)
+        except (UnicodeDecodeError, LookupError):
+            return None
+
+    @cached_property
+    def decode_error(self) -> tuple[int, int, str] | None:
+        """(line, column, reason) of the first byte that is not valid in the file's encoding."""
+        data = self.data
+        if data is None or self.is_binary or self.text is not None:
+            return None
+        try:
+            data.decode(self.encoding)
+        except UnicodeDecodeError as exc:
+            line = data.count(b"\n", 0, exc.start) + 1
+            col = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
+            return line, col, f"byte 0x{data[exc.start]:02x} is not valid {self.encoding}"
+        except LookupError:
+            return 1, 1, f"unknown encoding {self.encoding!r}"
+        return None
+
+    @cached_property
+    def newline(self) -> str:
+        data = self.data or b""
+        if b"\r\n" in data:
+            return "\r\n"
+        if b"\r" in data and b"\n" not in data:
+            return "\r"
+        return "\n"
+
+    @cached_property
+    def lines(self) -> list[str]:
+        """Lines of :attr:`text` without their line endings."""
+        return (self.text or "").splitlines()
+
+    @cached_property
+    def shebang(self) -> str | None:
+        text = self.text
+        if text is None or not text.startswith("#!"):
+            return None
+        return text.split("\n", 1)[0].rstrip("\r")
+
+    def line_col(self, offset: int) -> tuple[int, int]:
+        """1-based line and column of character *offset* in :attr:`text`."""
+        text = self.text or ""
+        line = text.count("\n", 0, offset) + 1
+        col = offset - (text.rfind("\n", 0, offset) + 1) + 1
+        return line, col
+
+
+_INTERPRETER = re.compile(r"^#!\s*(?:\S*/)?(?:env\s+(?:-\S+\s+)*)?([A-Za-z0-9_.+-]+)")
+
+
+def shebang_interpreter(shebang: str | None) -> str | None:
+    """``python3`` for ``#!/usr/bin/env python3``, ``bash`` for ``#!/bin/bash -e``."""
+    if not shebang:
+        return None
+    m = _INTERPRETER.match(shebang)
+    return m.group(1) if m else None

@@ -1,0 +1,36 @@
+"""Inline suppression comments.
+
+``# skillsmith: ignore[ID, ID]`` in scripts and ``<!-- skillsmith: ignore[ID] -->`` in
+Markdown silence those rules on the comment's own line and the line after it;
+``ignore-file[ID]`` anywhere silences them for the whole file. IDs may be family prefixes
+(``SEC``) or ``ALL``.
+"""
+
+from __future__ import annotations
+
+import re
+
+_COMMENT = re.compile(r"skillsmith:\s*(ignore|ignore-file)\[([A-Za-z0-9_,\s-]*)\]")
+
+
+def parse(lines: list[str]) -> tuple[dict[int, set[str]], set[str]]:
+    """(line -> selectors, whole-file selectors) for a file's lines."""
+    by_line: dict[int, set[str]] = {}
+    whole: set[str] = set()
+    for number, text in enumerate(lines, 1):
+        if "skillsmith:" not in text:
+            continue
+        for m in _COMMENT.finditer(text):
+            ids = {i.strip().upper() for i in m.group(2).split(",") if i.strip()}
+            if m.group(1) == "ignore-file":
+                whole |= ids
+            else:
+                by_line.setdefault(number, set()).update(ids)
+                by_line.setdefault(number + 1, set()).update(ids)
+    return by_line, whole
+
+
+def suppressed(rule_id: str, line: int, table: tuple[dict[int, set[str]], set[str]]) -> bool:
+    by_line, whole = table
+    selectors = whole | by_line.get(line, set())
+    return any(s == "ALL" or rule_id.startswith(s) for s in selectors)
