@@ -155,7 +155,7 @@ def check_unit(unit: Unit, options: Options) -> dict:
                 continue
         out.append(
             dict(
-                path=Path(path).as_posix(), line=hit.line, column=hit.column, rule=rule.id,
+                path=Path(path).as_posix(), line=hit.line, column=hit.column, rule=hit.code or rule.id,
                 message=hit.message, severity=rule.severity, end_line=hit.end_line,
                 end_column=hit.end_column, fix=rule.fix,
             )

@@ -104,7 +104,10 @@ def discover(paths: list[str | Path]) -> list[Unit]:
         found = find_skills(p, config)
         for root in found:
             add(units, seen, Unit("skill", root, config_for(root)))
-        if not found:
+        if not found and any((p / d).is_dir() for d in ("references", "assets")):
+            # a skill's folders without the SKILL.md that makes it a skill
+            add(units, seen, Unit("skill", p, config))
+        elif not found:
             loose = loose_scripts(p, config)
             if loose:
                 add(units, seen, Unit("loose", p, config, loose))

@@ -19,6 +19,7 @@ class Hit:
     column: int = 1
     end_line: int | None = None
     end_column: int | None = None
+    code: str | None = None  # an external tool's own code (ShellCheck's SC2086) instead of the rule's ID
 
 
 @dataclass(frozen=True, order=True)

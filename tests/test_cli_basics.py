@@ -6,7 +6,7 @@ import pytest
 
 from conftest import EXAMPLE, run_cli
 
-COMMANDS = ["check", "rules"]
+from skillsmith.cli import COMMANDS
 
 
 def test_top_level_help_lists_commands_with_examples():

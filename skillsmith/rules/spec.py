@@ -87,8 +87,9 @@ def skill_md_missing(skill):
 
     Use instead: add a `SKILL.md` with `name` and `description` frontmatter.
     """
-    if skill.skill_md is None and "SKILL.md" not in skill.symlinks:
-        yield Hit(skill.root / "SKILL.md", "SKILL.md is missing")
+    if skill.skill_md is None:
+        why = "SKILL.md is a symbolic link, which hosts do not follow" if "SKILL.md" in skill.symlinks else "SKILL.md is missing"
+        yield Hit(skill.root / "SKILL.md", why)
 
 
 @rule("SPC002", "frontmatter-missing", summary="SKILL.md does not start with YAML frontmatter.", seed=SPEC, scope="skill")

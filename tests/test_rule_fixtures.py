@@ -1,0 +1,51 @@
+"""Every rule has a fixture that triggers exactly that rule; compliant fixtures trigger none.
+
+Layout: ``tests/fixtures/rules/<ID>/`` holds one or more skills (or scripts) that, checked
+together, produce findings of rule <ID> and of no other rule. ``tests/fixtures/compliant/``
+holds skills with zero findings. A fixture folder may carry a ``skillsmith.toml`` (for
+example ``target = "stabledge"``).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from conftest import FIXTURES, run_cli
+from skillsmith.registry import all_rules
+
+RULE_FIXTURES = FIXTURES / "rules"
+#: rules whose fixture cannot live in git (permissions, sizes) or that need --run;
+#: each is covered by its own test, named here
+DYNAMIC = {
+    "FIL001": "tests/test_bad_input.py (unreadable file)",
+    "FIL002": "tests/test_bad_input.py (oversized file)",
+    "RUN001": "tests/test_check_run.py",
+    "RUN002": "tests/test_check_run.py",
+}
+
+
+def fixture_ids():
+    return sorted(p.name for p in RULE_FIXTURES.iterdir() if p.is_dir()) if RULE_FIXTURES.is_dir() else []
+
+
+@pytest.mark.parametrize("rule_id", fixture_ids())
+def test_fixture_triggers_exactly_its_rule(rule_id):
+    r = run_cli("check", str(RULE_FIXTURES / rule_id), "--json", "--no-cache")
+    assert r.code == 10, r.stdout + r.stderr
+    found = {f["rule"] for f in r.json()["data"]}
+    assert found == {rule_id}, r.stdout
+
+
+def test_every_rule_has_a_fixture():
+    have = set(fixture_ids())
+    missing = [r.id for r in all_rules() if r.id not in have and r.id not in DYNAMIC]
+    assert missing == [], f"rules without a fixture under tests/fixtures/rules/: {missing}"
+
+
+@pytest.mark.parametrize(
+    "skill", sorted(p.name for p in (FIXTURES / "compliant").iterdir()) if (FIXTURES / "compliant").is_dir() else []
+)
+def test_compliant_fixture_is_clean(skill):
+    r = run_cli("check", str(FIXTURES / "compliant" / skill), "--json", "--no-cache")
+    assert r.code == 0, r.stdout + r.stderr
+    assert r.json()["data"] == []
