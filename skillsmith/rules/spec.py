@@ -6,7 +6,7 @@ import re
 
 from skillsmith.finding import Hit
 from skillsmith.frontmatter import yaml_type
-from skillsmith.registry import rule
+from skillsmith.registry import TARGETS, rule
 
 SPEC = "Agent Skills spec"
 NAME_MAX = 64
@@ -26,6 +26,9 @@ HOST_FIELDS = {
     "kvist": {"version"},
     "sucoder": {"when_to_use", "argument-hint", "model", "disable-model-invocation", "user-invocable", "version"},
 }
+
+#: a kvist tools skill is named by manifest.json; its SKILL.md may have no frontmatter (seed 003)
+NOT_KVIST = tuple(t for t in TARGETS if t != "kvist")
 
 _NAME_CHARS = re.compile(r"^[a-z0-9-]+$")
 
@@ -92,7 +95,7 @@ def skill_md_missing(skill):
         yield Hit(skill.root / "SKILL.md", why)
 
 
-@rule("SPC002", "frontmatter-missing", summary="SKILL.md does not start with YAML frontmatter.", seed=SPEC, scope="skill")
+@rule("SPC002", "frontmatter-missing", summary="SKILL.md does not start with YAML frontmatter.", seed=SPEC, scope="skill", targets=NOT_KVIST)
 def frontmatter_missing(skill):
     """
     ## What it does
@@ -196,7 +199,7 @@ def frontmatter_not_mapping(skill):
         yield Hit(doc.file.path, e.message, e.line, e.column)
 
 
-@rule("SPC006", "name-missing", summary="The frontmatter has no 'name'.", seed=SPEC, scope="skill")
+@rule("SPC006", "name-missing", summary="The frontmatter has no 'name'.", seed=SPEC, scope="skill", targets=NOT_KVIST)
 def name_missing(skill):
     """
     ## What it does
@@ -221,7 +224,7 @@ def name_missing(skill):
         yield Hit(skill.skill_md.path, "frontmatter has no 'name' field", fm.start_line)
 
 
-@rule("SPC007", "name-invalid", summary="'name' is not 1-64 characters of a-z, 0-9 and single hyphens.", seed=SPEC, scope="skill")
+@rule("SPC007", "name-invalid", summary="'name' is not 1-64 characters of a-z, 0-9 and single hyphens.", seed=SPEC, scope="skill", targets=NOT_KVIST)
 def name_invalid(skill):
     """
     ## What it does
@@ -250,7 +253,7 @@ def name_invalid(skill):
         yield at_key(skill, "name", problem)
 
 
-@rule("SPC008", "name-folder-mismatch", summary="'name' differs from the skill's folder name.", seed=SPEC, scope="skill")
+@rule("SPC008", "name-folder-mismatch", summary="'name' differs from the skill's folder name.", seed=SPEC, scope="skill", targets=NOT_KVIST)
 def name_folder_mismatch(skill):
     """
     ## What it does
@@ -273,7 +276,7 @@ def name_folder_mismatch(skill):
         yield at_key(skill, "name", f"'name' is {name!r} but the folder is {skill.root.name!r}")
 
 
-@rule("SPC009", "description-missing", summary="The frontmatter has no 'description'.", seed=SPEC, scope="skill")
+@rule("SPC009", "description-missing", summary="The frontmatter has no 'description'.", seed=SPEC, scope="skill", targets=NOT_KVIST)
 def description_missing(skill):
     """
     ## What it does
