@@ -16,6 +16,9 @@ ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 EXAMPLE = ROOT / "docs" / "examples" / "table-formatter"
 
+#: fixture skills carry their own tests (kvist's tests/test_plugin.py); they are data here
+collect_ignore = ["fixtures"]
+
 
 @dataclass
 class Run:

@@ -1,0 +1,145 @@
+"""StablEdge progressive skills: the resources update keeps comments and is idempotent."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from conftest import run_cli, write_tree
+from skillsmith.sourcefile import SourceFile
+from skillsmith.stabledge import fix_skill_md, update_resources
+
+ROLES = {
+    "references/api.md": "reference",
+    "scripts/extract.py": "executable",
+    "assets/report-template.docx": "template",
+    "assets/logo.png": "asset",
+}
+
+COMMENTED = """\
+---
+name: pdf  # the skill's id
+description: >-
+  Extracts text from PDF files.
+  Use when the user asks what a PDF says.
+progressive: true
+resources:   # bundled files
+  # read this first
+  - path: references/api.md
+    role: reference  # the API
+  - path: scripts/gone.py
+    role: executable
+
+# hosts the scripts may reach
+network: [api.example.com]
+---
+# PDF
+
+Body text stays.
+"""
+
+
+def test_update_keeps_comments_and_the_rest_of_the_frontmatter():
+    new = update_resources(COMMENTED, ROLES)
+    assert new is not None
+    for kept in ("name: pdf  # the skill's id", "resources:   # bundled files", "  # read this first",
+                 "    role: reference  # the API", "# hosts the scripts may reach",
+                 "network: [api.example.com]", "description: >-\n  Extracts text from PDF files.\n"):
+        assert kept in new
+    assert "scripts/gone.py" not in new
+    assert "  - path: scripts/extract.py\n    role: executable\n" in new
+    assert "  - path: assets/report-template.docx\n    role: template\n" in new
+    assert "  - path: assets/logo.png\n    role: asset\n" in new
+    assert new.endswith("---\n# PDF\n\nBody text stays.\n")
+    # lines outside the resources block are byte for byte the same
+    before, after = COMMENTED.split("resources:")[0], new.split("resources:")[0]
+    assert before == after
+
+
+def test_update_is_idempotent():
+    once = update_resources(COMMENTED, ROLES)
+    assert update_resources(once, ROLES) is None
+
+
+def test_update_adds_the_list_when_absent_and_follows_existing_indentation():
+    text = "---\nname: pdf\ndescription: Reads PDFs.\nprogressive: true\n---\nbody\n"
+    new = update_resources(text, {"references/api.md": "reference"})
+    assert new == ("---\nname: pdf\ndescription: Reads PDFs.\nprogressive: true\n"
+                   "resources:\n  - path: references/api.md\n    role: reference\n---\nbody\n")
+    flush = "---\nprogressive: true\nresources:\n- path: a.md\n  role: refrence\n- path: a.md\n  role: asset\nz: 1\n---\n"
+    assert update_resources(flush, {"a.md": "reference"}) == (
+        "---\nprogressive: true\nresources:\n- path: a.md\n  role: reference\nz: 1\n---\n")
+
+
+@pytest.mark.parametrize("text", [
+    "---\nname: pdf\nresources: []\n---\n",  # not progressive: resources has no effect, not ours to write
+    "---\nprogressive: true\nresources: reference.md\n---\n",  # malformed: left for the author
+    "# no frontmatter\n",
+    "---\nprogressive: true\nbroken: [\n---\n",
+])
+def test_update_leaves_what_it_should_not_touch(text):
+    assert update_resources(text, {"references/api.md": "reference"}) is None
+
+
+def test_fixer_keeps_crlf_and_bom_and_reads_the_folder(tmp_path):
+    skill = write_tree(tmp_path / "pdf", {
+        "references/api.md": "# API\n",
+        "scripts/extract.py": "print('x')\n",
+        "scripts/notes.txt": "not a program\n",
+        "README.md": "for people\n",
+        ".skillsmith-answers.yml": "name: pdf\n",
+    })
+    text = "---\r\nname: pdf\r\nprogressive: true # StablEdge\r\n---\r\nbody\r\n"
+    (skill / "SKILL.md").write_bytes(b"\xef\xbb\xbf" + text.encode())
+    source = SourceFile.from_path(skill / "SKILL.md", "SKILL.md")
+    new = fix_skill_md(source)
+    assert new.startswith(b"\xef\xbb\xbf---\r\nname: pdf\r\nprogressive: true # StablEdge\r\n")
+    assert b"\n" not in new.replace(b"\r\n", b"")
+    decoded = new.decode("utf-8-sig")
+    assert "path: references/api.md" in decoded and "path: scripts/extract.py" in decoded
+    assert "notes.txt" not in decoded and "README" not in decoded and "answers" not in decoded
+    (skill / "SKILL.md").write_bytes(new)
+    assert fix_skill_md(SourceFile.from_path(skill / "SKILL.md", "SKILL.md")) is None
+
+
+def test_fixed_skill_has_no_resource_findings(tmp_path):
+    skill = write_tree(tmp_path / "pdf-text", {
+        "SKILL.md": "---\nname: pdf-text\ndescription: Extracts PDF text. Use when asked what a PDF says.\n"
+                    "progressive: true\nresources:\n  - path: references/old.md\n    role: reference\n---\n"
+                    "# PDF\n\nRead [references/api.md](references/api.md) first.\n",
+        "references/api.md": "# API\n",
+    })
+    before = run_cli("check", str(skill), "--json", "--no-cache")
+    assert {f["rule"] for f in before.json()["data"]} == {"STE008", "STE016"}
+    (skill / "SKILL.md").write_bytes(fix_skill_md(SourceFile.from_path(skill / "SKILL.md", "SKILL.md")))
+    after = run_cli("check", str(skill), "--json", "--no-cache")
+    assert after.code == 0, after.stdout
+
+
+def test_file_over_20_mb_cannot_be_copied(tmp_path):
+    skill = write_tree(tmp_path / "pdf-text", {
+        "SKILL.md": "---\nname: pdf-text\ndescription: Extracts PDF text. Use when asked what a PDF says.\n"
+                    "progressive: true\nresources:\n  - path: assets/sample.bin\n    role: asset\n---\n"
+                    "# PDF\n\nCopy [assets/sample.bin](assets/sample.bin) to test with.\n",
+    })
+    big = skill / "assets" / "sample.bin"
+    big.parent.mkdir()
+    with open(big, "wb") as fh:  # sparse: 21 MB on paper, nothing on disk
+        fh.truncate(21 * 1024 * 1024)
+    r = run_cli("check", str(skill), "--json", "--no-cache", "--select", "STE")
+    assert r.code == 10
+    assert [(f["rule"], f["path"].rsplit("/", 2)[-2:]) for f in r.json()["data"]] == [("STE013", ["assets", "sample.bin"])]
+    assert "21.0 MB" in r.json()["data"][0]["message"]
+
+
+def test_stabledge_rules_do_not_run_for_other_targets(tmp_path):
+    skill = write_tree(tmp_path / "notes", {
+        "SKILL.md": "---\nname: notes\ndescription: Keeps notes. Use when asked to remember.\n---\n# Notes\n",
+        "CHANGELOG.md": "# Changes\n",
+    })
+    r = run_cli("check", str(skill), "--json", "--no-cache", "--select", "STE")
+    assert r.code == 0 and r.json()["data"] == []
+    r = run_cli("check", str(skill), "--json", "--no-cache", "--select", "STE", "--target", "stabledge")
+    assert [f["rule"] for f in r.json()["data"]] == ["STE015"]
+    assert os.path.exists(skill / "CHANGELOG.md")
