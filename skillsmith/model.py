@@ -178,10 +178,13 @@ class Script:
         if self.file.shebang is not None:
             return False
         if self.language == "python":
+            module = self.py[0]
+            if module is None or self.file.executable:
+                return False
             facts = self.py_facts
-            if facts is None:
-                return not self.file.executable
-            return not facts.has_main_guard and not facts.uses_argparse and not self.file.executable
+            if facts.has_main_guard or facts.uses_argparse or facts.reads_argv:
+                return False
+            return python.only_definitions(module)
         tree = self.sh_tree
         if tree is None:
             return False
