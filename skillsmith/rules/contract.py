@@ -369,11 +369,12 @@ def json_flag_missing(script):
 
 
 def _citations_of(script):
+    """(file, citation) pairs naming the script, from SKILL.md and the docs it links to."""
     skill = script.skill
     if skill is None or skill.doc is None:
         return None
     rel = script.rel
-    return [c for c in skill.doc.citations if c.target == rel]
+    return [(f, c) for f, c in skill.linked_citations if c.target == rel]
 
 
 _ARG = re.compile(r"^\s+(?:\\\s*)?([^\s`'\")\]|;,.][^\s`]*|[\"'][^\"']+[\"'])")
@@ -383,7 +384,8 @@ _ARG = re.compile(r"^\s+(?:\\\s*)?([^\s`'\")\]|;,.][^\s`]*|[\"'][^\"']+[\"'])")
 def script_not_cited(script):
     """
     ## What it does
-    Flags scripts under `scripts/` that `SKILL.md` never names.
+    Flags scripts under `scripts/` that neither `SKILL.md` nor a Markdown file it links to
+    names (progressive disclosure: `SKILL.md` -> `forms.md` -> the script counts).
 
     ## Why is this bad?
     The agent only knows about a script if SKILL.md tells it; an uncited script is never run,
@@ -434,10 +436,10 @@ def script_cited_bare(script):
     found = _citations_of(script)
     if not found:
         return
-    if any(_ARG.match(c.after) for c in found):
+    if any(_ARG.match(c.after) for _f, c in found):
         return
-    first = found[0]
-    yield Hit(script.skill.doc.file.path, f"{script.rel} is cited without an invocation; show it with its arguments", first.line, first.column)
+    f, first = found[0]
+    yield Hit(f.path, f"{script.rel} is cited without an invocation; show it with its arguments", first.line, first.column)
 
 
 @rule("CON014", "exit-code-literal", summary="A literal non-zero exit code instead of a named constant.", seed="000 §5", scope="script", severity="warning", fix="safe")

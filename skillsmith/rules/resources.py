@@ -64,7 +64,8 @@ def cited_path_missing(skill):
     """
     ## What it does
     Checks that every relative link and every `scripts/`, `references/` or `assets/` path
-    that `SKILL.md` cites exists inside the skill.
+    that `SKILL.md` cites exists inside the skill. A file named in prose (`see FORMS.md`) is
+    flagged when only its case differs from the file that exists.
 
     ## Why is this bad?
     The agent follows the path and fails mid-task, or invents the missing content.
@@ -85,7 +86,12 @@ def cited_path_missing(skill):
         target = posixpath.normpath(c.target.replace("\\", "/"))
         if any(ch in target for ch in "*?[{<$"):
             continue  # a pattern or placeholder, not a path
-        if not skill.exists(target):
+        if skill.exists(target):
+            continue
+        actual = skill.resolve_case(target)
+        if actual is not None:
+            yield Hit(doc.file.path, f"{c.raw} does not exist; the file is {actual} (case differs, which breaks on case-sensitive file systems)", c.line, c.column)
+        elif c.kind != "mention":
             yield Hit(doc.file.path, f"{c.raw} does not exist in the skill", c.line, c.column)
 
 
@@ -175,8 +181,9 @@ def asset_too_large(skill):
 def human_docs_in_skill(skill):
     """
     ## What it does
-    Flags README, CHANGELOG, CHANGES, HISTORY and INSTALL files inside a skill (outside
-    `assets/`, where a README template may be a legitimate asset).
+    Flags README, CHANGELOG, CHANGES, HISTORY and INSTALL files inside a skill that SKILL.md
+    does not cite (a cited one is written for the agent). Files under `assets/` are skipped:
+    a README template may be a legitimate asset.
 
     ## Why is this bad?
     They are written for people, not agents: hosts list them as resources, the agent may read
@@ -191,7 +198,7 @@ def human_docs_in_skill(skill):
     for rel, f in skill.files.items():
         if rel.startswith("assets/"):
             continue
-        if HUMAN_DOCS.match(PurePosixPath(rel).name):
+        if HUMAN_DOCS.match(PurePosixPath(rel).name) and not skill.cited(rel):
             yield Hit(f.path, f"{rel} is a document for people; hosts bundle it with the skill")
 
 
