@@ -28,6 +28,8 @@ def parse(text: str, filename: str = "<script>") -> tuple[ast.Module | None, Syn
         line = exc.lineno or 1
         col = exc.offset or 1
         needs = newer_syntax(text, line)
+        if needs is None and sys.version_info < (3, 12) and (exc.msg or "").startswith("f-string"):
+            needs = "3.12"  # PEP 701 lifted the f-string restrictions (backslashes, quotes, comments)
         return None, SyntaxProblem(exc.msg, line, col, needs)
     except (ValueError, RecursionError, MemoryError) as exc:  # NUL bytes, absurd nesting
         return None, SyntaxProblem(str(exc) or type(exc).__name__, 1, 1)
