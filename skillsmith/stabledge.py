@@ -158,8 +158,8 @@ def is_people_doc(rel: str) -> bool:
 def default_role(rel: str, f) -> str | None:
     """The role the fix declares for *rel*, or None when the file is better left undeclared."""
     parts = PurePosixPath(rel).parts
-    if is_people_doc(rel):
-        return None
+    if is_people_doc(rel) and parts[0] != "assets":
+        return None  # STE015 asks to remove it
     if parts[0] == "scripts":
         return "executable" if runtime(f) else None
     if parts[0] == "references":

@@ -180,7 +180,8 @@ def asset_too_large(skill):
                 yield Hit(f.path, f"{rel} is {f.size // 1024} KB; keep binary assets under {ASSET_MAX_BYTES // 1024} KB")
 
 
-@rule("RES006", "human-docs-in-skill", summary="README, CHANGELOG or INSTALL documents inside a skill.", seed="001 (layout)", scope="skill", severity="warning")
+@rule("RES006", "human-docs-in-skill", summary="README, CHANGELOG or INSTALL documents inside a skill.", seed="001 (layout)", scope="skill", severity="warning",
+      targets=("agentskills", "kvist", "sucoder"))  # stabledge: STE015
 def human_docs_in_skill(skill):
     """
     ## What it does

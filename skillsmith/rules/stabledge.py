@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from skillsmith import stabledge
 from skillsmith.finding import Hit
+from skillsmith.model import script_language
 from skillsmith.registry import rule
+from skillsmith.sourcefile import TEXT_SUFFIXES
 
 SEED = "001"
 TARGET = {"stabledge"}
@@ -422,14 +424,16 @@ def resource_not_text(skill):
     """
     ## What it does
     Flags a reference (a file under `references/`, or one declared `role: reference`) that is
-    not valid UTF-8, or whose first 8 KB contain a NUL byte.
+    not valid UTF-8, or whose first 8 KB contain a NUL byte: a PDF, a Word file, UTF-16 text.
+    Files with a text suffix (`.md`, `.txt`, ...) are left to FIL003 and FIL004, which check
+    them for every target.
 
     ## Why is this bad?
     `read_file` reads UTF-8 and rejects a file with NUL bytes in its first 8 KB as binary, so
     the agent cannot read the reference it was pointed at.
 
     ## Example
-    `references/manual.pdf`, or a reference saved as UTF-16.
+    `references/manual.pdf`.
 
     Use instead: convert it to Markdown or plain UTF-8 text; keep binaries under `assets/`
     with `role: asset`.
@@ -440,7 +444,7 @@ def resource_not_text(skill):
             readers.add(stabledge.normalise(d.path))
     for rel in sorted(readers):
         f = skill.files.get(rel)
-        if f is None or f.data is None:
+        if f is None or f.data is None or f.suffix in TEXT_SUFFIXES or script_language(f):
             continue
         if b"\0" in f.data[: stabledge.BINARY_PROBE_BYTES]:
             yield Hit(f.path, f"{rel} has NUL bytes in its first 8 KB; read_file rejects it as binary")
@@ -505,13 +509,14 @@ def too_many_bundled_files(skill):
 
 @rule(
     "STE015", "document-for-people", summary="A README, INSTALL or CHANGELOG is bundled with the skill.",
-    seed=f"{SEED} Directory layout", scope="file", severity="warning", targets=TARGET,
+    seed=f"{SEED} Directory layout", scope="skill", severity="warning", targets=TARGET,
 )
-def document_for_people(unit_and_file):
+def document_for_people(skill):
     """
     ## What it does
-    Flags README, INSTALL and CHANGELOG files (any case, any extension, any folder) in a
-    StablEdge skill.
+    Flags README, INSTALL, CHANGELOG, CHANGES and HISTORY files in a StablEdge skill, unless
+    they sit under `assets/` (a README template can be an asset) or `SKILL.md` cites them (then
+    they are written for the agent). For other targets RES006 reports the same files.
 
     ## Why is this bad?
     StablEdge asks to leave out documents written for people: `list_files` shows them to the
@@ -524,9 +529,9 @@ def document_for_people(unit_and_file):
     Use instead: put what the agent needs in `SKILL.md` or `references/`, and keep the
     README in the repository that holds the skill, outside the skill folder.
     """
-    unit, f = unit_and_file
-    if stabledge.listed(f.rel) and stabledge.is_people_doc(f.rel):
-        yield Hit(f.path, f"{f.rel} is written for people; StablEdge asks to leave it out of the skill")
+    for rel in stabledge.listed_files(skill):
+        if stabledge.is_people_doc(rel) and not rel.startswith("assets/") and not skill.cited(rel):
+            yield Hit(skill.files[rel].path, f"{rel} is written for people; StablEdge asks to leave it out of the skill")
 
 
 @rule(
