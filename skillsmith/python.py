@@ -217,3 +217,18 @@ def module_docstring(module: ast.Module) -> tuple[str | None, int]:
         if isinstance(value, ast.Constant) and isinstance(value.value, str):
             return value.value, value.lineno
     return None, 1
+
+
+def only_definitions(module: ast.Module) -> bool:
+    """True when the module's top level only defines things (an importable library)."""
+    for node in module.body:
+        if isinstance(node, (ast.Import, ast.ImportFrom, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            continue
+        if isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+            continue
+        if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant):
+            continue  # docstring
+        if isinstance(node, (ast.If, ast.Try)):
+            continue  # version guards, optional imports
+        return False
+    return True
