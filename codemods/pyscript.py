@@ -66,6 +66,7 @@ class ScriptFacts:
     commands: list[str] = field(default_factory=list)
     prog: str = ""
     description: str | None = None  # parser description, when a literal
+    epilog_examples: list[str] = field(default_factory=list)  # lines under "examples:" in a literal epilog
 
     @property
     def docstring(self) -> tuple[str | None, int]:
@@ -110,7 +111,9 @@ class ScriptFacts:
         return " ".join(parts)
 
     def default_examples(self) -> list[str]:
-        """An invocation with the positionals spelled out, and ``--help``."""
+        """The epilog's examples, else an invocation with the positionals spelled out, and ``--help``."""
+        if self.epilog_examples:
+            return list(self.epilog_examples)
         positionals = [a.name for a in self.arguments if not a.flags and a.nargs not in ("?", "*")]
         examples = []
         if self.commands:
@@ -173,8 +176,39 @@ def script_facts(code: str, filename: str | None) -> ScriptFacts | None:
         desc = python.keyword(parser, "description")
         if desc is not None and isinstance(desc.value, ast.Constant) and isinstance(desc.value.value, str):
             sf.description = desc.value.value.strip() or None
+        epilog = python.keyword(parser, "epilog")
+        if epilog is not None:
+            text = _literal(epilog.value)
+            if not isinstance(text, str):
+                name = python.dotted(epilog.value)
+                text = _module_string(module, name) if name else None
+            sf.epilog_examples = examples_in(text) if isinstance(text, str) else []
         _read_arguments(sf, parser)
     return sf
+
+
+def examples_in(text: str) -> list[str]:
+    """The indented lines under an ``examples:`` line of an epilog."""
+    lines = text.splitlines()
+    for i, line in enumerate(lines):
+        if line.strip().lower().rstrip(":") in ("examples", "example"):
+            items = []
+            for item in lines[i + 1:]:
+                if not item.strip():
+                    if items:
+                        break
+                    continue
+                items.append(item.strip())
+            return items
+    return []
+
+
+def _module_string(module: ast.Module, name: str) -> str | None:
+    for node in module.body:
+        if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == name for t in node.targets):
+            value = _literal(node.value)
+            return value if isinstance(value, str) else None
+    return None
 
 
 def _assigned_name(module: ast.Module, call: ast.Call) -> str | None:
