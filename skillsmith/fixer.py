@@ -44,7 +44,7 @@ KINDS = ("python", "shell", "file")
 CODEMOD_PREFIX = {"python": "py_", "shell": "sh_"}
 
 #: modules that register file-level fixers with :func:`file_fixer` when imported
-FILE_FIXER_MODULES: list[str] = []
+FILE_FIXER_MODULES: list[str] = ["skillsmith.stabledge_fix"]
 
 #: a codemod class may set ``ORDER`` to run before (lower) or after (higher) the others
 DEFAULT_ORDER = 50

@@ -143,3 +143,24 @@ def test_stabledge_rules_do_not_run_for_other_targets(tmp_path):
     r = run_cli("check", str(skill), "--json", "--no-cache", "--select", "STE", "--target", "stabledge")
     assert [f["rule"] for f in r.json()["data"]] == ["STE015"]
     assert os.path.exists(skill / "CHANGELOG.md")
+
+
+def test_fix_command_updates_resources_and_a_second_run_changes_nothing(tmp_path):
+    skill = write_tree(tmp_path / "pdf-text", {
+        "SKILL.md": "---\nname: pdf-text  # id\ndescription: Extracts PDF text. Use when asked what a PDF says.\n"
+                    "progressive: true\nresources:\n  # first\n  - path: references/old.md\n    role: reference\n---\n"
+                    "# PDF\n\nRead [references/api.md](references/api.md) first.\n",
+        "references/api.md": "# API\n",
+    })
+    (skill / "SKILL.md").chmod(0o640)
+    check = run_cli("fix", str(skill), "--check")
+    assert check.code == 10
+    r = run_cli("fix", str(skill))
+    assert r.code == 0, r.stdout + r.stderr
+    text = (skill / "SKILL.md").read_text()
+    assert "name: pdf-text  # id\n" in text and "  # first\n  - path: references/api.md\n    role: reference\n" in text
+    assert "old.md" not in text
+    assert (skill / "SKILL.md").stat().st_mode & 0o777 == 0o640
+    assert run_cli("check", str(skill), "--no-cache").code == 0
+    again = run_cli("fix", str(skill), "--diff")
+    assert again.code == 0 and again.stdout == ""
