@@ -213,14 +213,21 @@ def owner(path: tuple, validator: str, message: str) -> str:
 
 def schema_errors(data: object) -> list[tuple[tuple, str, str]]:
     """(path, validator keyword, message) of each violation of the shipped schema."""
+    return list(_schema_errors(json.dumps(data, sort_keys=True)))
+
+
+@lru_cache(maxsize=32)
+def _schema_errors(canonical: str) -> tuple:
+    """Cached by content: several rules read the errors of one manifest."""
     import jsonschema
 
+    data = json.loads(canonical)
     validator = jsonschema.Draft202012Validator(schema())
     out = []
     for error in validator.iter_errors(data):
         out.append((tuple(error.absolute_path), str(error.validator), error.message))
     out.sort(key=lambda e: [str(p) for p in e[0]])
-    return out
+    return tuple(out)
 
 
 def tools(data: dict) -> list[tuple[int, dict]]:
