@@ -322,11 +322,15 @@ def entrypoint(skill) -> tuple[object, ast.Module] | None:
 
 
 def plugin_file(skill):
+    """The entrypoint's SourceFile: manifest's ``entrypoint`` when it names a file inside the skill, else ``plugin.py``."""
     found = manifest_data(skill)
-    name = "plugin.py"
-    if found is not None and isinstance(found[2].get("entrypoint"), str):
-        name = found[2]["entrypoint"].replace("\\", "/").lstrip("./") or name
-    return skill.files.get(name)
+    entry = found[2].get("entrypoint") if found is not None else None
+    if not isinstance(entry, str) or not entry:
+        return skill.files.get("plugin.py")
+    rel = entry.replace("\\", "/")
+    if rel.startswith(("/", "~")) or ".." in rel.split("/") or (len(rel) > 1 and rel[1] == ":"):
+        return None  # KVS009
+    return skill.files.get("/".join(p for p in rel.split("/") if p not in ("", ".")))
 
 
 def top_function(module: ast.Module, name: str) -> ast.FunctionDef | None:

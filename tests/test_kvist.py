@@ -132,3 +132,26 @@ def test_kvist_detected_without_frontmatter_and_spec_name_rules_skipped(generate
     r = run_cli("check", str(generated), "--json", "--no-cache", "--target", "agentskills")
     assert "SPC002" in {f["rule"] for f in r.json()["data"]}
     assert run_cli("check", str(generated), "--no-cache").code == 0
+
+
+def test_dangerous_calls_follow_aliases():
+    import ast
+
+    module = ast.parse(
+        "import os as o\nfrom os import system as s\nimport subprocess.run\n"
+        "o.system('x')\ns('y')\n__import__('subprocess')\neval('1')\nexec('2')\nos.popen('z')\n"
+    )
+    assert [what for what, _, _ in kvist.dangerous_calls(module)] == [
+        "import of subprocess", "os.system()", "os.system()", "__import__('subprocess')", "eval()", "exec()",
+        "os.popen()"]
+
+
+def test_entrypoint_outside_the_skill_is_not_read(tmp_path, generated):
+    skill = tmp_path / "log_digest"
+    write_tree(skill, {rel: (generated / rel).read_text() for rel in LAYOUT - {".skillsmith-answers.yml"}})
+    manifest = json.loads((skill / "manifest.json").read_text())
+    manifest["entrypoint"] = "../plugin.py"
+    (skill / "manifest.json").write_text(json.dumps(manifest))
+    (tmp_path / "plugin.py").write_text("import subprocess\n")
+    r = run_cli("check", str(skill), "--json", "--no-cache")
+    assert [f["rule"] for f in r.json()["data"]] == ["KVS009"]
