@@ -437,7 +437,7 @@ def dangerous_calls(module: ast.Module) -> list[tuple[str, int, int]]:
     """(what, line, column) for ``eval``, ``exec``, ``os.system`` and any use of ``subprocess``."""
     found = []
     os_names = {"os"}
-    system_names = set()
+    system_names: dict[str, str] = {}  # local name -> os function
     for node in ast.walk(module):
         if isinstance(node, ast.Import):
             for alias in node.names:
@@ -451,13 +451,13 @@ def dangerous_calls(module: ast.Module) -> list[tuple[str, int, int]]:
             if node.module == "os":
                 for alias in node.names:
                     if alias.name in ("system", "popen"):
-                        system_names.add(alias.asname or alias.name)
+                        system_names[alias.asname or alias.name] = alias.name
         elif isinstance(node, ast.Call):
             func = node.func
             if isinstance(func, ast.Name) and func.id in ("eval", "exec"):
                 found.append((f"{func.id}()", node.lineno, node.col_offset + 1))
             elif isinstance(func, ast.Name) and func.id in system_names:
-                found.append((f"os.{func.id}()", node.lineno, node.col_offset + 1))
+                found.append((f"os.{system_names[func.id]}()", node.lineno, node.col_offset + 1))
             elif (isinstance(func, ast.Attribute) and func.attr in ("system", "popen")
                   and isinstance(func.value, ast.Name) and func.value.id in os_names):
                 found.append((f"os.{func.attr}()", node.lineno, node.col_offset + 1))
