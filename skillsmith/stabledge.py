@@ -36,6 +36,8 @@ BINARY_PROBE_BYTES = 8192
 #: documents written for people, which the seed says to leave out of a skill
 PEOPLE_DOCS = re.compile(r"^(readme|install|installation|changelog|changes|history)(\.[A-Za-z0-9]+)?$", re.I)
 SKIPPED_DIRS = frozenset({"__pycache__", "node_modules"})
+#: top-level folders whose files are for the skill's developers (its own tests), not resources
+UNDECLARED_DIRS = frozenset({"tests"})
 _DRIVE = re.compile(r"^[A-Za-z]:")
 
 
@@ -160,6 +162,8 @@ def default_role(rel: str, f) -> str | None:
     parts = PurePosixPath(rel).parts
     if is_people_doc(rel) and parts[0] != "assets":
         return None  # STE015 asks to remove it
+    if parts[0] in UNDECLARED_DIRS and len(parts) > 1:
+        return None
     if parts[0] == "scripts":
         return "executable" if runtime(f) else None
     if parts[0] == "references":

@@ -542,7 +542,8 @@ def resource_undeclared(skill):
     """
     ## What it does
     In a progressive skill, flags bundled files missing from `resources:`: references,
-    scripts with a runtime, templates and assets.
+    scripts with a runtime, templates and assets. The skill's own `tests/` and documents
+    for people (STE015) are not expected there.
 
     ## Why is this bad?
     Undeclared files can still be read, but the agent sees no role for them in the file list
