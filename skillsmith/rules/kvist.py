@@ -1028,3 +1028,37 @@ def tests_missing(skill):
         return
     if not any(rel.startswith("tests/test_") and rel.endswith(".py") and rel.count("/") == 1 for rel in skill.files):
         yield Hit(skill.root / "tests", "no tests/test_*.py: test the tools with unittest and a fake context")
+
+
+@rule("KVS030", "tool-undocumented", summary="The instructions never name a tool by its wire name (<id>__<tool>).",
+      seed=f"{SEED} SKILL.md of a tools skill", scope="skill", severity="warning", targets=TARGET)
+def tool_undocumented(skill):
+    """
+    ## What it does
+    Warns when the instructions file (`SKILL.md`) never mentions a tool by the name the model
+    calls it with, `<id>__<tool>` (`log_digest__digest`).
+
+    ## Why is this bad?
+    The model matches what `SKILL.md` says against the tools it is offered; a tool described
+    under another name is one it does not know when to use, or not to use.
+
+    ## Example
+    A `SKILL.md` that says "the digest tool" for `log_digest__digest`.
+
+    Use instead: a short section per tool headed by its wire name, saying when to use it and
+    when not, what each result field means and what is truncated.
+    """
+    found = kvist.manifest_data(skill)
+    if found is None:
+        return
+    f, doc, data = found
+    skill_id = data.get("id")
+    instructions = data.get("instructions") if isinstance(data.get("instructions"), str) else "SKILL.md"
+    md = skill.files.get(instructions.replace("\\", "/").lstrip("/"))
+    if not isinstance(skill_id, str) or md is None or md.text is None:
+        return
+    for i, tool in kvist.tools(data):
+        name = tool.get("name")
+        if isinstance(name, str) and f"{skill_id}__{name}" not in md.text:
+            yield _hit(f, doc, ("tools", i, "name"),
+                       f"{md.rel} never names tool {name!r} by its wire name {skill_id}__{name}")
