@@ -1055,10 +1055,10 @@ def tool_undocumented(skill):
     skill_id = data.get("id")
     instructions = data.get("instructions") if isinstance(data.get("instructions"), str) else "SKILL.md"
     md = skill.files.get(instructions.replace("\\", "/").lstrip("/"))
-    if not isinstance(skill_id, str) or md is None or md.text is None:
-        return
+    if kvist.ident_problem(skill_id) or md is None or md.text is None:
+        return  # a bad id is KVS005's
     for i, tool in kvist.tools(data):
         name = tool.get("name")
-        if isinstance(name, str) and f"{skill_id}__{name}" not in md.text:
+        if kvist.ident_problem(name, "tool name") is None and f"{skill_id}__{name}" not in md.text:
             yield _hit(f, doc, ("tools", i, "name"),
                        f"{md.rel} never names tool {name!r} by its wire name {skill_id}__{name}")
