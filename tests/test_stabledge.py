@@ -164,3 +164,17 @@ def test_fix_command_updates_resources_and_a_second_run_changes_nothing(tmp_path
     assert run_cli("check", str(skill), "--no-cache").code == 0
     again = run_cli("fix", str(skill), "--diff")
     assert again.code == 0 and again.stdout == ""
+
+
+@pytest.mark.parametrize("rule_id", sorted(__import__("skillsmith.stabledge_fix", fromlist=["RULES"]).RULES))
+def test_fix_resolves_each_fixable_stabledge_fixture(tmp_path, rule_id):
+    import shutil
+
+    from conftest import FIXTURES
+
+    work = tmp_path / rule_id
+    shutil.copytree(FIXTURES / "rules" / rule_id, work)
+    r = run_cli("fix", str(work))
+    assert r.code == 0, r.stdout + r.stderr
+    assert run_cli("check", str(work), "--no-cache").code == 0
+    assert run_cli("fix", str(work), "--check").code == 0
