@@ -14,7 +14,7 @@ from pathlib import Path
 
 from skillsmith import cache, registry, suppression
 from skillsmith.discover import Unit, detect_target, discover, load_loose, load_skill
-from skillsmith.finding import Finding, Hit
+from skillsmith.finding import Finding, Hit, printable
 from skillsmith.sourcefile import MAX_BYTES
 
 #: below this many units the pool costs more than it saves
@@ -156,7 +156,7 @@ def check_unit(unit: Unit, options: Options) -> dict:
         out.append(
             dict(
                 path=Path(path).as_posix(), line=hit.line, column=hit.column, rule=hit.code or rule.id,
-                message=hit.message, severity=rule.severity, end_line=hit.end_line,
+                message=printable(hit.message), severity=rule.severity, end_line=hit.end_line,
                 end_column=hit.end_column, fix=rule.fix,
             )
         )
