@@ -106,7 +106,8 @@ def load(source: Path) -> Config:
         doc = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         m = re.search(r"line (\d+)", str(exc))
-        line = int(m.group(1)) if m else 1
+        # "at end of document": the last line is where the unfinished value is
+        line = int(m.group(1)) if m else max(1, len(text.splitlines()))
         raise InvalidInputError(f"{source}:{line}: invalid TOML: {exc}", {"path": str(source), "line": line})
     table = doc.get("tool", {}).get("skillsmith", {}) if source.name == "pyproject.toml" else doc
     if source.name == "skillsmith.toml" and "tool" in table and "skillsmith" in table.get("tool", {}):
