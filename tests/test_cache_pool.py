@@ -1,0 +1,94 @@
+"""The results cache (by content hash and rule set) and the process pool."""
+
+from __future__ import annotations
+
+import json
+
+from conftest import run_cli, write_tree
+
+ANGLE = "---\nname: {name}\ndescription: Converts <file> to tables.\n---\n# {name}\n"
+
+
+def cache_entries(cache):
+    return sorted(cache.rglob("*.json"))
+
+
+def test_second_run_comes_from_the_cache_and_a_change_invalidates_it(tmp_path):
+    cache = tmp_path / "cache"
+    env = {"SKILLSMITH_CACHE_DIR": str(cache)}
+    for name in ("one", "two"):
+        write_tree(tmp_path / "skills" / name, {"SKILL.md": ANGLE.format(name=name)})
+    first = run_cli("check", str(tmp_path / "skills"), "--json", env=env)
+    assert first.code == 10
+    entries = cache_entries(cache)
+    assert len(entries) == 2  # one per skill
+
+    # plant a finding in one cached result: a run that reports it read the cache, not the files
+    planted = entries[0]
+    doc = json.loads(planted.read_text())
+    doc["findings"][0]["message"] = "from the cache"
+    planted.write_text(json.dumps(doc))
+    second = run_cli("check", str(tmp_path / "skills"), "--json", env=env)
+    messages = [f["message"] for f in second.json()["data"]]
+    assert "from the cache" in messages
+    assert cache_entries(cache) == entries
+    assert [{k: v for k, v in f.items() if k != "message"} for f in second.json()["data"]] == \
+        [{k: v for k, v in f.items() if k != "message"} for f in first.json()["data"]]
+
+    # --no-cache ignores it
+    fresh = run_cli("check", str(tmp_path / "skills"), "--json", "--no-cache", env=env)
+    assert fresh.json() == first.json()
+
+    # changing any file of a skill invalidates its entry
+    for name in ("one", "two"):
+        (tmp_path / "skills" / name / "SKILL.md").write_text(ANGLE.format(name=name) + "\nMore.\n")
+    third = run_cli("check", str(tmp_path / "skills"), "--json", env=env)
+    assert "from the cache" not in [f["message"] for f in third.json()["data"]]
+    assert third.json() == first.json()
+    assert len(cache_entries(cache)) == 4
+
+
+def test_options_are_part_of_the_key(tmp_path):
+    cache = tmp_path / "cache"
+    env = {"SKILLSMITH_CACHE_DIR": str(cache)}
+    write_tree(tmp_path / "angle", {"SKILL.md": ANGLE.format(name="angle")})
+    assert run_cli("check", str(tmp_path / "angle"), "--json", env=env).json()["meta"]["count"] == 1
+    assert run_cli("check", str(tmp_path / "angle"), "--json", "--ignore", "SPC011", env=env).json()["meta"]["count"] == 0
+    assert run_cli("check", str(tmp_path / "angle"), "--json", env=env).json()["meta"]["count"] == 1
+
+
+def test_damaged_cache_is_a_miss(tmp_path):
+    cache = tmp_path / "cache"
+    env = {"SKILLSMITH_CACHE_DIR": str(cache)}
+    write_tree(tmp_path / "angle", {"SKILL.md": ANGLE.format(name="angle")})
+    first = run_cli("check", str(tmp_path / "angle"), "--json", env=env)
+    for entry in cache_entries(cache):
+        entry.write_text("{not json")
+    second = run_cli("check", str(tmp_path / "angle"), "--json", env=env)
+    assert second.json() == first.json()
+    assert "Traceback" not in second.stderr
+
+
+def test_pool_gives_the_same_findings_as_one_job(tmp_path):
+    files = {}
+    for i in range(40):
+        name = f"skill-{i:02d}"
+        if i % 3 == 0:
+            files[f"{name}/SKILL.md"] = ANGLE.format(name=name)
+        elif i % 3 == 1:
+            files[f"{name}/SKILL.md"] = f"---\nname: {name}\ndescription: caf\xe9\n---\n".encode("latin-1")
+        else:
+            files[f"{name}/SKILL.md"] = f"---\nname: Wrong_{i}\ndescription: Fine. Use when fine.\n---\n"
+            files[f"{name}/references/guide.md"] = "# Guide\n\x00"
+    write_tree(tmp_path / "many", files)
+    one = run_cli("check", str(tmp_path / "many"), "--json", "--no-cache", "--jobs", "1")
+    pool = run_cli("check", str(tmp_path / "many"), "--json", "--no-cache", "--jobs", "2")
+    assert one.code == pool.code == 10
+    assert pool.json() == one.json()
+    assert pool.json()["meta"]["units"] == 40
+    assert {f["rule"] for f in one.json()["data"]} >= {"SPC011", "FIL003", "FIL004", "SPC007"}
+    # the pool's results fill the cache, and a cached run agrees too
+    env = {"SKILLSMITH_CACHE_DIR": str(tmp_path / "cache")}
+    cold = run_cli("check", str(tmp_path / "many"), "--json", "--jobs", "2", env=env)
+    warm = run_cli("check", str(tmp_path / "many"), "--json", "--jobs", "2", env=env)
+    assert cold.json() == warm.json() == one.json()
