@@ -10,6 +10,7 @@ import os
 import sys
 import traceback
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 
 from skillsmith import cache, registry, suppression
@@ -74,12 +75,17 @@ def _pool_map(units: list[Unit], options: Options, jobs: int) -> list[dict]:
 
 def enabled_rules(options: Options, unit: Unit, target: str) -> list[registry.Rule]:
     select = options.select if options.select is not None else unit.config.select
-    ignore = list(unit.config.ignore) + list(options.ignore)
+    ignore = tuple(unit.config.ignore) + tuple(options.ignore)
+    return _enabled(target, options.run, None if select is None else tuple(select), ignore)
+
+
+@lru_cache(maxsize=256)
+def _enabled(target: str, run: bool, select: tuple[str, ...] | None, ignore: tuple[str, ...]) -> list[registry.Rule]:
     rules = []
     for r in registry.all_rules():
         if target not in r.targets:
             continue
-        if r.scope == "run" and not options.run:
+        if r.scope == "run" and not run:
             continue
         if select is not None and not registry.matches(r.id, select):
             continue
@@ -92,7 +98,7 @@ def enabled_rules(options: Options, unit: Unit, target: str) -> list[registry.Ru
 def check_unit(unit: Unit, options: Options) -> dict:
     """Findings for one unit, as plain dicts (cheap to send between processes and to cache)."""
     if unit.kind == "skill":
-        model = load_skill(unit.root, unit.config, options.max_bytes)
+        model = load_skill(unit.root, unit.config, options.max_bytes, unit.ignored)
         target = options.target or unit.config.target or detect_target(model)
     else:
         model = load_loose(unit, options.max_bytes)

@@ -44,6 +44,8 @@ def extract(lines: list[str], first_line: int) -> list[Citation]:
     """Citations in *lines*, which start at line *first_line* of the file."""
     found: list[Citation] = []
     for index, text in enumerate(lines):
+        if "/" not in text and "]" not in text:
+            continue  # neither a link nor a resource path can be on this line
         lineno = first_line + index
         spans = []
         for m in _LINK.finditer(text):

@@ -82,9 +82,11 @@ class SourceFile:
     def executable(self) -> bool:
         return bool(self.mode & 0o111)
 
-    @property
+    @cached_property
     def suffix(self) -> str:
-        return Path(self.rel).suffix.lower()
+        """``.py`` for ``scripts/run.PY``; ``""`` for ``Makefile``, ``.bashrc`` and ``name.``."""
+        ext = os.path.splitext(self.rel.rpartition("/")[2])[1]
+        return "" if ext == "." else ext.lower()
 
     @cached_property
     def is_binary(self) -> bool:

@@ -6,8 +6,6 @@ every other rule sees such a file without text and stays quiet about it.
 
 from __future__ import annotations
 
-from pathlib import PurePosixPath
-
 from skillsmith.finding import Hit
 from skillsmith.model import SCRIPT_SUFFIXES
 from skillsmith.registry import rule
@@ -18,12 +16,10 @@ SEED = "000 §1 (skills are read by agents)"
 
 def read_by_agent(f) -> bool:
     """SKILL.md, scripts, references and text files: what an agent reads. Assets are left to RES rules."""
-    parts = PurePosixPath(f.rel).parts
-    if parts and parts[0] == "assets":
+    top = f.rel.split("/", 1)[0]
+    if top == "assets":
         return False
-    if f.rel == "SKILL.md" or f.suffix in TEXT_SUFFIXES:
-        return True
-    return bool(parts) and parts[0] in ("scripts", "references")
+    return f.rel == "SKILL.md" or f.suffix in TEXT_SUFFIXES or top in ("scripts", "references")
 
 
 def should_be_text(f) -> bool:
