@@ -221,14 +221,18 @@ def build_tree(root: Path, n_skills: int, n_scripts: int) -> tuple[int, int]:
     return files, size
 
 
-def timed(cmd: list[str], env: dict | None = None) -> tuple[float, float, int]:
-    """(seconds, peak RSS in MB of any process of the run, exit code); output is discarded."""
+def timed(cmd: list[str], env: dict | None = None) -> tuple[float, float, float, int]:
+    """(wall seconds, CPU seconds, peak RSS in MB of any process of the run, exit code).
+
+    CPU time (user + system, the run's processes together) is printed beside wall time
+    because wall time alone misleads on a busy machine. Output is discarded.
+    """
     start = time.perf_counter()
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL, env=env)
     _, status, usage = os.wait4(proc.pid, 0)
     elapsed = time.perf_counter() - start
     proc.returncode = os.waitstatus_to_exitcode(status)
-    return elapsed, usage.ru_maxrss / 1024, proc.returncode
+    return elapsed, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024, proc.returncode
 
 
 def agnix_binary(explicit: str | None) -> str:
@@ -246,16 +250,23 @@ def agnix_binary(explicit: str | None) -> str:
     return str(exe)
 
 
-def median_run(label: str, cmd: list[str], repeat: int, prepare=None, env=None) -> tuple[float, float]:
-    times, peaks = [], []
+def agnix_version(agnix: str) -> str:
+    out = subprocess.run([agnix, "--version"], capture_output=True, text=True).stdout.split()
+    return out[-1] if out else "?"
+
+
+def median_run(label: str, cmd: list[str], repeat: int, prepare=None, env=None) -> tuple[float, float, float]:
+    """(median wall seconds, median CPU seconds, largest peak MB) over *repeat* runs."""
+    times, cpus, peaks = [], [], []
     for _ in range(repeat):
         if prepare:
             prepare()
-        seconds, peak, code = timed(cmd, env)
-        print(f"  {label}: {seconds:.2f} s, {peak:.0f} MB, exit {code}", file=sys.stderr)
+        seconds, cpu, peak, code = timed(cmd, env)
+        print(f"  {label}: {seconds:.2f} s wall, {cpu:.2f} s CPU, {peak:.0f} MB, exit {code}", file=sys.stderr)
         times.append(seconds)
+        cpus.append(cpu)
         peaks.append(peak)
-    return statistics.median(times), max(peaks)
+    return statistics.median(times), statistics.median(cpus), max(peaks)
 
 
 def main() -> int:
@@ -294,25 +305,26 @@ def main() -> int:
         findings = json.loads(found.stdout)["meta"]["count"]
         print(f"skillsmith: {findings} findings", file=sys.stderr)
 
-        cold, cold_peak = median_run("skillsmith cold", check, args.repeat,
-                                     prepare=lambda: shutil.rmtree(cache, ignore_errors=True), env=env)
-        warm, warm_peak = median_run("skillsmith warm", check, args.repeat, env=env)
-        ag, ag_peak = median_run("agnix", [agnix, "--format", "json", "--max-files", "0", str(tree)], args.repeat)
+        cold, cold_cpu, cold_peak = median_run("skillsmith cold", check, args.repeat,
+                                               prepare=lambda: shutil.rmtree(cache, ignore_errors=True), env=env)
+        warm, warm_cpu, warm_peak = median_run("skillsmith warm", check, args.repeat, env=env)
+        ag, ag_cpu, ag_peak = median_run("agnix", [agnix, "--format", "json", "--max-files", "0", str(tree)], args.repeat)
+
+        def verdict(ok: bool) -> str:
+            return "ok" if ok else "MISSED"
 
         peak = max(cold_peak, warm_peak)
-        rows = [
-            ("skillsmith check, cold", f"{cold:.2f} s", f"{cold / ag:.2f}x agnix", f"<= {GOAL_COLD}x",
-             "ok" if cold / ag <= GOAL_COLD else "MISSED"),
-            ("skillsmith check, warm", f"{warm:.2f} s", f"{warm / ag:.2f}x agnix", f"<= {GOAL_WARM}x",
-             "ok" if warm / ag <= GOAL_WARM else "MISSED"),
-            ("agnix", f"{ag:.2f} s", "1.00x", "", ""),
-            ("skillsmith peak memory", f"{peak:.0f} MB", f"(agnix {ag_peak:.0f} MB)", f"<= {GOAL_MEMORY_MB} MB",
-             "ok" if peak <= GOAL_MEMORY_MB else "MISSED"),
-        ]
+        load = os.getloadavg()[0]
         print(f"{args.skills} skills, {n_scripts} scripts, {files} files; median of {args.repeat}; "
-              f"{os.cpu_count()} CPUs")
-        for row in rows:
-            print(f"{row[0]:<24} {row[1]:>9}  {row[2]:<18} goal {row[3]:<9} {row[4]}")
+              f"{os.cpu_count()} CPUs, load average {load:.1f}")
+        print(f"{'':<24} {'wall':>8} {'ratio':>7} {'goal':>8}        {'CPU':>8} {'ratio':>7}")
+        for label, wall, cpu, goal in (("skillsmith check, cold", cold, cold_cpu, GOAL_COLD),
+                                       ("skillsmith check, warm", warm, warm_cpu, GOAL_WARM)):
+            print(f"{label:<24} {wall:>7.2f}s {wall / ag:>6.2f}x {'<= ' + str(goal) + 'x':>8} "
+                  f"{verdict(wall / ag <= goal):<6} {cpu:>7.2f}s {cpu / ag_cpu:>6.2f}x")
+        print(f"{'agnix ' + agnix_version(agnix):<24} {ag:>7.2f}s {1:>6.2f}x {'':>8}        {ag_cpu:>7.2f}s {1:>6.2f}x")
+        print(f"{'skillsmith peak memory':<24} {peak:>6.0f}MB {'':>7} {'<= ' + str(GOAL_MEMORY_MB) + 'MB':>8} "
+              f"{verdict(peak <= GOAL_MEMORY_MB):<6} (agnix {ag_peak:.0f} MB)")
     finally:
         if args.keep:
             print(f"kept {base}", file=sys.stderr)
