@@ -98,7 +98,7 @@ def _enabled(target: str, run: bool, select: tuple[str, ...] | None, ignore: tup
 def check_unit(unit: Unit, options: Options) -> dict:
     """Findings for one unit, as plain dicts (cheap to send between processes and to cache)."""
     if unit.kind == "skill":
-        model = load_skill(unit.root, unit.config, options.max_bytes, unit.ignored)
+        model = load_skill(unit.root, unit.config, options.max_bytes, unit.ignorer)
         target = options.target or unit.config.target or detect_target(model)
     else:
         model = load_loose(unit, options.max_bytes)

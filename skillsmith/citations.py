@@ -17,6 +17,7 @@ _REF_DEF = re.compile(r"^\s{0,3}\[[^\]]+\]:\s*<?(\S+?)>?(?:\s+.*)?$")
 _PATH = re.compile(
     r"(?<![\w.@/$-])((?:\{baseDir\}/|\$\{?CLAUDE_SKILL_DIR\}?/|\./)?(?:scripts|references|assets)/[\w.@+%/-]*[\w@+%/-])"
 )
+_MENTION = re.compile(r"(?<![\w./$@-])((?:\./)?[\w-][\w./-]*\.md)\b(?![\w/(-])")
 _SCHEME = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*:")
 _PREFIXES = re.compile(r"^(?:\{baseDir\}/|\$\{?CLAUDE_SKILL_DIR\}?/|\./)")
 
@@ -27,7 +28,7 @@ class Citation:
     raw: str  # as written
     line: int  # 1-based line in SKILL.md
     column: int  # 1-based
-    kind: str  # "link" | "path"
+    kind: str  # "link" | "path" | "mention" (a bare file name such as FORMS.md in prose)
     after: str  # the rest of the line after the citation (to judge a worked invocation)
 
 
@@ -44,23 +45,30 @@ def extract(lines: list[str], first_line: int) -> list[Citation]:
     """Citations in *lines*, which start at line *first_line* of the file."""
     found: list[Citation] = []
     for index, text in enumerate(lines):
-        if "/" not in text and "]" not in text:
-            continue  # neither a link nor a resource path can be on this line
         lineno = first_line + index
         spans = []
-        for m in _LINK.finditer(text):
+        has_link = "](" in text
+        for m in _LINK.finditer(text) if has_link else ():
             spans.append(m.span())
             raw = m.group(1)
             if is_external(raw):
                 continue
             found.append(Citation(normalise(raw), raw, lineno, m.start(1) + 1, "link", text[m.end():]))
-        m = _REF_DEF.match(text)
+        m = _REF_DEF.match(text) if "]:" in text else None
         if m and not is_external(m.group(1)):
             spans.append(m.span())
             found.append(Citation(normalise(m.group(1)), m.group(1), lineno, m.start(1) + 1, "link", ""))
-        for m in _PATH.finditer(text):
+        has_path = "scripts/" in text or "references/" in text or "assets/" in text
+        for m in _PATH.finditer(text) if has_path else ():
             if any(start <= m.start() < end for start, end in spans):
                 continue
+            spans.append(m.span())
             raw = m.group(1)
             found.append(Citation(normalise(raw), raw, lineno, m.start(1) + 1, "path", text[m.end():]))
+        if ".md" in text:
+            for m in _MENTION.finditer(text):
+                if any(start <= m.start() < end for start, end in spans) or "://" in text[max(0, m.start() - 12):m.start()]:
+                    continue
+                raw = m.group(1)
+                found.append(Citation(normalise(raw), raw, lineno, m.start(1) + 1, "mention", text[m.end():]))
     return found

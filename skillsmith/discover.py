@@ -36,9 +36,7 @@ class Unit:
     root: Path
     config: Config
     files: list[tuple[str, Path]] = field(default_factory=list)  # loose: (rel, path)
-    #: gitignored paths below root (relative, POSIX, folders end in /) when discovery already
-    #: asked git; None: ask when loading
-    ignored: frozenset[str] | None = None
+    ignorer: "Ignorer | None" = None  # shared by every unit found under one given path
 
 
 def skip_dir(entry: os.DirEntry) -> bool:
@@ -71,21 +69,17 @@ def git_ignored(root: Path) -> set[str] | None:
 class Ignorer:
     """Decides whether a path below a walk root is skipped (gitignore, config exclude)."""
 
-    def __init__(self, root: Path, config: Config, ignored: frozenset[str] | set[str] | None = None) -> None:
+    def __init__(self, root: Path, config: Config) -> None:
         self.root = root
         self.config = config
-        self.ignored = ignored if ignored is not None else (git_ignored(root) or set())
-
-    def below(self, folder: Path) -> frozenset[str]:
-        """The ignored paths below *folder*, relative to it (one git call serves every skill)."""
-        prefix = folder.relative_to(self.root).as_posix() + "/"
-        if prefix == "./":
-            return frozenset(self.ignored)
-        return frozenset(p[len(prefix):] for p in self.ignored if p.startswith(prefix) and len(p) > len(prefix))
+        self.ignored = git_ignored(root) or set()
 
     def skip(self, path: Path, is_dir: bool) -> bool:
         if self.ignored:
-            rel = path.relative_to(self.root).as_posix()
+            try:
+                rel = path.relative_to(self.root).as_posix()
+            except ValueError:
+                return False
             if (rel + "/" if is_dir else rel) in self.ignored:
                 return True
         return bool(self.config.exclude) and self.config.excluded(path)
@@ -109,22 +103,21 @@ def discover(paths: list[str | Path]) -> list[Unit]:
             continue
         if not p.is_dir():
             continue
-        if (p / "SKILL.md").is_file() or (p / "SKILL.md").is_symlink():
-            add(units, seen, Unit("skill", p, config))
-            continue
         ignorer = Ignorer(p, config)
+        if (p / "SKILL.md").is_file() or (p / "SKILL.md").is_symlink():
+            add(units, seen, Unit("skill", p, config, ignorer=ignorer))
+            continue
         found = find_skills(p, ignorer)
         real = p.resolve()  # walks follow no links, so a skill's real path is below the top's
         for root in found:
-            nearest = config_for(root, real / root.relative_to(p))
-            add(units, seen, Unit("skill", root, nearest, ignored=ignorer.below(root)))
+            add(units, seen, Unit("skill", root, config_for(root, real / root.relative_to(p)), ignorer=ignorer))
         if not found and any((p / d).is_dir() for d in ("references", "assets")):
             # a skill's folders without the SKILL.md that makes it a skill
-            add(units, seen, Unit("skill", p, config))
+            add(units, seen, Unit("skill", p, config, ignorer=ignorer))
         elif not found:
             loose = loose_scripts(p, ignorer)
             if loose:
-                add(units, seen, Unit("loose", p, config, loose))
+                add(units, seen, Unit("loose", p, config, loose, ignorer=ignorer))
     return units
 
 
@@ -206,8 +199,9 @@ def walk_tree(top: Path, ignorer: Ignorer | None = None, limit: int = MAX_FILES_
         stack.extend(reversed(subdirs))
 
 
-def load_skill(root: Path, config: Config, max_bytes: int, ignored: frozenset[str] | None = None) -> Skill:
-    ignorer = Ignorer(root, config, ignored) if root.exists() else None
+def load_skill(root: Path, config: Config, max_bytes: int, ignorer: Ignorer | None = None) -> Skill:
+    if ignorer is None and root.exists():
+        ignorer = Ignorer(root, config)
     skill = Skill(root=root, files={})
     for kind, rel, path, st in walk_tree(root, ignorer):
         if kind == "file":

@@ -30,6 +30,16 @@ def interpreter_language(interp: str | None) -> str | None:
     return None
 
 
+class BashSyntaxMixin:
+    """``bash -n`` over all shell scripts of a unit, in one process when they are clean."""
+
+    @cached_property
+    def bash_errors(self) -> dict[str, tuple[int, str]]:
+        from skillsmith import bashcheck
+
+        return bashcheck.syntax_errors([s for s in self.scripts if s.language == "shell"])
+
+
 @dataclass
 class SkillDoc:
     """A parsed SKILL.md."""
@@ -42,7 +52,7 @@ class SkillDoc:
 
 
 @dataclass
-class Skill:
+class Skill(BashSyntaxMixin):
     root: Path
     files: dict[str, SourceFile]  # POSIX path relative to root -> file
     symlinks: dict[str, str] = field(default_factory=dict)  # rel -> link target as stored
@@ -79,8 +89,42 @@ class Skill:
             if rel.startswith("scripts/"):
                 lang = script_language(f)
                 if lang:
-                    found.append(Script(f, lang, self))
+                    found.append(Script(f, lang, self, self))
         return found
+
+    @cached_property
+    def linked_citations(self) -> list[tuple[SourceFile, citations.Citation]]:
+        """Citations in SKILL.md and in the Markdown files it cites (one level deep).
+
+        Progressive disclosure: SKILL.md may point to ``forms.md``, which shows how to run a
+        script; the script is then reachable from SKILL.md.
+        """
+        doc = self.doc
+        if doc is None:
+            return []
+        found = [(doc.file, c) for c in doc.citations]
+        seen = {"SKILL.md"}
+        for c in doc.citations:
+            rel = self.resolve_case(c.target)
+            f = self.files.get(rel) if rel else None
+            if f is None or rel in seen or f.suffix not in (".md", ".markdown") or f.text is None:
+                continue
+            seen.add(rel)
+            base = str(PurePosixPath(rel).parent)
+            for inner in citations.extract(f.lines, 1):
+                target = inner.target
+                if base not in (".", "") and not target.startswith(("scripts/", "references/", "assets/")):
+                    target = str(PurePosixPath(base) / target)
+                found.append((f, citations.Citation(target, inner.raw, inner.line, inner.column, inner.kind, inner.after)))
+        return found
+
+    def resolve_case(self, rel: str) -> str | None:
+        """*rel* itself when it exists, else the one file whose path matches it ignoring case."""
+        if rel in self.files:
+            return rel
+        lowered = rel.lower()
+        matches = [r for r in self.files if r.lower() == lowered]
+        return matches[0] if len(matches) == 1 else None
 
     def file(self, rel: str) -> SourceFile | None:
         return self.files.get(rel)
@@ -99,15 +143,15 @@ class Skill:
         doc = self.doc
         if doc is None:
             return False
-        for c in doc.citations:
+        for _f, c in self.linked_citations:
             t = c.target.rstrip("/")
-            if t == rel or (t and rel.startswith(t + "/")):
+            if t == rel or (t and rel.startswith(t + "/")) or t.lower() == rel.lower():
                 return True
         return False
 
 
 @dataclass
-class Loose:
+class Loose(BashSyntaxMixin):
     """Scripts given without their skill (a ``scripts/`` folder or single files)."""
 
     root: Path
@@ -120,7 +164,7 @@ class Loose:
         for f in self.files.values():
             lang = script_language(f)
             if lang:
-                found.append(Script(f, lang, None))
+                found.append(Script(f, lang, None, self))
         return found
 
 
@@ -139,6 +183,7 @@ class Script:
     file: SourceFile
     language: str  # "python" | "shell"
     skill: Skill | None
+    unit: "Skill | Loose | None" = None  # what the script was found in (the skill, or loose scripts)
 
     @property
     def path(self) -> Path:
@@ -167,6 +212,12 @@ class Script:
             return None
         return shell.parse(self.file.data)
 
+    @cached_property
+    def sh_nodes(self) -> list:
+        """Every node of the shell parse tree, walked once and shared by the rules."""
+        tree = self.sh_tree
+        return list(shell.walk(tree.root_node)) if tree is not None else []
+
     # -- facts -------------------------------------------------------------------------------
 
     @cached_property
@@ -175,13 +226,20 @@ class Script:
         parts = PurePosixPath(self.rel).parts[:-1]
         if any(p in LIBRARY_DIRS for p in parts):
             return True
+        if self.language == "python" and self.file.path.name == "__init__.py":
+            return True
         if self.file.shebang is not None:
             return False
+        if self.language == "python" and self.file.path.with_name("__init__.py").is_file():
+            return True  # a module of a package, imported rather than run
         if self.language == "python":
+            module = self.py[0]
+            if module is None or self.file.executable:
+                return False
             facts = self.py_facts
-            if facts is None:
-                return not self.file.executable
-            return not facts.has_main_guard and not facts.uses_argparse and not self.file.executable
+            if facts.has_main_guard or facts.uses_argparse or facts.reads_argv:
+                return False
+            return python.only_definitions(module)
         tree = self.sh_tree
         if tree is None:
             return False
@@ -199,7 +257,7 @@ class Script:
         for other in self.skill.scripts:
             if other is self or other.language != "shell" or other.sh_tree is None:
                 continue
-            for p in shell.sourced_paths(other.sh_tree.root_node, other.file.data):
+            for p in shell.sourced_paths(other.sh_tree.root_node, other.file.data, other.sh_nodes):
                 if p.rstrip("\"'").endswith("/" + name) or p == name:
                     return True
         return False
@@ -221,4 +279,4 @@ class Script:
             facts = self.py_facts
             return facts.exit_codes if facts else []
         tree = self.sh_tree
-        return shell.exit_codes(tree.root_node, self.file.data) if tree is not None else []
+        return shell.exit_codes(tree.root_node, self.file.data, self.sh_nodes) if tree is not None else []

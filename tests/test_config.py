@@ -74,7 +74,7 @@ def test_per_file_ignores(tmp_path):
         "current/SKILL.md": LATIN1.replace(b"{name}", b"current"),
         "current/scripts/bin.sh": b"#!/usr/bin/env bash\n\0\n",
     })
-    r = check(tmp_path)
+    r = check(tmp_path, "--select", "FIL")
     assert rules_of(r) == ["FIL003"]
     assert r.json()["data"][0]["path"].endswith("current/SKILL.md")
 
@@ -123,10 +123,19 @@ def test_whole_file_suppression_in_a_script(tmp_path):
 
 @pytest.mark.skipif(get_rule("CON014") is None, reason="CON014 (exit-code-literal) is not registered yet")
 def test_line_suppression_in_a_script(tmp_path):
-    script = "#!/usr/bin/env bash\nset -uo pipefail\nexit 3  # skillsmith: ignore[CON014]\nexit 4\n"
+    script = (
+        "#!/usr/bin/env bash\nset -uo pipefail\n"
+        'case "${1:-}" in\n'
+        "  --three) exit 3 ;;\n"  # line 4: reported
+        "  -*) echo bad >&2; exit 2 ;;  # skillsmith: ignore[CON014]\n"  # line 5: silenced (and line 6)
+        "esac\n"
+    )
     write_tree(tmp_path, {"s/SKILL.md": ANGLE.format(name="s"), "s/scripts/run.sh": script})
     r = check(tmp_path, "--select", "CON014")
-    assert [f["line"] for f in r.json()["data"]] == [4]
+    assert [f["line"] for f in r.json()["data"]] == [4], r.stdout
+    (tmp_path / "s" / "scripts" / "run.sh").write_text(script.replace("  # skillsmith: ignore[CON014]", ""))
+    r = check(tmp_path, "--select", "CON014")
+    assert [f["line"] for f in r.json()["data"]] == [4, 5], r.stdout
 
 
 @pytest.mark.parametrize("name, content, line, words", [
