@@ -13,13 +13,15 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
-from skillsmith import cache, registry, suppression
+from skillsmith import bashcheck, cache, registry, suppression
 from skillsmith.discover import Unit, detect_target, discover, load_loose, load_skill
 from skillsmith.finding import Finding, Hit, printable
 from skillsmith.sourcefile import MAX_BYTES
 
 #: below this many units the pool costs more than it saves
 POOL_THRESHOLD = 24
+#: units loaded together (sharing one ``bash -n`` run); also the largest pool task
+BATCH = 64
 
 
 @dataclass
@@ -51,7 +53,7 @@ def check_paths(paths: list[str | Path], options: Options | None = None) -> Resu
     if len(units) >= POOL_THRESHOLD and jobs > 1:
         outcomes = _pool_map(units, options, jobs)
     else:
-        outcomes = [check_unit(u, options) for u in units]
+        outcomes = [out for batch in batches(units, BATCH) for out in check_batch(batch, options)]
     findings: list[Finding] = []
     notes: list[str] = []
     errors = 0
@@ -68,9 +70,23 @@ def _pool_map(units: list[Unit], options: Options, jobs: int) -> list[dict]:
     import multiprocessing
 
     ctx = multiprocessing.get_context("fork") if sys.platform.startswith("linux") else None
-    chunk = max(1, len(units) // (jobs * 8))
+    size = max(1, min(BATCH, len(units) // (jobs * 8)))
+    work = batches(units, size)
     with concurrent.futures.ProcessPoolExecutor(max_workers=jobs, mp_context=ctx) as pool:
-        return list(pool.map(check_unit, units, [options] * len(units), chunksize=chunk))
+        return [out for outs in pool.map(check_batch, work, [options] * len(work)) for out in outs]
+
+
+def batches(units: list[Unit], size: int) -> list[list[Unit]]:
+    return [units[i:i + size] for i in range(0, len(units), size)]
+
+
+def check_batch(units: list[Unit], options: Options) -> list[dict]:
+    """:func:`check_unit` for several units, sharing one ``bash -n`` among all their shell scripts."""
+    prepared = [prepare_unit(u, options) for u in units]
+    todo = [p for p in prepared if p.result is None]
+    if any(r.id == bashcheck.RULE for p in todo for r in p.rules):
+        bashcheck.share([p.model for p in todo])
+    return [p.result if p.result is not None else evaluate_unit(p, options) for p in prepared]
 
 
 def enabled_rules(options: Options, unit: Unit, target: str) -> list[registry.Rule]:
@@ -95,8 +111,25 @@ def _enabled(target: str, run: bool, select: tuple[str, ...] | None, ignore: tup
     return rules
 
 
+@dataclass
+class Prepared:
+    """A unit loaded, with its target, rules and cache key, or already answered by the cache."""
+
+    unit: Unit
+    model: object
+    target: str
+    rules: list
+    key: str | None
+    result: dict | None
+
+
 def check_unit(unit: Unit, options: Options) -> dict:
     """Findings for one unit, as plain dicts (cheap to send between processes and to cache)."""
+    prepared = prepare_unit(unit, options)
+    return prepared.result if prepared.result is not None else evaluate_unit(prepared, options)
+
+
+def prepare_unit(unit: Unit, options: Options) -> Prepared:
     if unit.kind == "skill":
         model = load_skill(unit.root, unit.config, options.max_bytes, unit.ignorer)
         target = options.target or unit.config.target or detect_target(model)
@@ -111,8 +144,13 @@ def check_unit(unit: Unit, options: Options) -> dict:
         key = _cache_key(unit, model, rules, target)
         hit = cache.get(key)
         if hit is not None:
-            return hit
+            return Prepared(unit, model, target, rules, key, hit)
+    return Prepared(unit, model, target, rules, key, None)
 
+
+def evaluate_unit(prepared: Prepared, options: Options) -> dict:
+    """Run the rules over a prepared unit; store the result in the cache."""
+    unit, model, rules, key = prepared.unit, prepared.model, prepared.rules, prepared.key
     hits: list[tuple[registry.Rule, Hit]] = []
     notes: list[str] = []
     errors = 0

@@ -92,3 +92,23 @@ def test_pool_gives_the_same_findings_as_one_job(tmp_path):
     cold = run_cli("check", str(tmp_path / "many"), "--json", "--jobs", "2", env=env)
     warm = run_cli("check", str(tmp_path / "many"), "--json", "--jobs", "2", env=env)
     assert cold.json() == warm.json() == one.json()
+
+
+def test_bash_syntax_is_shared_across_units_with_the_same_verdicts(tmp_path):
+    """One `bash -n` serves many skills; a rejected batch is split until each verdict is exact."""
+    from skillsmith.api import Options, check_result
+
+    good = "#!/usr/bin/env bash\nset -uo pipefail\necho ok\n"
+    bad = "#!/usr/bin/env bash\nset -uo pipefail\nif true; then\nfi\n"  # tree-sitter accepts it, bash does not
+    roots = []
+    for i in range(30):
+        name = f"sh-{i:02d}"
+        roots.append(write_tree(tmp_path / name, {
+            "SKILL.md": f"---\nname: {name}\ndescription: Shell. Use when shell.\n---\nRun `scripts/run.sh x`.\n",
+            "scripts/run.sh": bad if i in (3, 17, 18) else good,
+        }))
+    options = Options(select=["SHL002"], use_cache=False, jobs=1)
+    together = check_result([str(tmp_path)], options).findings
+    alone = [f for root in roots for f in check_result([str(root)], options).findings]
+    assert sorted(together) == sorted(alone)
+    assert [(f.path.split("/")[-3], f.line) for f in together] == [("sh-03", 4), ("sh-17", 4), ("sh-18", 4)]
