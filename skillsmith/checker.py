@@ -121,6 +121,7 @@ class Prepared:
     rules: list
     key: str | None
     result: dict | None
+    stat_key: str | None = None
 
 
 def check_unit(unit: Unit, options: Options) -> dict:
@@ -130,22 +131,29 @@ def check_unit(unit: Unit, options: Options) -> dict:
 
 
 def prepare_unit(unit: Unit, options: Options) -> Prepared:
+    model = load_skill(unit.root, unit.config, options.max_bytes, unit.ignorer) if unit.kind == "skill" \
+        else load_loose(unit, options.max_bytes)
+    use_cache = options.use_cache and not options.run
+    stat_key = _stat_key(unit, model, options) if use_cache else None
+    if stat_key is not None:
+        hit = cache.get(stat_key)  # nothing changed since the last run: no file is read
+        if hit is not None:
+            return Prepared(unit, model, "", [], None, hit)
     if unit.kind == "skill":
-        model = load_skill(unit.root, unit.config, options.max_bytes, unit.ignorer)
         target = options.target or unit.config.target or detect_target(model)
     else:
-        model = load_loose(unit, options.max_bytes)
         target = options.target or unit.config.target or "agentskills"
     model.target = target
     rules = enabled_rules(options, unit, target)
 
     key = None
-    if options.use_cache and not options.run:
+    if use_cache:
         key = _cache_key(unit, model, rules, target)
         hit = cache.get(key)
         if hit is not None:
-            return Prepared(unit, model, target, rules, key, hit)
-    return Prepared(unit, model, target, rules, key, None)
+            cache.put(stat_key, hit)
+            return Prepared(unit, model, target, rules, key, hit, stat_key)
+    return Prepared(unit, model, target, rules, key, None, stat_key)
 
 
 def evaluate_unit(prepared: Prepared, options: Options) -> dict:
@@ -207,24 +215,58 @@ def evaluate_unit(prepared: Prepared, options: Options) -> dict:
     result = {"findings": out, "notes": notes, "errors": errors}
     if key is not None and not errors:
         cache.put(key, result)
+        if prepared.stat_key is not None:
+            cache.put(prepared.stat_key, result)
     return result
 
 
 def _cache_key(unit: Unit, model, rules, target: str) -> str:
+    """The unit's key by content: every file's bytes, plus the rules, target and config."""
     parts = [
         registry.ruleset_fingerprint().encode(),
         ",".join(r.id for r in rules).encode(),
         target.encode(),
         unit.kind.encode(),
-        str(unit.root).encode(),
-        repr(unit.config).encode(),
+        os.fsencode(unit.root),
+        _encode(repr(unit.config)),
     ]
     for rel, f in sorted(model.files.items()):
         data = f.data
-        parts.append(f"{rel}\0{f.mode:o}\0{f.size}".encode())
-        parts.append(data if data is not None else (f.read_error or "").encode())
-    for rel, link in sorted(getattr(model, "symlinks", {}).items()):
-        parts.append(f"L{rel}\0{link}".encode())
-    for rel in getattr(model, "dirs", []):
-        parts.append(f"D{rel}".encode())
+        parts.append(_encode(f"{rel}\0{f.mode:o}\0{f.size}"))
+        parts.append(data if data is not None else _encode(f.read_error or ""))
+    _tree_parts(model, parts)
     return cache.unit_key(parts)
+
+
+def _stat_key(unit: Unit, model, options: Options) -> str:
+    """The unit's key by file metadata (size, mtime in ns, inode, mode): found without reading a file.
+
+    A hit means no file of the unit changed since a run that stored it; any change to a file
+    (an edit, a checkout, a copy) changes its mtime or inode, and the unit falls back to the
+    content key.
+    """
+    parts = [
+        b"stat",
+        registry.ruleset_fingerprint().encode(),
+        _encode(repr((options.select, options.ignore, options.target, options.max_bytes))),
+        unit.kind.encode(),
+        os.fsencode(unit.root),
+        _encode(repr(unit.config)),
+    ]
+    for rel, f in sorted(model.files.items()):
+        parts.append(_encode(f"{rel}\0{f.mode:o}\0{f.size}\0{f.mtime_ns}\0{f.inode}"))
+    _tree_parts(model, parts)
+    return cache.unit_key(parts)
+
+
+def _tree_parts(model, parts: list[bytes]) -> None:
+    for rel, link in sorted(getattr(model, "symlinks", {}).items()):
+        parts.append(_encode(f"L{rel}\0{link}"))
+    for rel in getattr(model, "dirs", []):
+        parts.append(_encode(f"D{rel}"))
+    parts.append(b"T" if getattr(model, "truncated", False) else b"")
+
+
+def _encode(text: str) -> bytes:
+    """UTF-8, with the undecodable bytes of file names restored."""
+    return text.encode("utf-8", "surrogateescape")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 
 from conftest import run_cli, write_tree
 
@@ -13,6 +14,19 @@ def cache_entries(cache):
     return sorted(cache.rglob("*.json"))
 
 
+def plant(entries, message):
+    """Rewrite cached results: a run that reports *message* read the cache, not the files."""
+    for entry in entries:
+        doc = json.loads(entry.read_text())
+        for f in doc["findings"]:
+            f["message"] = message
+        entry.write_text(json.dumps(doc))
+
+
+def messages(run):
+    return {f["message"] for f in run.json()["data"]}
+
+
 def test_second_run_comes_from_the_cache_and_a_change_invalidates_it(tmp_path):
     cache = tmp_path / "cache"
     env = {"SKILLSMITH_CACHE_DIR": str(cache)}
@@ -21,31 +35,47 @@ def test_second_run_comes_from_the_cache_and_a_change_invalidates_it(tmp_path):
     first = run_cli("check", str(tmp_path / "skills"), "--json", env=env)
     assert first.code == 10
     entries = cache_entries(cache)
-    assert len(entries) == 2  # one per skill
+    assert len(entries) == 4  # per skill: one by file metadata, one by content
 
-    # plant a finding in one cached result: a run that reports it read the cache, not the files
-    planted = entries[0]
-    doc = json.loads(planted.read_text())
-    doc["findings"][0]["message"] = "from the cache"
-    planted.write_text(json.dumps(doc))
+    plant(entries, "from the cache")
     second = run_cli("check", str(tmp_path / "skills"), "--json", env=env)
-    messages = [f["message"] for f in second.json()["data"]]
-    assert "from the cache" in messages
+    assert messages(second) == {"from the cache"}
     assert cache_entries(cache) == entries
-    assert [{k: v for k, v in f.items() if k != "message"} for f in second.json()["data"]] == \
-        [{k: v for k, v in f.items() if k != "message"} for f in first.json()["data"]]
+    strip = lambda run: [{k: v for k, v in f.items() if k != "message"} for f in run.json()["data"]]  # noqa: E731
+    assert strip(second) == strip(first)
 
     # --no-cache ignores it
     fresh = run_cli("check", str(tmp_path / "skills"), "--json", "--no-cache", env=env)
     assert fresh.json() == first.json()
 
-    # changing any file of a skill invalidates its entry
+    # a touched file (same bytes, new mtime) misses the metadata key and hits the content key
+    skill_md = tmp_path / "skills" / "one" / "SKILL.md"
+    os.utime(skill_md, ns=(skill_md.stat().st_atime_ns, skill_md.stat().st_mtime_ns + 10**9))
+    touched = run_cli("check", str(tmp_path / "skills"), "--json", env=env)
+    assert messages(touched) == {"from the cache"}
+    assert len(cache_entries(cache)) == 5
+
+    # changing any file of a skill invalidates both of its entries
     for name in ("one", "two"):
         (tmp_path / "skills" / name / "SKILL.md").write_text(ANGLE.format(name=name) + "\nMore.\n")
     third = run_cli("check", str(tmp_path / "skills"), "--json", env=env)
-    assert "from the cache" not in [f["message"] for f in third.json()["data"]]
+    assert "from the cache" not in messages(third)
     assert third.json() == first.json()
-    assert len(cache_entries(cache)) == 4
+    assert len(cache_entries(cache)) == 9
+
+
+def test_weird_names_are_cached(tmp_path):
+    env = {"SKILLSMITH_CACHE_DIR": str(tmp_path / "cache")}
+    folder = os.fsencode(str(tmp_path)) + b"/sk\xffill"
+    os.mkdir(folder)
+    with open(folder + b"/SKILL.md", "wb") as fh:
+        fh.write(ANGLE.format(name="skill").encode())
+    with open(folder + b"/n\xe9\nw.md", "wb") as fh:
+        fh.write(b"# x\n")
+    runs = [run_cli("check", str(tmp_path), "--json", env=env) for _ in range(2)]
+    assert all("Traceback" not in r.stderr and r.code == 10 for r in runs), runs[0].stderr
+    assert runs[0].json() == runs[1].json()
+    assert len(cache_entries(tmp_path / "cache")) == 2
 
 
 def test_options_are_part_of_the_key(tmp_path):
