@@ -269,6 +269,19 @@ def _argument(call: ast.Call) -> Argument | None:
 # -- libcst helpers shared by the codemods -------------------------------------------------
 
 
+def module_code(context, node) -> str:
+    """The code of module *node*: from the fix engine when it has it, else generated."""
+    known = context.scratch.get("skillsmith.code")
+    if known is not None and known[0] is node:
+        return known[1]
+    return node.code
+
+
+def facts_for(codemod, node) -> ScriptFacts | None:
+    """:func:`script_facts` for the module *node* a codemod is looking at."""
+    return script_facts(module_code(codemod.context, node), codemod.context.filename)
+
+
 def dotted_cst(node) -> str | None:
     """``a.b.c`` for a libcst Name/Attribute chain, else None."""
     import libcst as cst

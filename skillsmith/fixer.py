@@ -271,16 +271,27 @@ def transform_python(f: SourceFile, fixers: list[Fixer], out: FileFix) -> bytes:
         raise Skip(f"libcst cannot parse it: {type(exc).__name__}") from None
     if tree.code != text:
         raise Skip("libcst does not round-trip this file byte for byte")
+    # one context for the file: the imports every codemod asks for are added once, at the end
+    context = CodemodContext(filename=str(f.path), full_module_name=None)
+    code = text
     for fx in fixers:
-        context = CodemodContext(filename=str(f.path), full_module_name=None)
+        context.scratch[CODE_KEY] = (tree, code)
         try:
             new_tree = run_codemod(fx.impl, context, tree)
         except Exception as exc:  # a codemod bug must never cost the user their file
             raise Skip(f"{fx.name} failed: {type(exc).__name__}: {exc}") from None
-        if new_tree is not tree and new_tree.code != tree.code:
-            tree = new_tree
+        if new_tree is tree:
+            continue
+        new_code = new_tree.code
+        if new_code != code:
             out.applied.append(fx.name)
             out.fixed_rules |= fx.rules & out.rules
+        tree, code = new_tree, new_code
+    context.scratch.pop(CODE_KEY, None)
+    try:
+        tree = add_requested_imports(context, tree)
+    except Exception as exc:
+        raise Skip(f"adding imports failed: {type(exc).__name__}: {exc}") from None
     new_text = tree.code
     if new_text == text:
         return f.data
@@ -313,29 +324,79 @@ def _declared_encoding(data: bytes) -> str:
 
 
 _INSTANCES: dict[type, Any] = {}
+#: ``context.scratch`` key holding (tree, its code) so codemods need not regenerate the code
+CODE_KEY = "skillsmith.code"
 
 
 def run_codemod(cls: type, context, tree):
     """``cls(context).transform_module(tree)``, minus the costs our codemods do not need.
 
-    A codemod without ``METADATA_DEPENDENCIES`` visits the tree directly (no metadata wrapper,
-    so no deep copy of the tree), and its instance is reused with a fresh context (libcst's
-    matcher set-up costs more than a small file's visit). The imports it asked for are added
-    exactly as ``CodemodCommand.transform_module`` would.
+    A codemod without ``METADATA_DEPENDENCIES`` and without matcher decorators visits the tree
+    directly: no metadata wrapper (so no deep copy of the tree) and plain ``visit_*``/``leave_*``
+    dispatch (libcst's matcher bookkeeping costs about three times the walk itself). Its
+    instance is reused with the file's context. The imports it asks for are added by
+    :func:`add_requested_imports` once all codemods ran.
     """
     if getattr(cls, "METADATA_DEPENDENCIES", ()):
         return cls(context).transform_module(tree)
-    from libcst.codemod.visitors import AddImportsVisitor, RemoveImportsVisitor
-
     inst = _INSTANCES.get(cls)
     if inst is None:
         inst = _INSTANCES[cls] = cls(context)
     inst.context = context
-    tree = tree.visit(inst)
-    for visitor in (AddImportsVisitor, RemoveImportsVisitor):
-        if visitor.CONTEXT_KEY in context.scratch:
-            tree = visitor(context).transform_module(tree)
+    if getattr(inst, "_extra_visit_funcs", None) or getattr(inst, "_extra_leave_funcs", None) \
+            or getattr(inst, "_matchers", None):
+        tree = tree.visit(inst)
+    else:
+        tree = tree.visit(_plain_dispatch(inst))
     return tree
+
+
+def add_requested_imports(context, tree):
+    """Add (and remove) the imports codemods asked for, as ``CodemodCommand`` does after each."""
+    from libcst.codemod.visitors import AddImportsVisitor, RemoveImportsVisitor
+
+    if context.scratch.get(AddImportsVisitor.CONTEXT_KEY):
+        tree = tree.visit(_plain_dispatch(AddImportsVisitor(context)))
+    if context.scratch.get(RemoveImportsVisitor.CONTEXT_KEY):
+        tree = RemoveImportsVisitor(context).transform_module(tree)
+    return tree
+
+
+def _plain_dispatch(inner):
+    """A transformer that calls *inner*'s ``visit_*``/``leave_*`` methods and nothing else."""
+    import libcst as cst
+
+    class PlainDispatch(cst.CSTTransformer):
+        def __init__(self) -> None:
+            super().__init__()
+            self.methods: dict[str, Any] = {}
+
+        def method(self, name: str):
+            try:
+                return self.methods[name]
+            except KeyError:
+                found = self.methods[name] = getattr(inner, name, None)
+                return found
+
+        def on_visit(self, node) -> bool:
+            func = self.method(f"visit_{type(node).__name__}")
+            return func is None or func(node) is not False
+
+        def on_leave(self, original_node, updated_node):
+            func = self.method(f"leave_{type(original_node).__name__}")
+            return updated_node if func is None else func(original_node, updated_node)
+
+        def on_visit_attribute(self, node, attribute: str) -> None:
+            func = self.method(f"visit_{type(node).__name__}_{attribute}")
+            if func is not None:
+                func(node)
+
+        def on_leave_attribute(self, original_node, attribute: str) -> None:
+            func = self.method(f"leave_{type(original_node).__name__}_{attribute}")
+            if func is not None:
+                func(original_node)
+
+    return PlainDispatch()
 
 
 def _crlf(text: str) -> str:
