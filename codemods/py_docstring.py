@@ -33,7 +33,7 @@ class DocstringContract(VisitorBasedCodemodCommand):
         return False  # works on the module's top level only: no need to walk the tree
 
     def leave_Module(self, original_node: cst.Module, updated_node: cst.Module) -> cst.Module:
-        facts = facts_for(self, updated_node)
+        facts = facts_for(self, updated_node, fresh=True)
         if facts is None:
             return updated_node
         body = list(updated_node.body)

@@ -277,9 +277,20 @@ def module_code(context, node) -> str:
     return node.code
 
 
-def facts_for(codemod, node) -> ScriptFacts | None:
-    """:func:`script_facts` for the module *node* a codemod is looking at."""
-    return script_facts(module_code(codemod.context, node), codemod.context.filename)
+def facts_for(codemod, node, fresh: bool = False) -> ScriptFacts | None:
+    """:func:`script_facts` for the module *node* a codemod is looking at.
+
+    The facts of the file as it was before any codemod ran are kept in the context and shared:
+    codemods that only need what the author wrote (aliases, parsers, exit literals) pass
+    ``fresh=False``; the docstring, which must describe the final code, asks for ``fresh=True``.
+    """
+    if not fresh:
+        known = codemod.context.scratch.get("skillsmith.facts")
+        if known is not None:
+            return known
+    facts = script_facts(module_code(codemod.context, node), codemod.context.filename)
+    codemod.context.scratch.setdefault("skillsmith.facts", facts)
+    return facts
 
 
 def dotted_cst(node) -> str | None:
