@@ -506,12 +506,15 @@ def fix_paths(paths: list[str | Path], options: FixOptions | None = None) -> Fix
             wanted.setdefault(finding.path, set()).add(finding.rule)
     roots = [u.root for u in discover(paths)] if wanted else []
     files: list[FileFix] = []
+    todo: list[tuple[SourceFile, set[str]]] = []
     for path, rules in sorted(wanted.items()):
         f, why = _source_file(Path(path), roots)
         if f is None:
             files.append(FileFix(SourceFile(Path(path), Path(path).name, 0, 0), rules, skipped=why))
-            continue
-        result = fix_file(f, rules, options.unsafe)
+        else:
+            todo.append((f, rules))
+    for result in _transform_all(todo, options.unsafe):
+        f = result.file
         if options.write and result.changed:
             try:
                 atomic_write(f.path, result.new_data if result.new_data is not None else f.data,
@@ -521,11 +524,39 @@ def fix_paths(paths: list[str | Path], options: FixOptions | None = None) -> Fix
             except OSError as exc:
                 result.skipped = f"not written: {exc.strerror or exc}"
         files.append(result)
+    files.sort(key=lambda x: str(x.file.path))
     if options.write and any(f.written for f in files):
         after = check_paths(paths, check_options)
         return FixResult(files, after.findings, before.notes + after.notes,
                          before.internal_errors + after.internal_errors)
     return FixResult(files, before.findings, before.notes, before.internal_errors)
+
+
+#: below this many files a process pool costs more than it saves
+POOL_THRESHOLD = 8
+
+
+def _transform_all(todo: list[tuple[SourceFile, set[str]]], unsafe: bool) -> list[FileFix]:
+    """:func:`fix_file` for each file; in worker processes when there are many (nothing is written there)."""
+    import os
+
+    jobs = os.cpu_count() or 1
+    if len(todo) < POOL_THRESHOLD or jobs < 2:
+        return [fix_file(f, rules, unsafe) for f, rules in todo]
+    import concurrent.futures
+    import multiprocessing
+
+    for f, _ in todo:
+        f.data  # read in the parent: workers get the same bytes the parent will compare
+    ctx = multiprocessing.get_context("fork") if sys.platform.startswith("linux") else None
+    chunk = max(1, len(todo) // (jobs * 4))
+    with concurrent.futures.ProcessPoolExecutor(max_workers=jobs, mp_context=ctx) as pool:
+        return list(pool.map(_fix_one, todo, [unsafe] * len(todo), chunksize=chunk))
+
+
+def _fix_one(item: tuple[SourceFile, set[str]], unsafe: bool) -> FileFix:
+    f, rules = item
+    return fix_file(f, rules, unsafe)
 
 
 def _root_of(path: Path, roots: list[Path]) -> Path | None:
