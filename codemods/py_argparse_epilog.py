@@ -7,7 +7,7 @@ import ast
 import libcst as cst
 from libcst.codemod import VisitorBasedCodemodCommand
 
-from skillsmith.codemods.pyscript import add_arguments, module_alias, qualified_cst, script_facts
+from skillsmith.codemods.pyscript import add_arguments, module_alias, qualified_cst, facts_for
 
 FORMATTER = "RawDescriptionHelpFormatter"
 RAW_FORMATTERS = ("RawDescriptionHelpFormatter", "RawTextHelpFormatter")
@@ -34,7 +34,7 @@ class ArgparseEpilog(VisitorBasedCodemodCommand):
     ORDER = 50
 
     def visit_Module(self, node: cst.Module) -> bool:
-        self.facts = script_facts(node.code, self.context.filename)
+        self.facts = facts_for(self, node)
         return self.facts is not None and bool(self.facts.facts.parsers)
 
     def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.Call:

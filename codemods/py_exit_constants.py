@@ -5,7 +5,7 @@ from __future__ import annotations
 import libcst as cst
 from libcst.codemod import VisitorBasedCodemodCommand
 
-from skillsmith.codemods.pyscript import defined_names, exit_constant_name, insertion_index, qualified_cst, script_facts, separated
+from skillsmith.codemods.pyscript import defined_names, exit_constant_name, insertion_index, qualified_cst, facts_for, separated
 
 EXIT_FUNCTIONS = ("sys.exit", "exit", "quit", "SystemExit", "os._exit")
 
@@ -21,7 +21,7 @@ class ExitConstants(VisitorBasedCodemodCommand):
 
     def visit_Module(self, node: cst.Module) -> bool:
         self.added: dict[int, str] = {}
-        facts = script_facts(node.code, self.context.filename)
+        facts = facts_for(self, node)
         if facts is None:
             return False
         self.aliases = facts.facts.aliases
@@ -31,7 +31,7 @@ class ExitConstants(VisitorBasedCodemodCommand):
         for name, value in sorted(facts.facts.constants.items()):
             if name.startswith("EXIT_") and "." not in name:
                 self.names.setdefault(value, name)
-        return True
+        return any(code != 0 for code, _, _ in facts.facts.exit_codes)
 
     def _name_for(self, code: int) -> str:
         if code in self.names:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import libcst as cst
 from libcst.codemod import VisitorBasedCodemodCommand
 
-from skillsmith.codemods.pyscript import defined_names, module_alias, script_facts, separated
+from skillsmith.codemods.pyscript import defined_names, module_alias, facts_for, separated
 
 EMIT_JSON = '''\
 def emit_json(data, schema):
@@ -37,8 +37,11 @@ class JsonHelpers(VisitorBasedCodemodCommand):
     SAFE = True
     ORDER = 30
 
+    def visit_Module(self, node: cst.Module) -> bool:
+        return False  # works on the module's top level only: no need to walk the tree
+
     def leave_Module(self, original_node: cst.Module, updated_node: cst.Module) -> cst.Module:
-        facts = script_facts(updated_node.code, self.context.filename)
+        facts = facts_for(self, updated_node)
         if facts is None or not writes_json(facts):
             return updated_node
         names = defined_names(updated_node)

@@ -11,6 +11,7 @@ import ast
 import os
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from skillsmith import header as contract
 from skillsmith import python
@@ -159,8 +160,9 @@ class ScriptFacts:
         }
 
 
+@lru_cache(maxsize=16)
 def script_facts(code: str, filename: str | None) -> ScriptFacts | None:
-    """Facts for *code*, or None when it does not parse."""
+    """Facts for *code*, or None when it does not parse (cached: codemods in a row share them)."""
     try:
         module = ast.parse(code)
     except (SyntaxError, ValueError):
@@ -265,6 +267,30 @@ def _argument(call: ast.Call) -> Argument | None:
 
 
 # -- libcst helpers shared by the codemods -------------------------------------------------
+
+
+def module_code(context, node) -> str:
+    """The code of module *node*: from the fix engine when it has it, else generated."""
+    known = context.scratch.get("skillsmith.code")
+    if known is not None and known[0] is node:
+        return known[1]
+    return node.code
+
+
+def facts_for(codemod, node, fresh: bool = False) -> ScriptFacts | None:
+    """:func:`script_facts` for the module *node* a codemod is looking at.
+
+    The facts of the file as it was before any codemod ran are kept in the context and shared:
+    codemods that only need what the author wrote (aliases, parsers, exit literals) pass
+    ``fresh=False``; the docstring, which must describe the final code, asks for ``fresh=True``.
+    """
+    if not fresh:
+        known = codemod.context.scratch.get("skillsmith.facts")
+        if known is not None:
+            return known
+    facts = script_facts(module_code(codemod.context, node), codemod.context.filename)
+    codemod.context.scratch.setdefault("skillsmith.facts", facts)
+    return facts
 
 
 def dotted_cst(node) -> str | None:

@@ -271,16 +271,27 @@ def transform_python(f: SourceFile, fixers: list[Fixer], out: FileFix) -> bytes:
         raise Skip(f"libcst cannot parse it: {type(exc).__name__}") from None
     if tree.code != text:
         raise Skip("libcst does not round-trip this file byte for byte")
+    # one context for the file: the imports every codemod asks for are added once, at the end
+    context = CodemodContext(filename=str(f.path), full_module_name=None)
+    code = text
     for fx in fixers:
-        context = CodemodContext(filename=str(f.path), full_module_name=None)
+        context.scratch[CODE_KEY] = (tree, code)
         try:
-            new_tree = fx.impl(context).transform_module(tree)
+            new_tree = run_codemod(fx.impl, context, tree)
         except Exception as exc:  # a codemod bug must never cost the user their file
             raise Skip(f"{fx.name} failed: {type(exc).__name__}: {exc}") from None
-        if new_tree is not tree and new_tree.code != tree.code:
-            tree = new_tree
+        if new_tree is tree:
+            continue
+        new_code = new_tree.code
+        if new_code != code:
             out.applied.append(fx.name)
             out.fixed_rules |= fx.rules & out.rules
+        tree, code = new_tree, new_code
+    context.scratch.pop(CODE_KEY, None)
+    try:
+        tree = add_requested_imports(context, tree)
+    except Exception as exc:
+        raise Skip(f"adding imports failed: {type(exc).__name__}: {exc}") from None
     new_text = tree.code
     if new_text == text:
         return f.data
@@ -310,6 +321,82 @@ def _declared_encoding(data: bytes) -> str:
         return tokenize.detect_encoding(io.BytesIO(data).readline)[0]
     except SyntaxError:
         return "invalid"
+
+
+_INSTANCES: dict[type, Any] = {}
+#: ``context.scratch`` key holding (tree, its code) so codemods need not regenerate the code
+CODE_KEY = "skillsmith.code"
+
+
+def run_codemod(cls: type, context, tree):
+    """``cls(context).transform_module(tree)``, minus the costs our codemods do not need.
+
+    A codemod without ``METADATA_DEPENDENCIES`` and without matcher decorators visits the tree
+    directly: no metadata wrapper (so no deep copy of the tree) and plain ``visit_*``/``leave_*``
+    dispatch (libcst's matcher bookkeeping costs about three times the walk itself). Its
+    instance is reused with the file's context. The imports it asks for are added by
+    :func:`add_requested_imports` once all codemods ran.
+    """
+    if getattr(cls, "METADATA_DEPENDENCIES", ()):
+        return cls(context).transform_module(tree)
+    inst = _INSTANCES.get(cls)
+    if inst is None:
+        inst = _INSTANCES[cls] = cls(context)
+    inst.context = context
+    if getattr(inst, "_extra_visit_funcs", None) or getattr(inst, "_extra_leave_funcs", None) \
+            or getattr(inst, "_matchers", None):
+        tree = tree.visit(inst)
+    else:
+        tree = tree.visit(_plain_dispatch(inst))
+    return tree
+
+
+def add_requested_imports(context, tree):
+    """Add (and remove) the imports codemods asked for, as ``CodemodCommand`` does after each."""
+    from libcst.codemod.visitors import AddImportsVisitor, RemoveImportsVisitor
+
+    if context.scratch.get(AddImportsVisitor.CONTEXT_KEY):
+        tree = tree.visit(_plain_dispatch(AddImportsVisitor(context)))
+    if context.scratch.get(RemoveImportsVisitor.CONTEXT_KEY):
+        tree = RemoveImportsVisitor(context).transform_module(tree)
+    return tree
+
+
+def _plain_dispatch(inner):
+    """A transformer that calls *inner*'s ``visit_*``/``leave_*`` methods and nothing else."""
+    import libcst as cst
+
+    class PlainDispatch(cst.CSTTransformer):
+        def __init__(self) -> None:
+            super().__init__()
+            self.methods: dict[str, Any] = {}
+
+        def method(self, name: str):
+            try:
+                return self.methods[name]
+            except KeyError:
+                found = self.methods[name] = getattr(inner, name, None)
+                return found
+
+        def on_visit(self, node) -> bool:
+            func = self.method(f"visit_{type(node).__name__}")
+            return func is None or func(node) is not False
+
+        def on_leave(self, original_node, updated_node):
+            func = self.method(f"leave_{type(original_node).__name__}")
+            return updated_node if func is None else func(original_node, updated_node)
+
+        def on_visit_attribute(self, node, attribute: str) -> None:
+            func = self.method(f"visit_{type(node).__name__}_{attribute}")
+            if func is not None:
+                func(node)
+
+        def on_leave_attribute(self, original_node, attribute: str) -> None:
+            func = self.method(f"leave_{type(original_node).__name__}_{attribute}")
+            if func is not None:
+                func(original_node)
+
+    return PlainDispatch()
 
 
 def _crlf(text: str) -> str:
@@ -419,12 +506,15 @@ def fix_paths(paths: list[str | Path], options: FixOptions | None = None) -> Fix
             wanted.setdefault(finding.path, set()).add(finding.rule)
     roots = [u.root for u in discover(paths)] if wanted else []
     files: list[FileFix] = []
+    todo: list[tuple[SourceFile, set[str]]] = []
     for path, rules in sorted(wanted.items()):
         f, why = _source_file(Path(path), roots)
         if f is None:
             files.append(FileFix(SourceFile(Path(path), Path(path).name, 0, 0), rules, skipped=why))
-            continue
-        result = fix_file(f, rules, options.unsafe)
+        else:
+            todo.append((f, rules))
+    for result in _transform_all(todo, options.unsafe):
+        f = result.file
         if options.write and result.changed:
             try:
                 atomic_write(f.path, result.new_data if result.new_data is not None else f.data,
@@ -434,11 +524,39 @@ def fix_paths(paths: list[str | Path], options: FixOptions | None = None) -> Fix
             except OSError as exc:
                 result.skipped = f"not written: {exc.strerror or exc}"
         files.append(result)
+    files.sort(key=lambda x: str(x.file.path))
     if options.write and any(f.written for f in files):
         after = check_paths(paths, check_options)
         return FixResult(files, after.findings, before.notes + after.notes,
                          before.internal_errors + after.internal_errors)
     return FixResult(files, before.findings, before.notes, before.internal_errors)
+
+
+#: below this many files a process pool costs more than it saves
+POOL_THRESHOLD = 8
+
+
+def _transform_all(todo: list[tuple[SourceFile, set[str]]], unsafe: bool) -> list[FileFix]:
+    """:func:`fix_file` for each file; in worker processes when there are many (nothing is written there)."""
+    import os
+
+    jobs = os.cpu_count() or 1
+    if len(todo) < POOL_THRESHOLD or jobs < 2:
+        return [fix_file(f, rules, unsafe) for f, rules in todo]
+    import concurrent.futures
+    import multiprocessing
+
+    for f, _ in todo:
+        f.data  # read in the parent: workers get the same bytes the parent will compare
+    ctx = multiprocessing.get_context("fork") if sys.platform.startswith("linux") else None
+    chunk = max(1, len(todo) // (jobs * 4))
+    with concurrent.futures.ProcessPoolExecutor(max_workers=jobs, mp_context=ctx) as pool:
+        return list(pool.map(_fix_one, todo, [unsafe] * len(todo), chunksize=chunk))
+
+
+def _fix_one(item: tuple[SourceFile, set[str]], unsafe: bool) -> FileFix:
+    f, rules = item
+    return fix_file(f, rules, unsafe)
 
 
 def _root_of(path: Path, roots: list[Path]) -> Path | None:
