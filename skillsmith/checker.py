@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from skillsmith import cache, registry, suppression
-from skillsmith.discover import Unit, detect_target, discover, load_loose, load_skill
+from skillsmith.discover import Unit, detect_target, discover, load_loose, load_project, load_skill
 from skillsmith.finding import Finding, Hit
 from skillsmith.sourcefile import MAX_BYTES
 
@@ -31,6 +31,7 @@ class Options:
     max_bytes: int = MAX_BYTES
     jobs: int | None = None
     use_cache: bool = True
+    suppressions: bool = True  # honour inline `skillsmith: ignore[...]` comments (audit does not)
 
 
 @dataclass
@@ -94,6 +95,9 @@ def check_unit(unit: Unit, options: Options) -> dict:
     if unit.kind == "skill":
         model = load_skill(unit.root, unit.config, options.max_bytes)
         target = options.target or unit.config.target or detect_target(model)
+    elif unit.kind == "project":
+        model = load_project(unit)
+        target = options.target or unit.config.target or "sucoder"
     else:
         model = load_loose(unit, options.max_bytes)
         target = options.target or unit.config.target or "agentskills"
@@ -101,7 +105,7 @@ def check_unit(unit: Unit, options: Options) -> dict:
     rules = enabled_rules(options, unit, target)
 
     key = None
-    if options.use_cache and not options.run:
+    if options.use_cache and not options.run and unit.kind != "project":  # link states are cheap
         key = _cache_key(unit, model, rules, target)
         hit = cache.get(key)
         if hit is not None:
@@ -127,6 +131,8 @@ def check_unit(unit: Unit, options: Options) -> dict:
     for rule in rules:
         if rule.scope == "skill" and unit.kind == "skill":
             run(rule, model)
+        elif rule.scope == "project" and unit.kind == "project":
+            run(rule, model)
         elif rule.scope == "file":
             for f in files.values():
                 run(rule, (model, f))
@@ -148,7 +154,7 @@ def check_unit(unit: Unit, options: Options) -> dict:
         if ignored and registry.matches(rule.id, ignored):
             continue
         f = by_path.get(path)
-        if f is not None and f.text is not None:
+        if f is not None and f.text is not None and options.suppressions:
             if path not in tables:
                 tables[path] = suppression.parse(f.lines)
             if suppression.suppressed(rule.id, hit.line, tables[path]):

@@ -16,6 +16,7 @@ from pathlib import Path
 
 from skillsmith.config import Config, config_for
 from skillsmith.errors import NotFoundError
+from skillsmith.links import Project, is_project_root
 from skillsmith.model import Loose, Skill, script_language
 from skillsmith.sourcefile import SourceFile
 
@@ -31,7 +32,7 @@ MAX_FILES_PER_SKILL = 5000
 class Unit:
     """What one worker checks: a skill or a set of loose scripts, with its config."""
 
-    kind: str  # "skill" | "loose"
+    kind: str  # "skill" | "loose" | "project"
     root: Path
     config: Config
     files: list[tuple[str, Path]] = field(default_factory=list)  # loose: (rel, path)
@@ -101,6 +102,9 @@ def discover(paths: list[str | Path]) -> list[Unit]:
         if (p / "SKILL.md").is_file() or (p / "SKILL.md").is_symlink():
             add(units, seen, Unit("skill", p, config))
             continue
+        if is_project_root(p):
+            # AGENT.md, CLAUDE.md, .skills/ or .claude/ here: project-scope rules run on it too
+            add(units, seen, Unit("project", p, config))
         found = find_skills(p, config)
         for root in found:
             add(units, seen, Unit("skill", root, config_for(root)))
@@ -115,7 +119,10 @@ def discover(paths: list[str | Path]) -> list[Unit]:
 
 
 def add(units: list[Unit], seen: set[Path], unit: Unit) -> None:
-    key = unit.root if unit.kind == "skill" else unit.root / "\0".join(r for r, _ in unit.files)
+    if unit.kind == "project":
+        key = ("project", unit.root)
+    else:
+        key = unit.root if unit.kind == "skill" else unit.root / "\0".join(r for r, _ in unit.files)
     if key not in seen:
         seen.add(key)
         units.append(unit)
@@ -210,6 +217,10 @@ def load_skill(root: Path, config: Config, max_bytes: int) -> Skill:
         elif kind == "truncated":
             skill.truncated = True  # type: ignore[attr-defined]
     return skill
+
+
+def load_project(unit: Unit) -> Project:
+    return Project(unit.root)
 
 
 def load_loose(unit: Unit, max_bytes: int) -> Loose:
