@@ -16,6 +16,7 @@ from pathlib import Path
 
 from skillsmith.config import Config, config_for
 from skillsmith.errors import NotFoundError
+from skillsmith.gitrepo import safe_options
 from skillsmith.links import Project, is_project_root
 from skillsmith.model import Loose, Skill, script_language
 from skillsmith.sourcefile import SourceFile
@@ -55,7 +56,7 @@ def git_ignored(root: Path) -> set[str] | None:
         probe = probe.parent
     try:
         out = subprocess.run(
-            ["git", "-C", str(root), "ls-files", "--others", "--ignored", "--exclude-standard", "--directory", "-z"],
+            ["git", "-C", str(root), *safe_options(), "ls-files", "--others", "--ignored", "--exclude-standard", "--directory", "-z"],
             capture_output=True, timeout=60, check=False, stdin=subprocess.DEVNULL,
         )
     except (OSError, subprocess.SubprocessError):

@@ -19,6 +19,13 @@ SAFE_CONFIG = (
     "core.quotePath=false", "diff.external=", "commit.gpgSign=false", "tag.gpgSign=false",
     "gc.auto=0", "maintenance.auto=false", "advice.detachedHead=false", "init.defaultBranch=main",
 )
+
+
+def safe_options() -> list[str]:
+    """``-c`` arguments that keep a repository's own config from running programs."""
+    return [arg for option in SAFE_CONFIG for arg in ("-c", option)]
+
+
 #: the longest git may take for one call
 TIMEOUT = 120
 
@@ -35,10 +42,7 @@ class Git:
         self.env.pop("GIT_WORK_TREE", None)
 
     def run(self, *args: str, check: bool = True) -> subprocess.CompletedProcess:
-        command = ["git", "-C", str(self.root)]
-        for option in SAFE_CONFIG:
-            command += ["-c", option]
-        command += list(args)
+        command = ["git", "-C", str(self.root), *safe_options(), *args]
         try:
             proc = subprocess.run(command, capture_output=True, env=self.env, timeout=TIMEOUT,
                                   stdin=subprocess.DEVNULL, check=False)

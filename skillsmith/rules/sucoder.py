@@ -32,7 +32,8 @@ SEED_AUDIT = "002 Compliance Auditing"
 def _link_hits(project, states: tuple[str, ...]):
     for s in project.links:
         if s.state in states:
-            rel = s.broken or s.pair.link
+            # where to look: the dangling link, the canonical a missing link stands for, or the copy
+            rel = s.broken or (s.pair.canonical if s.state == links.MISSING else s.pair.link)
             yield Hit(project.root / rel, s.detail)
 
 
