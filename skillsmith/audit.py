@@ -126,13 +126,8 @@ class Review:
     def old_files(self, skill: str) -> dict[str, bytes]:
         """The skill's files at the baseline."""
         prefix = f"{skill}/" if skill else ""
-        out = {}
-        for rel in sorted(self.base_files):
-            if rel.startswith(prefix) and self.skill_of(rel) == skill:
-                data = self.git.blob(self.base, rel, self.max_bytes)  # type: ignore[arg-type]
-                if data is not None:
-                    out[rel] = data
-        return out
+        rels = [rel for rel in sorted(self.base_files) if rel.startswith(prefix) and self.skill_of(rel) == skill]
+        return self.git.blobs(self.base, rels, self.max_bytes)  # type: ignore[arg-type]
 
     def new_files(self, skill: str) -> dict[str, bytes]:
         """The skill's regular files in the work tree."""
@@ -164,6 +159,7 @@ class Outcome:
     concerns: list[Concern]
     approved: bool = False
     notes: list[str] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)  # rules that failed: the review is incomplete
 
     def summary(self) -> str:
         r = self.review
@@ -178,6 +174,8 @@ class Outcome:
             n = len(self.concerns)
             return (f"{n} concern{'s' if n != 1 else ''} in {files} file{'s' if files != 1 else ''} ({scope}); "
                     f"{BASELINE} not moved.")
+        if self.errors:
+            return f"The review is incomplete: {len(self.errors)} rule error(s) ({scope}); {BASELINE} not moved."
         if self.approved:
             return f"No concerns ({scope}); {BASELINE} moved to {self.head[:12]}."
         return f"No concerns ({scope}); run with --approve to move {BASELINE} to {self.head[:12]}."
@@ -283,14 +281,13 @@ def changes_since(git: Git, root: Path, base: str, max_bytes: int) -> list[Chang
         found[rel] = {"A": ADDED, "D": DELETED}.get(status[0], MODIFIED)
     for rel in git.paths("ls-files", "-z", "--others", "--exclude-standard"):
         found.setdefault(rel, ADDED)
+    old = git.blobs(base, [rel for rel, status in sorted(found.items()) if status != ADDED], max_bytes)
     out = []
     for rel, status in sorted(found.items()):
         path = root / rel
-        change = Change(status, rel, path)
+        change = Change(status, rel, path, old=old.get(rel))
         if status != DELETED:
             change.new = read_bytes(path, max_bytes) if path.is_file() and not path.is_symlink() else None
-        if status != ADDED:
-            change.old = git.blob(base, rel, max_bytes)
         if change.new is not None:
             change.hunks, change.changed = hunks(change.old or b"", change.new)
         out.append(change)
@@ -301,7 +298,7 @@ def full_review(entries: list[Entry]) -> list[Change]:
     return [Change(ADDED, e.rel, e.path) for e in entries if e.kind == "file"]
 
 
-def check_concerns(review: Review) -> list[Concern]:
+def check_concerns(review: Review, errors: list[str]) -> list[Concern]:
     """Findings of the security and file rules of ``check`` on the reviewed files.
 
     The skills folder's own configuration and inline ``skillsmith: ignore`` comments are not
@@ -340,20 +337,26 @@ def check_concerns(review: Review) -> list[Concern]:
                 found = change.hunk_at(f["line"])
                 hunk = found.header if found else None
             concerns.append(Concern(f["rule"], f["path"], f["line"], f["column"], f["severity"], f["message"], hunk))
-        for note in result["notes"]:
-            concerns.append(Concern("ERROR", str(review.root), 1, 1, "error", note))
+        errors.extend(result["notes"])
     return concerns
 
 
-def audit_concerns(review: Review) -> list[Concern]:
+def audit_concerns(review: Review, errors: list[str]) -> list[Concern]:
     """Findings of the rules with scope ``audit`` (permissions, links, scope creep)."""
     concerns = []
     for r in registry.all_rules():
         if r.scope != "audit":
             continue
-        for hit in r.check(review) or ():
-            hit: Hit
-            rel = Path(hit.path).relative_to(review.root).as_posix() if Path(hit.path).is_absolute() else str(hit.path)
+        try:
+            hits: list[Hit] = list(r.check(review) or ())
+        except Exception as exc:  # a rule bug must not pass as "no concerns"
+            errors.append(f"internal error in rule {r.id}: {type(exc).__name__}: {exc}")
+            continue
+        for hit in hits:
+            try:
+                rel = Path(hit.path).relative_to(review.root).as_posix()
+            except ValueError:
+                rel = str(hit.path)
             change = review.change(rel)
             found = change.hunk_at(hit.line) if change is not None and review.mode == "diff" else None
             concerns.append(Concern(r.id, Path(hit.path).as_posix(), hit.line, hit.column, r.severity, hit.message,
@@ -396,10 +399,11 @@ def run_audit(root: Path, *, full: bool = False, since: str | None = None, appro
     changes = full_review(entries) if mode == "full" else changes_since(git, root, base, max_bytes)  # type: ignore[arg-type]
     review = Review(root, git, mode, base if mode == "diff" else None, base_name if mode == "diff" else None,
                     entries, changes, ignored, max_bytes)
-    concerns = audit_concerns(review) + check_concerns(review)
+    errors: list[str] = []
+    concerns = audit_concerns(review, errors) + check_concerns(review, errors)
     concerns.sort(key=order)
-    outcome = Outcome(review, head, concerns, notes=notes)
-    if approve and not concerns:
+    outcome = Outcome(review, head, concerns, notes=notes, errors=errors)
+    if approve and not concerns and not errors:
         # move only from the value we read: a concurrent change of the ref makes this fail
         git.run("update-ref", "-m", f"skillsmith audit: approved at {now()}", BASELINE, head, audited or "")
         outcome.approved = True

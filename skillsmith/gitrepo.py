@@ -8,6 +8,7 @@ or text conversion, no signing prompts. Blobs are read with ``cat-file`` (no fil
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -26,6 +27,7 @@ def safe_options() -> list[str]:
     return [arg for option in SAFE_CONFIG for arg in ("-c", option)]
 
 
+_BATCH_HEADER = re.compile(rb"^(blob|tree|commit|tag) (\d+)$")
 #: the longest git may take for one call
 TIMEOUT = 120
 
@@ -41,11 +43,11 @@ class Git:
         self.env.pop("GIT_DIR", None)
         self.env.pop("GIT_WORK_TREE", None)
 
-    def run(self, *args: str, check: bool = True) -> subprocess.CompletedProcess:
+    def run(self, *args: str, check: bool = True, input: bytes | None = None) -> subprocess.CompletedProcess:
         command = ["git", "-C", str(self.root), *safe_options(), *args]
         try:
-            proc = subprocess.run(command, capture_output=True, env=self.env, timeout=TIMEOUT,
-                                  stdin=subprocess.DEVNULL, check=False)
+            proc = subprocess.run(command, capture_output=True, env=self.env, timeout=TIMEOUT, input=input,
+                                  stdin=subprocess.DEVNULL if input is None else None, check=False)
         except FileNotFoundError:
             raise MissingDependencyError("git is not installed (or not on PATH); the audit needs it", {"dependency": "git"})
         except subprocess.TimeoutExpired:
@@ -85,13 +87,28 @@ class Git:
     def is_ancestor(self, older: str, newer: str) -> bool:
         return self.run("merge-base", "--is-ancestor", older, newer, check=False).returncode == 0
 
-    def blob(self, commit: str, rel: str, limit: int) -> bytes | None:
-        """The bytes of *rel* at *commit* (None when absent or larger than *limit*)."""
-        spec = f"{commit}:{rel}"
-        size = self.run("cat-file", "-s", spec, check=False)
-        if size.returncode != 0 or int(size.stdout or 0) > limit:
-            return None
-        return self.run("cat-file", "blob", spec).stdout
+    def blobs(self, commit: str, rels: list[str], limit: int) -> dict[str, bytes]:
+        """The bytes of each of *rels* at *commit* that exists there and is at most *limit* bytes."""
+        if not rels:
+            return {}
+        names = [f"{commit}:{rel}" for rel in rels]
+        if any("\n" in n for n in names):
+            raise InvalidInputError("a file name holds a newline; the audit cannot review it", {"commit": commit})
+        out = self.run("cat-file", "--batch=%(objecttype) %(objectsize)",
+                       input="".join(n + "\n" for n in names).encode()).stdout
+        found: dict[str, bytes] = {}
+        pos = 0
+        for rel in rels:
+            end = out.index(b"\n", pos)
+            header = _BATCH_HEADER.match(out[pos:end])
+            pos = end + 1
+            if header is None:  # "<name> missing" or "<name> ambiguous": no content follows
+                continue
+            size = int(header.group(2))
+            if header.group(1) == b"blob" and size <= limit:
+                found[rel] = out[pos:pos + size]
+            pos += size + 1
+        return found
 
     def paths(self, *args: str) -> list[str]:
         """NUL-separated paths printed by a git command."""

@@ -26,7 +26,7 @@ and refs/audited stays. The audit never modifies the skills.
 """
 EPILOG = """\
 exit codes:
-  0 no concerns, 2 usage, 3 ROOT or REF not found, 4 ROOT is not a git repository (or
+  0 no concerns, 1 a rule failed (the review is incomplete), 2 usage, 3 ROOT or REF not found, 4 ROOT is not a git repository (or
   --approve with uncommitted changes), 5 git missing, 10 concerns flagged
 
 examples:
@@ -63,13 +63,15 @@ def run(args: argparse.Namespace) -> int:
 
     outcome = run_audit(Path(args.root).absolute(), full=args.full, since=args.since, approve=args.approve,
                         init=args.init, commit=args.commit)
-    for line in outcome.notes:
+    for line in outcome.notes + outcome.errors:
         output.note(f"skillsmith: {line}")
     if args.json:
         output.emit_json([c.to_json() for c in outcome.concerns], SCHEMA, **outcome.to_json())
     else:
         for c in outcome.concerns:
             output.data(c.to_text())
-    colour = "red" if outcome.concerns else "green"
+    colour = "red" if outcome.concerns or outcome.errors else "green"
     output.note(output.paint(outcome.summary(), colour))
+    if outcome.errors:
+        return exitcodes.ERROR
     return exitcodes.FINDINGS if outcome.concerns else exitcodes.OK
