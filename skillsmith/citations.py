@@ -17,6 +17,7 @@ _REF_DEF = re.compile(r"^\s{0,3}\[[^\]]+\]:\s*<?(\S+?)>?(?:\s+.*)?$")
 _PATH = re.compile(
     r"(?<![\w.@/$-])((?:\{baseDir\}/|\$\{?CLAUDE_SKILL_DIR\}?/|\./)?(?:scripts|references|assets)/[\w.@+%/-]*[\w@+%/-])"
 )
+_MENTION = re.compile(r"(?<![\w./$@-])((?:\./)?[\w-][\w./-]*\.md)\b(?![\w/(-])")
 _SCHEME = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*:")
 _PREFIXES = re.compile(r"^(?:\{baseDir\}/|\$\{?CLAUDE_SKILL_DIR\}?/|\./)")
 
@@ -27,7 +28,7 @@ class Citation:
     raw: str  # as written
     line: int  # 1-based line in SKILL.md
     column: int  # 1-based
-    kind: str  # "link" | "path"
+    kind: str  # "link" | "path" | "mention" (a bare file name such as FORMS.md in prose)
     after: str  # the rest of the line after the citation (to judge a worked invocation)
 
 
@@ -59,6 +60,13 @@ def extract(lines: list[str], first_line: int) -> list[Citation]:
         for m in _PATH.finditer(text):
             if any(start <= m.start() < end for start, end in spans):
                 continue
+            spans.append(m.span())
             raw = m.group(1)
             found.append(Citation(normalise(raw), raw, lineno, m.start(1) + 1, "path", text[m.end():]))
+        if ".md" in text:
+            for m in _MENTION.finditer(text):
+                if any(start <= m.start() < end for start, end in spans) or "://" in text[max(0, m.start() - 12):m.start()]:
+                    continue
+                raw = m.group(1)
+                found.append(Citation(normalise(raw), raw, lineno, m.start(1) + 1, "mention", text[m.end():]))
     return found

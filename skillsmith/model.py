@@ -82,6 +82,40 @@ class Skill:
                     found.append(Script(f, lang, self))
         return found
 
+    @cached_property
+    def linked_citations(self) -> list[tuple[SourceFile, citations.Citation]]:
+        """Citations in SKILL.md and in the Markdown files it cites (one level deep).
+
+        Progressive disclosure: SKILL.md may point to ``forms.md``, which shows how to run a
+        script; the script is then reachable from SKILL.md.
+        """
+        doc = self.doc
+        if doc is None:
+            return []
+        found = [(doc.file, c) for c in doc.citations]
+        seen = {"SKILL.md"}
+        for c in doc.citations:
+            rel = self.resolve_case(c.target)
+            f = self.files.get(rel) if rel else None
+            if f is None or rel in seen or f.suffix not in (".md", ".markdown") or f.text is None:
+                continue
+            seen.add(rel)
+            base = str(PurePosixPath(rel).parent)
+            for inner in citations.extract(f.lines, 1):
+                target = inner.target
+                if base not in (".", "") and not target.startswith(("scripts/", "references/", "assets/")):
+                    target = str(PurePosixPath(base) / target)
+                found.append((f, citations.Citation(target, inner.raw, inner.line, inner.column, inner.kind, inner.after)))
+        return found
+
+    def resolve_case(self, rel: str) -> str | None:
+        """*rel* itself when it exists, else the one file whose path matches it ignoring case."""
+        if rel in self.files:
+            return rel
+        lowered = rel.lower()
+        matches = [r for r in self.files if r.lower() == lowered]
+        return matches[0] if len(matches) == 1 else None
+
     def file(self, rel: str) -> SourceFile | None:
         return self.files.get(rel)
 
@@ -99,9 +133,9 @@ class Skill:
         doc = self.doc
         if doc is None:
             return False
-        for c in doc.citations:
+        for _f, c in self.linked_citations:
             t = c.target.rstrip("/")
-            if t == rel or (t and rel.startswith(t + "/")):
+            if t == rel or (t and rel.startswith(t + "/")) or t.lower() == rel.lower():
                 return True
         return False
 
@@ -175,13 +209,20 @@ class Script:
         parts = PurePosixPath(self.rel).parts[:-1]
         if any(p in LIBRARY_DIRS for p in parts):
             return True
+        if self.language == "python" and self.file.path.name == "__init__.py":
+            return True
         if self.file.shebang is not None:
             return False
+        if self.language == "python" and self.file.path.with_name("__init__.py").is_file():
+            return True  # a module of a package, imported rather than run
         if self.language == "python":
+            module = self.py[0]
+            if module is None or self.file.executable:
+                return False
             facts = self.py_facts
-            if facts is None:
-                return not self.file.executable
-            return not facts.has_main_guard and not facts.uses_argparse and not self.file.executable
+            if facts.has_main_guard or facts.uses_argparse or facts.reads_argv:
+                return False
+            return python.only_definitions(module)
         tree = self.sh_tree
         if tree is None:
             return False

@@ -28,6 +28,8 @@ def parse(text: str, filename: str = "<script>") -> tuple[ast.Module | None, Syn
         line = exc.lineno or 1
         col = exc.offset or 1
         needs = newer_syntax(text, line)
+        if needs is None and sys.version_info < (3, 12) and (exc.msg or "").startswith("f-string"):
+            needs = "3.12"  # PEP 701 lifted the f-string restrictions (backslashes, quotes, comments)
         return None, SyntaxProblem(exc.msg, line, col, needs)
     except (ValueError, RecursionError, MemoryError) as exc:  # NUL bytes, absurd nesting
         return None, SyntaxProblem(str(exc) or type(exc).__name__, 1, 1)
@@ -217,3 +219,18 @@ def module_docstring(module: ast.Module) -> tuple[str | None, int]:
         if isinstance(value, ast.Constant) and isinstance(value.value, str):
             return value.value, value.lineno
     return None, 1
+
+
+def only_definitions(module: ast.Module) -> bool:
+    """True when the module's top level only defines things (an importable library)."""
+    for node in module.body:
+        if isinstance(node, (ast.Import, ast.ImportFrom, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            continue
+        if isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+            continue
+        if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant):
+            continue  # docstring
+        if isinstance(node, (ast.If, ast.Try)):
+            continue  # version guards, optional imports
+        return False
+    return True

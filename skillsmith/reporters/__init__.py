@@ -14,7 +14,9 @@ def summary(result) -> str:
     from collections import Counter
 
     n = len(result.findings)
-    units = f"{result.units} skill{'s' if result.units != 1 else ''}/script set{'s' if result.units != 1 else ''}"
+    units = f"{result.units} unit{'s' if result.units != 1 else ''} (skills or script sets)"
+    if result.units == 0:
+        units = "nothing"
     if not n:
         return f"All checks passed ({units} checked)."
     files = len({f.path for f in result.findings})

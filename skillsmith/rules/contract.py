@@ -1,0 +1,498 @@
+"""The script contract for every file under scripts/ (Skill Resource Protocol §2-§5, §10)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import PurePosixPath
+
+from skillsmith.finding import Hit
+from skillsmith.header import FIELDS, HEAD_LINES
+from skillsmith.model import interpreter_language
+from skillsmith.registry import rule
+from skillsmith.sourcefile import shebang_interpreter
+
+SHEBANG = {"python": "#!/usr/bin/env python3", "shell": "#!/usr/bin/env bash"}
+_JSON_FLAG = re.compile(r"(?<![\w-])--json\b")
+
+
+def header_usable(script) -> bool:
+    """Whether a header can be judged: a Python file must parse to have a docstring."""
+    return not (script.language == "python" and script.py[0] is None) and script.file.text is not None
+
+
+@rule("CON001", "shebang-missing", summary="An entry script has no shebang line.", seed="000 §2.1", scope="script", fix="safe")
+def shebang_missing(script):
+    """
+    ## What it does
+    Flags entry scripts (not sourced libraries) whose first line is not a `#!` shebang.
+
+    ## Why is this bad?
+    Without a shebang the script cannot be run as `./script`; the agent has to guess the
+    interpreter, and hosts that pick the runtime from the first line refuse it.
+
+    ## Example
+    ```bash
+    set -uo pipefail
+    echo hi
+    ```
+
+    Use instead:
+    ```bash
+    #!/usr/bin/env bash
+    set -uo pipefail
+    echo hi
+    ```
+
+    ## Fix safety
+    Safe: adds `#!/usr/bin/env bash` or `#!/usr/bin/env python3` as the first line, after a BOM if any.
+    """
+    if script.file.text is not None and script.file.shebang is None:
+        yield Hit(script.path, f"no shebang; start the script with {SHEBANG[script.language]}")
+
+
+@rule("CON002", "shebang-mismatch", summary="The shebang names another language than the file extension.", seed="000 §2.2", scope="script")
+def shebang_mismatch(script):
+    """
+    ## What it does
+    Flags a `.py` file whose shebang runs a shell, or a `.sh`/`.bash` file whose shebang runs
+    Python (or any interpreter of another language).
+
+    ## Why is this bad?
+    The agent reads the extension to know the runtime; hosts pick it by extension. A mismatch
+    runs the file with the wrong interpreter.
+
+    ## Example
+    `scripts/fetch.sh` starting with `#!/usr/bin/env python3`.
+
+    Use instead: rename the file to match its language, or fix the shebang.
+    """
+    interp = shebang_interpreter(script.file.shebang)
+    if interp is None or script.file.suffix not in (".py", ".sh", ".bash"):
+        return
+    lang = interpreter_language(interp)
+    if lang != script.language:
+        yield Hit(script.path, f"shebang runs {interp!r} but {script.file.suffix} is a {script.language} file")
+
+
+@rule("CON003", "not-executable", summary="An entry script lacks the executable bit.", seed="000 §2.2", scope="script", fix="safe")
+def not_executable(script):
+    """
+    ## What it does
+    Flags entry scripts that are not executable (`chmod +x`).
+
+    ## Why is this bad?
+    The agent runs `scripts/x.sh args` and gets "permission denied", then burns a turn
+    working out how to run it.
+
+    ## Example
+    `-rw-r--r-- scripts/run.sh`
+
+    Use instead: `chmod +x scripts/run.sh` (and commit the mode).
+
+    ## Fix safety
+    Safe: adds the executable bits where the file already has read bits.
+    """
+    if not script.file.executable:
+        yield Hit(script.path, f"not executable; run chmod +x {script.rel}")
+
+
+@rule("CON004", "header-missing", summary="No header comment block (shell) or module docstring (Python).", seed="000 §3", scope="script", fix="safe")
+def header_missing(script):
+    """
+    ## What it does
+    Flags scripts without the first-comment-block contract: the comment block right after
+    the shebang in shell, the module docstring in Python.
+
+    ## Why is this bad?
+    The agent reads `head -25` before running a script. Without the block it must read the
+    whole source or guess usage, exit codes and output format.
+
+    ## Example
+    ```bash
+    #!/usr/bin/env bash
+    set -uo pipefail
+    ```
+
+    Use instead:
+    ```bash
+    #!/usr/bin/env bash
+    # Summarise a log file.
+    #
+    # Usage:   summarise.sh [--json] FILE
+    # Input:   FILE, a log file
+    # Output:  one line per error kind; --json: the envelope
+    # Stderr:  progress and errors
+    # Exit:    0 ok, 2 usage, 3 not found
+    #
+    # Examples:
+    #   summarise.sh app.log
+    set -uo pipefail
+    ```
+
+    ## Fix safety
+    Safe: only adds comments or a docstring; derived fields are filled from the code.
+    """
+    if header_usable(script) and script.header is None:
+        what = "module docstring" if script.language == "python" else "header comment block after the shebang"
+        yield Hit(script.path, f"no {what} (description, Usage, Input, Output, Stderr, Exit, Examples)")
+
+
+@rule("CON005", "header-description", summary="The header does not open with a one-line description ending in a period.", seed="000 §3", scope="script", fix="safe")
+def header_description(script):
+    """
+    ## What it does
+    Checks that the header block's first line is a one-line description that ends with a period.
+
+    ## Why is this bad?
+    Tools and agents show the first line as the script's summary; a missing or dangling one
+    says nothing about what the script is for.
+
+    ## Example
+    ```python
+    \"\"\"
+    Usage: fetch.py URL
+    \"\"\"
+    ```
+
+    Use instead:
+    ```python
+    \"\"\"Fetch a page and print its title.
+
+    Usage: fetch.py URL
+    \"\"\"
+    ```
+
+    ## Fix safety
+    Safe: adds a description line (from argparse's description when there is one) or the period.
+    """
+    h = script.header if header_usable(script) else None
+    if h is None:
+        return
+    if not h.description:
+        yield Hit(script.path, "the header has no one-line description before its fields", h.start_line)
+    elif not h.description.endswith("."):
+        yield Hit(script.path, "the header's description should be one sentence ending in a period", h.description_line)
+
+
+@rule("CON006", "header-field-missing", summary="The header lacks Usage, Input, Output, Stderr, Exit or Examples.", seed="000 §3", scope="script", fix="safe")
+def header_field_missing(script):
+    """
+    ## What it does
+    Checks that the header block has each field of the contract: `Usage:`, `Input:`,
+    `Output:`, `Stderr:`, `Exit:` and `Examples:`.
+
+    ## Why is this bad?
+    Each field answers a question the agent would otherwise answer by trial: what to pass,
+    what comes back on which stream, and which exit codes mean what.
+
+    ## Example
+    A header with `Usage:` and `Examples:` only.
+
+    Use instead: add the missing fields, e.g. `# Exit:    0 ok, 2 usage, 3 not found`.
+
+    ## Fix safety
+    Safe: adds only the missing fields, derived from the code where possible.
+    """
+    h = script.header if header_usable(script) else None
+    if h is None:
+        return
+    missing = [name for name in FIELDS if name not in h.fields]
+    if missing:
+        yield Hit(script.path, f"the header has no {', '.join(m + ':' for m in missing)} field{'s' if len(missing) > 1 else ''}", h.start_line)
+
+
+@rule("CON007", "header-examples-empty", summary="The header's Examples section is empty.", seed="000 §3", scope="script", fix="safe")
+def header_examples_empty(script):
+    """
+    ## What it does
+    Flags an `Examples:` field with no example under it.
+
+    ## Why is this bad?
+    The Examples section is mandatory: it is what makes the tool discoverable when the agent
+    runs `--help` or reads the header.
+
+    ## Example
+    ```bash
+    # Examples:
+    set -uo pipefail
+    ```
+
+    Use instead:
+    ```bash
+    # Examples:
+    #   report.sh --json today | jq '.data[]'
+    ```
+
+    ## Fix safety
+    Safe: adds `<script> --help` as a first example.
+    """
+    h = script.header if header_usable(script) else None
+    if h is None or "Examples" not in h.fields:
+        return
+    if not h.examples:
+        yield Hit(script.path, "the Examples: field has no example", h.fields["Examples"].line)
+
+
+@rule("CON008", "header-beyond-head", summary="Contract fields appear after the first 25 lines.", seed="000 §3", scope="script")
+def header_beyond_head(script):
+    """
+    ## What it does
+    Flags header fields that start after line 25 of the file.
+
+    ## Why is this bad?
+    Agents read the contract with `head -25`; anything later is not seen.
+
+    ## Example
+    A 30-line description before `Usage:`.
+
+    Use instead: keep the description to one line and the fields right after it; move long
+    prose into `references/`.
+    """
+    h = script.header if header_usable(script) else None
+    if h is None:
+        return
+    late = [name for name, f in h.fields.items() if f.line > HEAD_LINES]
+    if late:
+        first = min(h.fields[n].line for n in late)
+        yield Hit(script.path, f"{', '.join(n + ':' for n in late)} start after line {HEAD_LINES}; agents read the header with head -{HEAD_LINES}", first)
+
+
+@rule("CON009", "help-missing", summary="The script has no -h/--help.", seed="000 §2.3", scope="script", fix="safe")
+def help_missing(script):
+    """
+    ## What it does
+    Flags entry scripts with no `-h`/`--help` path: no argparse parser (with its automatic
+    help) and no explicit `-h|--help` branch.
+
+    ## Why is this bad?
+    `--help` is how the agent learns usage without reading the source. A script that treats
+    `--help` as an input may even do work.
+
+    ## Example
+    ```bash
+    input="$1"
+    ```
+
+    Use instead:
+    ```bash
+    case "${1:-}" in
+      -h|--help) print_help; exit 0 ;;
+    esac
+    ```
+
+    ## Fix safety
+    Safe: for shell, adds a branch that prints the header block and exits 0, before other
+    argument handling.
+    """
+    if script.language == "python":
+        facts = script.py_facts
+        if facts is None:
+            return
+        parsers_with_help = [
+            p for p in facts.parsers
+            if not any(k.arg == "add_help" and getattr(k.value, "value", True) is False for k in p.keywords)
+        ]
+        if parsers_with_help or "--help" in facts.strings or "-h" in facts.strings:
+            return
+        yield Hit(script.path, "no --help: use argparse, or handle -h/--help explicitly")
+    else:
+        tree = script.sh_tree
+        if tree is None:
+            return
+        from skillsmith import shell
+
+        if not shell.has_help_branch(tree.root_node, script.file.data):
+            yield Hit(script.path, "no -h/--help branch that prints usage and exits 0")
+
+
+@rule("CON010", "exit-code-undocumented", summary="An exit code the script uses is not on its Exit: line.", seed="000 §5", scope="script", fix="safe")
+def exit_code_undocumented(script):
+    """
+    ## What it does
+    Compares the exit codes the code uses (`exit N`, `sys.exit(N)`, `raise SystemExit(N)`,
+    named constants, argparse's 2) with the codes the header's `Exit:` line documents.
+
+    ## Why is this bad?
+    Agents and CI branch on exit codes. An undocumented code is a signal nobody can act on,
+    or one that gets misread as a failure.
+
+    ## Example
+    ```bash
+    # Exit:    0 ok, 2 usage
+    ...
+    exit 10
+    ```
+
+    Use instead: `# Exit:    0 ok, 2 usage, 10 drift found`
+
+    ## Fix safety
+    Safe: appends the missing codes to the `Exit:` line.
+    """
+    h = script.header if header_usable(script) else None
+    if h is None or h.exit_codes is None:
+        return
+    documented = h.exit_codes
+    reported = set()
+    for code, line, col in script.exit_codes:
+        if code not in documented and code not in reported:
+            reported.add(code)
+            yield Hit(script.path, f"exit code {code} is used but the Exit: line does not document it", line, col)
+
+
+@rule("CON011", "json-flag-missing", summary="The header promises --json but the script does not accept it.", seed="000 §4", scope="script")
+def json_flag_missing(script):
+    """
+    ## What it does
+    Flags scripts whose header mentions `--json` while the code never handles a `--json` option.
+
+    ## Why is this bad?
+    The agent trusts the header, runs `--json`, and gets a usage error or plain text it then
+    fails to parse.
+
+    ## Example
+    `# Usage: stats.sh [--json] FILE` with no `--json` case in the script.
+
+    Use instead: implement `--json` with the envelope, or drop it from the header.
+    """
+    h = script.header if header_usable(script) else None
+    if h is None or not _JSON_FLAG.search(h.text):
+        return
+    if script.language == "python":
+        facts = script.py_facts
+        if facts is not None and not any(_JSON_FLAG.search(s) for s in facts.strings):
+            yield Hit(script.path, "the header promises --json but the script never handles a --json option", h.start_line)
+    else:
+        data = script.file.text or ""
+        code = "\n".join(data.splitlines()[h.end_line:])
+        if not _JSON_FLAG.search(code):
+            yield Hit(script.path, "the header promises --json but the script never handles a --json option", h.start_line)
+
+
+def _citations_of(script):
+    """(file, citation) pairs naming the script, from SKILL.md and the docs it links to."""
+    skill = script.skill
+    if skill is None or skill.doc is None:
+        return None
+    rel = script.rel
+    return [(f, c) for f, c in skill.linked_citations if c.target == rel]
+
+
+_ARG = re.compile(r"^\s+(?:\\\s*)?([^\s`'\")\]|;,.][^\s`]*|[\"'][^\"']+[\"'])")
+
+
+@rule("CON012", "script-not-cited", summary="SKILL.md never mentions the script.", seed="000 §2.8", scope="script")
+def script_not_cited(script):
+    """
+    ## What it does
+    Flags scripts under `scripts/` that neither `SKILL.md` nor a Markdown file it links to
+    names (progressive disclosure: `SKILL.md` -> `forms.md` -> the script counts).
+
+    ## Why is this bad?
+    The agent only knows about a script if SKILL.md tells it; an uncited script is never run,
+    and the agent re-derives its logic by hand.
+
+    ## Example
+    `scripts/validate.py` exists; SKILL.md does not mention it.
+
+    Use instead: cite it with a complete worked invocation:
+    ```markdown
+    Validate the config: `python3 scripts/validate.py --json config.yaml`
+    ```
+    """
+    found = _citations_of(script)
+    if found is not None and not found and not _folder_cited(script):
+        yield Hit(script.path, f"{script.rel} is not cited from SKILL.md; show a worked invocation")
+
+
+def _folder_cited(script) -> bool:
+    """A library cited through its folder (``scripts/lib/``) counts as cited."""
+    parents = [str(p) for p in PurePosixPath(script.rel).parents if str(p) not in (".", "scripts")]
+    return any(
+        c.target.rstrip("/") in parents for c in script.skill.doc.citations
+    ) if script.skill and script.skill.doc else False
+
+
+@rule("CON013", "script-cited-bare", summary="SKILL.md cites the script without a worked invocation.", seed="000 §2.8", scope="script")
+def script_cited_bare(script):
+    """
+    ## What it does
+    Flags scripts that `SKILL.md` mentions only as a bare path, never followed by at least
+    one argument.
+
+    ## Why is this bad?
+    A bare path leaves the agent to work out the arguments, usually by running `--help` or
+    reading the source, which costs a turn and tokens every time.
+
+    ## Example
+    ```markdown
+    Use `scripts/convert.py`.
+    ```
+
+    Use instead:
+    ```markdown
+    Convert a file: `python3 scripts/convert.py --to markdown report.docx`
+    ```
+    """
+    found = _citations_of(script)
+    if not found:
+        return
+    if any(_ARG.match(c.after) for _f, c in found):
+        return
+    f, first = found[0]
+    yield Hit(f.path, f"{script.rel} is cited without an invocation; show it with its arguments", first.line, first.column)
+
+
+@rule("CON014", "exit-code-literal", summary="A literal non-zero exit code instead of a named constant.", seed="000 §5", scope="script", severity="warning", fix="safe")
+def exit_code_literal(script):
+    """
+    ## What it does
+    Flags `exit N`, `sys.exit(N)`, `exit(N)` and `raise SystemExit(N)` with a literal
+    non-zero number instead of a named constant such as `EXIT_USAGE`.
+
+    ## Why is this bad?
+    Named constants keep the codes consistent with the header's `Exit:` line and make each
+    exit's meaning readable where it happens.
+
+    ## Example
+    ```python
+    sys.exit(2)
+    ```
+
+    Use instead:
+    ```python
+    EXIT_USAGE = 2
+    ...
+    sys.exit(EXIT_USAGE)
+    ```
+
+    ## Fix safety
+    Safe: adds the constants (`EXIT_USAGE = 2`, `readonly EXIT_USAGE=2`) and replaces the literals.
+    """
+    if script.language == "python":
+        import ast
+
+        module = script.py[0]
+        if module is None or script.py_facts is None:
+            return
+        aliases = script.py_facts.aliases
+        from skillsmith.python import qualified
+
+        for node in ast.walk(module):
+            arg = None
+            if isinstance(node, ast.Call) and qualified(node.func, aliases) in ("sys.exit", "exit", "quit", "SystemExit", "os._exit"):
+                arg = node.args[0] if node.args else None
+            if isinstance(arg, ast.Constant) and type(arg.value) is int and arg.value != 0:
+                yield Hit(script.path, f"exit code {arg.value} is a literal; name it (EXIT_... = {arg.value})", node.lineno, node.col_offset + 1)
+    else:
+        tree = script.sh_tree
+        if tree is None:
+            return
+        from skillsmith import shell
+
+        data = script.file.data
+        for cmd in shell.commands(tree.root_node, data):
+            if cmd.name == "exit" and cmd.args:
+                raw = shell.unquote(shell.text(cmd.args[0], data))
+                if raw.isdigit() and raw != "0":
+                    row, col = cmd.node.start_point
+                    yield Hit(script.path, f"exit code {raw} is a literal; name it (readonly EXIT_...={raw})", row + 1, col + 1)

@@ -1,0 +1,236 @@
+"""Resource rules: references/, assets/ and the paths SKILL.md cites (seed 000 §1, §9)."""
+
+from __future__ import annotations
+
+import os
+import posixpath
+import re
+from pathlib import PurePosixPath
+
+from skillsmith.finding import Hit
+from skillsmith.registry import rule
+
+SEED = "000 §1"
+TOC_AFTER_LINES = 300
+ASSET_MAX_BYTES = 500 * 1024
+HUMAN_DOCS = re.compile(r"^(README|CHANGELOG|CHANGES|HISTORY|INSTALL|INSTALLATION)(\.[A-Za-z0-9]+)?$", re.I)
+_DRIVE = re.compile(r"^[A-Za-z]:[\\/]")
+_TOC = re.compile(r"^\s*#{1,6}\s*(table of contents|contents|toc)\b", re.I)
+_ANCHOR_LINK = re.compile(r"\]\(#[^)]+\)")
+
+
+def escapes(target: str) -> str | None:
+    """Why *target* leaves the skill folder, or None when it stays inside."""
+    if target.startswith("~"):
+        return "starts with '~'"
+    if target.startswith("/") or target.startswith("\\"):
+        return "is absolute"
+    if _DRIVE.match(target):
+        return "is a drive-letter path"
+    normal = posixpath.normpath(target.replace("\\", "/"))
+    if normal == ".." or normal.startswith("../"):
+        return "leaves the skill folder with '..'"
+    return None
+
+
+@rule("RES001", "resource-not-cited", summary="A file under references/ or assets/ is never cited from SKILL.md.", seed=SEED, scope="skill")
+def resource_not_cited(skill):
+    """
+    ## What it does
+    Flags files under `references/` and `assets/` that `SKILL.md` never mentions, by path or
+    by a folder that holds them.
+
+    ## Why is this bad?
+    The agent only loads what `SKILL.md` points to. An unreferenced resource is dead weight
+    that the router never finds (Skill Resource Protocol §1).
+
+    ## Example
+    `references/api.md` exists but SKILL.md never names it.
+
+    Use instead: cite it with when to load it:
+    ```markdown
+    Read [references/api.md](references/api.md) when the user asks about pagination.
+    ```
+    """
+    if skill.doc is None:
+        return
+    for rel, f in skill.files.items():
+        if rel.startswith(("references/", "assets/")) and not skill.cited(rel):
+            yield Hit(f.path, f"{rel} is not cited from SKILL.md; say when the agent should load it")
+
+
+@rule("RES002", "cited-path-missing", summary="A relative path or link in SKILL.md does not exist in the skill.", seed=SEED, scope="skill")
+def cited_path_missing(skill):
+    """
+    ## What it does
+    Checks that every relative link and every `scripts/`, `references/` or `assets/` path
+    that `SKILL.md` cites exists inside the skill. A file named in prose (`see FORMS.md`) is
+    flagged when only its case differs from the file that exists.
+
+    ## Why is this bad?
+    The agent follows the path and fails mid-task, or invents the missing content.
+
+    ## Example
+    ```markdown
+    Run `python scripts/convert.py in.csv` (but the file is scripts/csv_convert.py).
+    ```
+
+    Use instead: cite the file that exists.
+    """
+    doc = skill.doc
+    if doc is None:
+        return
+    for c in doc.citations:
+        if not c.target or escapes(c.target):
+            continue
+        target = posixpath.normpath(c.target.replace("\\", "/"))
+        if any(ch in target for ch in "*?[{<$"):
+            continue  # a pattern or placeholder, not a path
+        if skill.exists(target):
+            continue
+        actual = skill.resolve_case(target)
+        if actual is not None:
+            yield Hit(doc.file.path, f"{c.raw} does not exist; the file is {actual} (case differs, which breaks on case-sensitive file systems)", c.line, c.column)
+        elif ("." in PurePosixPath(target).name or c.raw.endswith("/")) and c.kind != "mention" or (
+            c.kind == "link" and "/" in target
+        ):
+            # an extensionless token ("scripts/CI", a "(url)" placeholder) is as likely prose as a path
+            yield Hit(doc.file.path, f"{c.raw} does not exist in the skill", c.line, c.column)
+
+
+@rule("RES003", "path-escapes-skill", summary="SKILL.md cites an absolute, '~' or '..' path outside the skill.", seed="001 (paths)", scope="skill")
+def path_escapes_skill(skill):
+    """
+    ## What it does
+    Flags links in `SKILL.md` that are absolute, start with `~`, use a drive letter, or climb
+    out of the skill with `..`.
+
+    ## Why is this bad?
+    Skills are installed somewhere else than where they were written; such paths break on
+    every other machine, and hosts reject them (StablEdge refuses them outright).
+
+    ## Example
+    ```markdown
+    See [the guide](../shared/guide.md).
+    ```
+
+    Use instead: copy what the skill needs into `references/` and cite it relative to the skill.
+    """
+    doc = skill.doc
+    if doc is None:
+        return
+    for c in doc.citations:
+        why = escapes(c.target) if c.kind == "link" else None
+        if why:
+            yield Hit(doc.file.path, f"{c.raw} {why}; cite paths relative to the skill", c.line, c.column)
+
+
+@rule("RES004", "reference-without-toc", summary="A reference over 300 lines has no table of contents.", seed=SEED, scope="skill", severity="warning")
+def reference_without_toc(skill):
+    """
+    ## What it does
+    Flags Markdown files under `references/` longer than 300 lines without a table of
+    contents (a "Contents" heading, or a list of in-page links) in their first 60 lines.
+
+    ## Why is this bad?
+    Agents read long files in slices; a table of contents lets them jump to the part they
+    need instead of reading everything.
+
+    ## Example
+    A 700-line `references/api.md` that starts straight with the first endpoint.
+
+    Use instead:
+    ```markdown
+    # API
+    ## Contents
+    - [Authentication](#authentication)
+    - [Pagination](#pagination)
+    ```
+    """
+    for rel, f in skill.files.items():
+        if not rel.startswith("references/") or f.suffix not in (".md", ".markdown") or f.text is None:
+            continue
+        lines = f.lines
+        if len(lines) <= TOC_AFTER_LINES:
+            continue
+        head = lines[:60]
+        if any(_TOC.match(ln) for ln in head) or sum(bool(_ANCHOR_LINK.search(ln)) for ln in head) >= 3:
+            continue
+        yield Hit(f.path, f"{rel} has {len(lines)} lines and no table of contents near the top")
+
+
+@rule("RES005", "asset-too-large", summary="A binary asset is 500 KB or larger.", seed="000 §9", scope="skill", severity="warning")
+def asset_too_large(skill):
+    """
+    ## What it does
+    Flags binary files under `assets/` of 500 KB or more.
+
+    ## Why is this bad?
+    Every copy and install of the skill carries them, and agents cannot read binaries anyway.
+
+    ## Example
+    A 4 MB screenshot in `assets/`.
+
+    Use instead: shrink it, or link to where it is published.
+    """
+    for rel, f in skill.files.items():
+        if rel.startswith("assets/") and f.size >= ASSET_MAX_BYTES:
+            binary = f.too_large or f.is_binary or f.text is None
+            if binary:
+                yield Hit(f.path, f"{rel} is {f.size // 1024} KB; keep binary assets under {ASSET_MAX_BYTES // 1024} KB")
+
+
+@rule("RES006", "human-docs-in-skill", summary="README, CHANGELOG or INSTALL documents inside a skill.", seed="001 (layout)", scope="skill", severity="warning")
+def human_docs_in_skill(skill):
+    """
+    ## What it does
+    Flags README, CHANGELOG, CHANGES, HISTORY and INSTALL files inside a skill that SKILL.md
+    does not cite (a cited one is written for the agent). Files under `assets/` are skipped:
+    a README template may be a legitimate asset.
+
+    ## Why is this bad?
+    They are written for people, not agents: hosts list them as resources, the agent may read
+    them, and they cost tokens while duplicating SKILL.md.
+
+    ## Example
+    `my-skill/README.md` next to `SKILL.md`.
+
+    Use instead: put what the agent needs in SKILL.md or `references/`, and keep the README
+    in the repository that holds the skills, outside the skill folder.
+    """
+    for rel, f in skill.files.items():
+        if rel.startswith("assets/"):
+            continue
+        if HUMAN_DOCS.match(PurePosixPath(rel).name) and not skill.cited(rel):
+            yield Hit(f.path, f"{rel} is a document for people; hosts bundle it with the skill")
+
+
+@rule("RES007", "symlink-leaves-skill", summary="A symbolic link inside the skill points outside it (or nowhere).", seed="001 (paths)", scope="skill")
+def symlink_leaves_skill(skill):
+    """
+    ## What it does
+    Flags symbolic links inside a skill whose target is absolute, climbs out of the skill
+    folder, or does not exist.
+
+    ## Why is this bad?
+    Hosts skip symlinks or reject paths that leave the skill; a link that escapes can also
+    expose files outside the skill to an agent. skillsmith never follows them.
+
+    ## Example
+    `references/shared.md -> ../../docs/shared.md`
+
+    Use instead: copy the file into the skill.
+    """
+    root = os.path.realpath(skill.root)
+    for rel, target in skill.symlinks.items():
+        link = skill.root / rel
+        if rel == "SKILL.md":
+            continue  # SPC001 reports it
+        if os.path.isabs(target):
+            yield Hit(link, f"{rel} is a symlink to the absolute path {target}")
+            continue
+        joined = os.path.normpath(os.path.join(os.path.dirname(os.path.join(root, rel)), target))
+        if joined != root and not joined.startswith(root + os.sep):
+            yield Hit(link, f"{rel} is a symlink that leaves the skill ({target})")
+        elif not os.path.lexists(joined):
+            yield Hit(link, f"{rel} is a broken symlink ({target})")
