@@ -11,6 +11,7 @@ before matching, so hiding a phrase in invisible characters does not hide it fro
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from skillsmith.finding import Hit
 from skillsmith.registry import rule
@@ -19,7 +20,7 @@ SEED = "002 Compliance Auditing"
 #: files an agent reads as prose instructions
 PROSE_SUFFIXES = frozenset({".md", ".markdown", ".txt", ".org", ".rst"})
 
-_ZERO_WIDTH = dict.fromkeys(map(ord, "\u200b\u200c\u200d\u2060\ufeff\u00ad\u180e"), None)
+_INVISIBLE = re.compile("[\u200b\u200c\u200d\u2060\ufeff\u00ad\u180e]")
 _TAG = re.compile("[\U000e0000-\U000e007f]")
 
 
@@ -28,21 +29,41 @@ def reveal(line: str) -> tuple[str, bool]:
 
     Returns the text and whether anything invisible was there.
     """
-    shown = line.translate(_ZERO_WIDTH)
+    if line.isascii():
+        return line, False
+    shown = _INVISIBLE.sub("", line)
     if _TAG.search(shown):
         shown = _TAG.sub(lambda m: chr(ord(m.group()) - 0xE0000) if 0xE0020 <= ord(m.group()) <= 0xE007E else "", shown)
     return shown, shown != line
 
 
-def prose_lines(file) -> list[tuple[int, str, bool]]:
-    """(line number, revealed lowercase text, had hidden characters) of a prose file, else []."""
-    if file.suffix not in PROSE_SUFFIXES or file.text is None:
-        return []
-    out = []
-    for number, line in enumerate(file.lines, 1):
-        shown, hidden = reveal(line)
-        out.append((number, " ".join(shown.lower().split()), hidden))
-    return out
+@lru_cache(maxsize=8)
+def lowered(text: str) -> str:
+    return (text if text.isascii() else reveal(text)[0]).lower()
+
+
+def candidate_lines(text: str, groups: tuple[tuple[str, ...], ...]):
+    """(line number, normalized line, hid characters) of lines holding a key of every group.
+
+    A fast first pass: ``str.find`` of the first word of each key of the first group,
+    then the keys themselves in each such line, its blanks made single spaces.
+    """
+    low = lowered(text)
+    seen: set[int] = set()
+    for word in sorted({k.split()[0] for k in groups[0]}):
+        pos = low.find(word)
+        while pos != -1:
+            start = low.rfind("\n", 0, pos) + 1
+            end = low.find("\n", pos)
+            end = len(low) if end == -1 else end
+            if start not in seen:
+                seen.add(start)
+                line = " ".join(low[start:end].split())
+                if all(any(k in line for k in group) for group in groups):
+                    number = low.count("\n", 0, start) + 1
+                    raw = text.split("\n")[number - 1] if not text.isascii() else ""
+                    yield number, line, bool(raw) and reveal(raw)[1]
+            pos = low.find(word, end)
 
 
 def quote(text: str, limit: int = 60) -> str:
@@ -61,18 +82,22 @@ OVERRIDE = re.compile(
     r"|\byou\s+are\s+no\s+longer\s+bound\s+by"
 )
 
+_SECRET_FILES = r"(?:id_rsa|id_ed25519|~/\.ssh|\.ssh/|\.aws/credentials|\.netrc|\.npmrc|\.pypirc|\.env\b|\.git-credentials)"
 _SECRET = (
     r"(?:secrets?|credentials?|passwords?|passphrases?|api[ _-]?keys?|access[ _-]?tokens?|auth(?:entication)?[ _-]?tokens?"
-    r"|bearer tokens?|session (?:tokens?|cookies?)|private[ _-]?keys?|ssh[ _-]?keys?|id_rsa|id_ed25519|~/\.ssh|\.ssh/"
-    r"|\.aws/credentials|\.netrc|\.npmrc|\.pypirc|\.env\b|environment variables|env vars|\$[a-z_]*(?:token|secret|key|password)\b)"
+    r"|bearer tokens?|session (?:tokens?|cookies?)|private[ _-]?keys?|ssh[ _-]?keys?|environment variables|env vars"
+    r"|\$[a-z_]*(?:token|secret|key|password)\b|" + _SECRET_FILES + ")"
 )
-_SEND = r"(?:send|upload|post|transmit|exfiltrate|forward|e-?mail|leak|paste|copy|share|submit|report|include|append|attach|pipe)"
+_SEND = r"(?:send|upload|post|transmit|exfiltrate|forward|e-?mail|leak|paste|copy|share|submit|attach|pipe)"
 _SENTENCE_END = re.compile(r"[.!?;]\s")
 _NEGATION = re.compile(r"\b(?:never|not|don't|do not|must not|mustn't|avoid|without)\b")
 EXFILTRATION = re.compile(
-    rf"\b{_SEND}\w*\b[^.!?]{{0,80}}{_SECRET}[^.!?]{{0,80}}\b(?:to|into|in|at|via|with)\b"
-    rf"|\b{_SECRET}[^.!?]{{0,60}}\b(?:to|into)\s+(?:https?://|webhook|pastebin|gist|(?:a|the|this|my|our) (?:server|endpoint|url|webhook|address))"
-    rf"|(?:curl|wget)\b[^\n]{{0,120}}{_SECRET}"
+    # verb, a few words, the secret, then where it goes: "upload the contents of ~/.ssh/id_rsa to"
+    rf"\b{_SEND}(?:s|es|ed|ing)?\s+(?:[^\s.!?]+\s+){{0,6}}?{_SECRET}[^!?]{{0,60}}?\s(?:to|into)\s"
+    # the secret straight to a destination: "your .env to https://..."
+    rf"|{_SECRET}\s+(?:\S+\s+){{0,3}}?(?:to|into)\s+(?:https?://|(?:a|the|this|my|our) (?:webhook|pastebin|gist|server|endpoint|url))"
+    # a command that ships a credential file: "curl -d @~/.aws/credentials"
+    rf"|\b(?:curl|wget|nc|scp|rsync)\b[^\n]{{0,80}}{_SECRET_FILES}"
 )
 
 _AGENT_FILES = (
@@ -84,9 +109,27 @@ SELF_MODIFY = re.compile(
     rf"\b{_WRITE}\w*\b[^.!?]{{0,60}}{_AGENT_FILES}"
     r"|--dangerously-skip-permissions|\bbypasspermissions\b|\bpermissions\.allow\b|--yolo\b"
     r"|\b(?:disable|turn off|bypass|circumvent|skip)\s+(?:the\s+|your\s+|all\s+)?(?:sandbox\w*|safety checks?|guardrails?|permission (?:checks?|prompts?)|confirmations?|approvals?|the audit|audits?|hooks?)\b"
-    rf"|\b{_WRITE}\w*\s+(?:your|its|the agent'?s?)\s+(?:own\s+)?(?:settings|configuration|config|permissions|system prompt|instructions|memory|allowed[- ]tools)\b"
+    rf"|\b{_WRITE}\w*\s+(?:your(?:\s+own)?|its\s+own)\s+(?:settings|configuration|config|permissions|system prompt|instructions|memory|allowed[- ]tools)\b"
     r"|\bchmod\s+[^\n]*\b(?:o-r|go-r|o-rwx|go-rwx|a-r)\b|\bgit\s+update-ref\b"
 )
+
+# every match of each pattern holds one key of every group of its keys
+OVERRIDE_KEYS = (("ignore", "disregard", "forget", "override", "bypass", "instructions", "system prompt", "no longer bound"),)
+EXFILTRATION_KEYS = ((
+    "secret", "credential", "password", "passphrase", "token", "key", "cookie", "ssh", "id_rsa", "id_ed25519",
+    ".aws", ".netrc", ".npmrc", ".pypirc", ".env", ".git-credentials", "environment variables", "env vars",
+), (
+    "send", "upload", "post", "transmit", "exfiltrat", "forward", "mail", "leak", "paste", "copy", "share", "submit",
+    "attach", "pipe", "curl", "wget", "nc", "scp", "rsync", "http", "webhook", "pastebin", "gist", "server", "endpoint",
+    "url",
+))
+SELF_MODIFY_KEYS = ((
+    ".claude", "claude.md", "agent.md", "agent.org", ".codex/", ".gemini/", "auditor_prompt", ".sucoder/",
+    "refs/audited", "settings.local.json", "--dangerously-skip-permissions", "bypasspermissions", "permissions.allow",
+    "--yolo", "sandbox", "safety check", "guardrail", "permission check", "permission prompt", "confirmation",
+    "approval", "audit", "hook", "your own", "its own", "your settings", "your configuration", "your config",
+    "your permissions", "your system prompt", "your instructions", "your memory", "your allowed", "chmod", "update-ref",
+),)
 
 _HIDDEN_CUES = re.compile(
     r"\b(?:you|agent|assistant|claude|model|llm|ai)\b[^.!?]{0,40}\b(?:must|should|shall|will|always|never|need to|have to)\b"
@@ -105,10 +148,13 @@ def negated(text: str, end: int) -> bool:
     return bool(_NEGATION.search(prefix[starts[-1] if starts else 0:]))
 
 
-def _scan(file, pattern: re.Pattern, what: str):
-    for number, text, hidden in prose_lines(file):
-        m = pattern.search(text)
-        if m is None or negated(text, m.end()):
+def _scan(file, pattern: re.Pattern, keys: tuple[tuple[str, ...], ...], what: str):
+    """Hits for lines matching *pattern*; every match holds a key of each group of *keys*."""
+    if file.suffix not in PROSE_SUFFIXES or file.text is None:
+        return
+    for number, line, hidden in sorted(candidate_lines(file.text, keys)):
+        m = pattern.search(line)
+        if m is None or negated(line, m.end()):
             continue
         where = " (hidden in invisible Unicode characters)" if hidden else ""
         yield Hit(file.path, f"{what}: {quote(m.group())}{where}", number, 1)
@@ -139,7 +185,7 @@ def instruction_override(subject):
     No automatic fix: a human has to decide whether the text is an attack.
     """
     _unit, file = subject
-    yield from _scan(file, OVERRIDE, "instruction to override earlier instructions")
+    yield from _scan(file, OVERRIDE, OVERRIDE_KEYS, "instruction to override earlier instructions")
 
 
 @rule("SEC051", "secret-exfiltration", summary="Skill text tells the agent to send secrets or credentials somewhere.",
@@ -167,7 +213,7 @@ def secret_exfiltration(subject):
     No automatic fix.
     """
     _unit, file = subject
-    yield from _scan(file, EXFILTRATION, "instruction to send secrets away")
+    yield from _scan(file, EXFILTRATION, EXFILTRATION_KEYS, "instruction to send secrets away")
 
 
 @rule("SEC052", "self-modification", summary="Skill text tells the agent to change its own settings or permissions.",
@@ -197,7 +243,7 @@ def self_modification(subject):
     No automatic fix.
     """
     _unit, file = subject
-    yield from _scan(file, SELF_MODIFY, "instruction to change the agent's own settings or permissions")
+    yield from _scan(file, SELF_MODIFY, SELF_MODIFY_KEYS, "instruction to change the agent's own settings or permissions")
 
 
 _COMMENT = re.compile(r"<!--(.*?)-->", re.S)
