@@ -395,7 +395,7 @@ def run_audit(root: Path, *, full: bool = False, since: str | None = None, appro
             raise UsageError(f"--approve with --since {since}: that review does not cover everything since {BASELINE}; "
                              "use --full, or a REF at or before it")
     entries = walk(root)
-    ignored = git.paths("ls-files", "-z", "--others", "--ignored", "--exclude-standard")
+    ignored = git.paths("ls-files", "-z", "--others", "--ignored", "--exclude-standard", "--directory")
     changes = full_review(entries) if mode == "full" else changes_since(git, root, base, max_bytes)  # type: ignore[arg-type]
     review = Review(root, git, mode, base if mode == "diff" else None, base_name if mode == "diff" else None,
                     entries, changes, ignored, max_bytes)

@@ -128,3 +128,15 @@ def test_missing_root_is_exit_3(tmp_path):
 def test_help_has_examples():
     r = run_cli("link", "--help")
     assert r.code == 0 and "examples:" in r.stdout
+
+
+def test_skills_below_a_project_are_still_checked(tmp_path):
+    root = project(tmp_path, skills=False)
+    (root / ".skills" / "fmt").mkdir(parents=True)
+    (root / ".skills" / "fmt" / "SKILL.md").write_text("# no frontmatter\n")
+    assert run_cli("link", str(root)).code == 0
+    r = run_cli("check", str(root), "--json", "--no-cache")
+    rules = {f["rule"] for f in r.json()["data"]}
+    assert "SPC002" in rules and not any(rule.startswith("SUC") for rule in rules)
+    # the skill is found once, through .skills/, never again through the .claude/skills link
+    assert sum(1 for f in r.json()["data"] if f["rule"] == "SPC002") == 1
