@@ -305,22 +305,23 @@ def check_concerns(review: Review, errors: list[str]) -> list[Concern]:
     honoured: whoever writes the skills must not be able to silence their audit.
     """
     from skillsmith import checker
-    from skillsmith.discover import Unit, find_skills
+    from skillsmith.discover import Ignorer, Unit, find_skills
 
     reviewed = {str(c.path): c for c in review.changes if c.status != DELETED}
     if not reviewed:
         return []
     config = Config()
+    ignorer = Ignorer(review.root, config)
     units = []
     covered: set[str] = set()
-    for skill in find_skills(review.root, config):
+    for skill in find_skills(review.root, ignorer):
         inside = [p for p in reviewed if p == str(skill) or p.startswith(str(skill) + os.sep)]
         if inside:
-            units.append(Unit("skill", skill, config))
+            units.append(Unit("skill", skill, config, ignorer=ignorer))
             covered.update(inside)
     loose = [(c.rel, c.path) for p, c in reviewed.items() if p not in covered]
     if loose:
-        units.append(Unit("loose", review.root, config, loose))
+        units.append(Unit("loose", review.root, config, loose, ignorer=ignorer))
     options = checker.Options(select=list(CHECK_FAMILIES), use_cache=False, suppressions=False, jobs=1)
     registry.load_rules()
     concerns = []
