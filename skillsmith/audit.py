@@ -27,7 +27,7 @@ from pathlib import Path, PurePosixPath
 from skillsmith import registry
 from skillsmith.config import Config
 from skillsmith.errors import InvalidInputError, NotFoundError, UsageError
-from skillsmith.finding import Hit
+from skillsmith.finding import Hit, display_path
 from skillsmith.gitrepo import Git
 from skillsmith.sourcefile import MAX_BYTES, SourceFile
 
@@ -78,16 +78,13 @@ class Concern:
     severity: str
     message: str
     hunk: str | None = None
+    excerpt: str | None = None  # the flagged line, when the file is text
 
     def to_json(self) -> dict:
-        from skillsmith.finding import display_path
-
         return {"rule": self.rule, "path": display_path(self.path), "line": self.line, "column": self.column,
-                "severity": self.severity, "message": self.message, "hunk": self.hunk}
+                "severity": self.severity, "message": self.message, "hunk": self.hunk, "excerpt": self.excerpt}
 
     def to_text(self) -> str:
-        from skillsmith.finding import display_path
-
         where = f" (hunk {self.hunk})" if self.hunk else ""
         sev = "" if self.severity == "error" else f" ({self.severity})"
         return f"{display_path(self.path)}:{self.line}:{self.column}: {self.rule} {self.message}{sev}{where}"
@@ -187,6 +184,18 @@ class Outcome:
             "approved": self.approved,
             "reviewed": [{"status": c.status, "path": c.rel} for c in r.changes],
         }
+
+
+def excerpt(data: bytes | None, line: int, limit: int = 200) -> str | None:
+    """Line *line* of *data* (1-based), shortened, with invisible characters shown as escapes."""
+    if not data or b"\0" in data[:8192]:
+        return None
+    lines = data.decode("utf-8", "replace").split("\n")
+    if not 1 <= line <= len(lines):
+        return None
+    text = lines[line - 1].strip()
+    text = "".join(ch if ch.isprintable() else ch.encode("unicode_escape").decode() for ch in text)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def read_bytes(path: Path, limit: int) -> bytes | None:
@@ -337,7 +346,8 @@ def check_concerns(review: Review, errors: list[str]) -> list[Concern]:
                     continue  # approved before, unchanged since
                 found = change.hunk_at(f["line"])
                 hunk = found.header if found else None
-            concerns.append(Concern(f["rule"], f["path"], f["line"], f["column"], f["severity"], f["message"], hunk))
+            concerns.append(Concern(f["rule"], f["path"], f["line"], f["column"], f["severity"], f["message"], hunk,
+                                    excerpt(change.new if change.new is not None else read_bytes(change.path, review.max_bytes), f["line"])))
         errors.extend(result["notes"])
     return concerns
 
@@ -360,8 +370,9 @@ def audit_concerns(review: Review, errors: list[str]) -> list[Concern]:
                 rel = str(hit.path)
             change = review.change(rel)
             found = change.hunk_at(hit.line) if change is not None and review.mode == "diff" else None
+            data = change.new if change is not None and change.new is not None else None
             concerns.append(Concern(r.id, Path(hit.path).as_posix(), hit.line, hit.column, r.severity, hit.message,
-                                    found.header if found else None))
+                                    found.header if found else None, excerpt(data, hit.line)))
     return concerns
 
 

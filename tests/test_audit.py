@@ -141,6 +141,7 @@ def test_instruction_hidden_in_unicode_tags_is_flagged(skills):
     assert r.code == 10
     found = [c for c in r.json()["data"] if c["rule"] == "SEC050"]
     assert found and "invisible" in found[0]["message"]
+    assert found[0]["excerpt"].startswith("Align the columns.\\U000e0069")  # shown, not hidden
 
 
 def test_unchanged_lines_of_a_modified_file_are_not_reviewed_again(skills):
