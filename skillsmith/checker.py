@@ -105,7 +105,8 @@ def check_unit(unit: Unit, options: Options) -> dict:
     rules = enabled_rules(options, unit, target)
 
     key = None
-    if options.use_cache and not options.run and unit.kind != "project":  # link states are cheap
+    # project units are cheap (link states); results without suppressions are not cached
+    if options.use_cache and not options.run and unit.kind != "project" and options.suppressions:
         key = _cache_key(unit, model, rules, target)
         hit = cache.get(key)
         if hit is not None:
