@@ -56,7 +56,7 @@ def check_paths(paths: list[str | Path], options: Options | None = None) -> Resu
     errors = 0
     for out in outcomes:
         findings.extend(Finding(**f) for f in out["findings"])
-        notes.extend(out["notes"])
+        notes.extend(n for n in out["notes"] if n not in notes)
         errors += out["errors"]
     findings.sort()
     return Result(findings, len(units), notes, errors)
@@ -116,6 +116,9 @@ def check_unit(unit: Unit, options: Options) -> dict:
         try:
             for hit in rule.check(subject) or ():
                 hits.append((rule, hit))
+        except registry.Skipped as why:
+            if str(why) not in notes:
+                notes.append(str(why))
         except Exception as exc:  # a rule bug must not lose the other findings
             errors += 1
             where = getattr(subject, "path", None) or getattr(subject, "root", "")
@@ -166,6 +169,20 @@ def check_unit(unit: Unit, options: Options) -> dict:
     return result
 
 
+def _tool_versions(rules) -> list:
+    """Each external tool the rules run: where it is and when it changed (None: not installed)."""
+    import shutil
+
+    found = []
+    for tool in sorted({t for r in rules for t in r.tools}):
+        path = shutil.which(tool)
+        try:
+            found.append((tool, path, os.stat(path).st_mtime_ns if path else None))
+        except OSError:
+            found.append((tool, path, None))
+    return found
+
+
 def _cache_key(unit: Unit, model, rules, target: str) -> str:
     parts = [
         registry.ruleset_fingerprint().encode(),
@@ -174,6 +191,7 @@ def _cache_key(unit: Unit, model, rules, target: str) -> str:
         unit.kind.encode(),
         str(unit.root).encode(),
         repr(unit.config).encode(),
+        repr(_tool_versions(rules)).encode(),
     ]
     for rel, f in sorted(model.files.items()):
         data = f.data

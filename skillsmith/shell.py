@@ -251,3 +251,82 @@ def top_level_is_library(root, data: bytes) -> bool:
         else:
             return False
     return has_function
+
+
+_SELF_ARGS = {"$0", '"$0"', "${0}", '"${0}"', '"${BASH_SOURCE[0]}"', "${BASH_SOURCE[0]}", '"$BASH_SOURCE"', "$BASH_SOURCE"}
+_SED_RANGE = re.compile(r"^(\d+),(\d+)p$")
+
+
+@dataclass(frozen=True)
+class LineRange:
+    """A command that prints a fixed range of the script's own lines (``sed -n '2,30p' "$0"``)."""
+
+    first: int
+    last: int
+    node: object  # the command
+
+
+def self_line_ranges(root, data: bytes) -> list[LineRange]:
+    """``sed -n 'A,Bp' "$0"`` and ``head -n B "$0"`` commands: help text cut at a fixed line."""
+    found = []
+    for cmd in commands(root, data):
+        raw = [text(a, data) for a in cmd.args]
+        if not raw or raw[-1] not in _SELF_ARGS:
+            continue
+        args = [unquote(a) for a in raw[:-1]]
+        if cmd.name == "sed":
+            flags = [a for a in args if a.startswith("-")]
+            scripts = [a for a in args if not a.startswith("-")]
+            if not any("n" in f[1:] for f in flags if not f.startswith("--")) or len(scripts) != 1:
+                continue
+            m = _SED_RANGE.match(scripts[0].strip())
+            if m:
+                found.append(LineRange(int(m.group(1)), int(m.group(2)), cmd.node))
+        elif cmd.name == "head":
+            count = None
+            if len(args) == 2 and args[0] == "-n" and _NUM.match(args[1]):
+                count = int(args[1])
+            elif len(args) == 1 and re.match(r"^-n?\d+$", args[0]):
+                count = int(args[0].lstrip("-n"))
+            if count is not None:
+                found.append(LineRange(1, count, cmd.node))
+    return found
+
+
+_EXPANSIONS = {"simple_expansion", "expansion", "command_substitution"}
+#: contexts where word splitting does not happen or quoting is not ours to change
+_NO_QUOTING = {
+    "test_command", "arithmetic_expansion", "variable_assignment", "declaration_command",
+    "heredoc_body", "heredoc_redirect", "string", "ERROR",
+}
+#: expansions that cannot split: numbers and flags
+_SAFE_SPECIALS = re.compile(r"^\$\{?[#?$!\-]\}?$|^\$\{#")
+
+
+def unquoted_expansions(root, data: bytes) -> list:
+    """Expansion nodes (``$var``, ``${var}``, ``$@``, ``$(cmd)``) left unquoted in command arguments.
+
+    Not counted: anything inside ``[[ ]]``/``[ ]``, arithmetic, assignments, declarations,
+    ``case`` items, heredocs or strings; arguments of ``eval`` and ``let``; ``$#``, ``$?``,
+    ``$$``, ``$!`` and ``${#...}``, which expand to numbers.
+    """
+    found = []
+    for cmd in commands(root, data):
+        if cmd.name in ("eval", "let") or _inside(cmd.node, _NO_QUOTING):
+            continue
+        for arg in cmd.args:
+            parts = [arg] if arg.type in _EXPANSIONS else (
+                [c for c in arg.children if c.type in _EXPANSIONS] if arg.type == "concatenation" else [])
+            for node in parts:
+                if not _SAFE_SPECIALS.match(text(node, data)):
+                    found.append(node)
+    return found
+
+
+def _inside(node, types) -> bool:
+    parent = node.parent
+    while parent is not None:
+        if parent.type in types:
+            return True
+        parent = parent.parent
+    return False

@@ -21,6 +21,7 @@ DYNAMIC = {
     "FIL002": "tests/test_bad_input.py (oversized file)",
     "RUN001": "tests/test_check_run.py",
     "RUN002": "tests/test_check_run.py",
+    "SHL090": "tests/test_shellcheck.py (needs shellcheck on PATH)",
 }
 
 
