@@ -66,7 +66,7 @@ class ExitConstants:
             if not layout.free(at, at):
                 return []
             lines = [f"readonly {n}={v}" for n, v in sorted(new.items(), key=lambda kv: kv[1])]
-            edits.insert(0, Edit(at, at, layout.block(lines, at, blank_before=True)))
+            edits.insert(0, Edit(at, at, layout.block(lines, at, separate=True)))
         return edits
 
     @staticmethod

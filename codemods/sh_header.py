@@ -27,6 +27,7 @@ class Header:
 
     def __init__(self, path=None):
         self.name = Path(path).name if path else "script.sh"
+        self.padded = True  # values aligned as in the protocol's example, unless the header says otherwise
 
     def edits(self, source: bytes, tree) -> list[Edit]:
         layout = Layout(source, tree)
@@ -54,7 +55,8 @@ class Header:
                     lines.append("#")
                 lines += [f"# {LABELS[name].rstrip()}", f"#   {self.name} --help"]
             else:
-                lines.append(f"# {LABELS[name]}{self.value(layout, name)}")
+                label = LABELS[name] if self.padded else f"{name}: "
+                lines.append(f"# {label}{self.value(layout, name)}")
         return lines
 
     def value(self, layout: Layout, name: str) -> str:
@@ -82,6 +84,9 @@ class Header:
     def complete(self, layout: Layout) -> list[Edit]:
         h = layout.header
         owned = (layout.starts[h.start_line - 1], layout.line_end(h.end_line))
+        gaps = [re.match(r"^\s*#\s*\w+:(\s*)", layout.lines[f.line - 1]) for n, f in h.fields.items() if n != "Examples"]
+        if gaps and all(m is not None and len(m.group(1)) <= 1 for m in gaps):
+            self.padded = False
         edits: list[Edit] = []
 
         def insert_after(line: int, lines: list[str]) -> None:

@@ -38,7 +38,7 @@ class HelpBranch:
         at = layout.set_lines_end
         if not layout.free(at, at):
             return []
-        return [Edit(at, at, layout.block(lines, at, blank_before=True))]
+        return [Edit(at, at, layout.block(lines, at, separate=True))]
 
     @staticmethod
     def short_h_taken(layout: Layout) -> bool:

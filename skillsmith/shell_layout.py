@@ -91,19 +91,19 @@ class Layout:
         """Whether 1-based *line* is a comment line with nothing after the ``#``."""
         return 1 <= line <= len(self.lines) and self.lines[line - 1].strip() == "#"
 
-    def block(self, lines: list[str], at: int, blank_before: bool = False) -> bytes:
+    def block(self, lines: list[str], at: int, separate: bool = False) -> bytes:
         """*lines* as bytes to insert at line start *at*, in the file's newline style.
 
-        With *blank_before* a blank line separates the block from a non-blank line above it.
+        With *separate*, blank lines set the block apart from non-blank lines around it.
         """
         nl = self.newline
         text = nl.join(line.encode("utf-8") for line in lines) + nl
         if at == len(self.data) and self.data and not self.data.endswith(b"\n"):
             text = nl + text
-        elif blank_before and at > self.bom:
-            above = self.line_of(at - 1)
-            if not self.blank(above):
-                text = nl + text
+        elif separate and at > self.bom and not self.blank(self.line_of(at - 1)):
+            text = nl + text
+        if separate and at < len(self.data) and not self.blank(self.line_of(at)):
+            text = text + nl
         return text
 
     # -- the script's parts -------------------------------------------------------------------
@@ -168,6 +168,9 @@ class Layout:
     def free(self, start: int, end: int, allow: tuple[int, int] | None = None) -> bool:
         """Whether bytes ``[start, end)`` (or an insertion at ``start == end``) may be edited.
 
+        An edit may replace a protected node as a whole (a command with its quoted
+        arguments), never part of one; nothing may touch a region that did not parse.
+
         *allow* is a range the caller owns (the header block for the header codemod).
         """
         for s, e in self.errors:
@@ -179,8 +182,8 @@ class Layout:
             if start == end:
                 if s < start < e:
                     return False
-            elif start < e and s < end:
-                return False
+            elif start < e and s < end and not (start <= s and e <= end):
+                return False  # editing inside it; replacing all of it is fine
         return True
 
     def inside(self, node, types: frozenset | set) -> bool:
