@@ -20,7 +20,8 @@ Three kinds of fixer plug in (see ``docs/architecture.md``, "Fixes"):
     a callable ``(SourceFile) -> bytes | None`` registered with :func:`file_fixer` by a module
     listed in :data:`FILE_FIXER_MODULES` (for example a ``SKILL.md`` frontmatter fixer).
 
-Fixers of one kind run in module-name order; each sees the result of the previous one.
+Fixers of one kind run by their optional ``ORDER`` (default 50), then module name; each sees the
+result of the previous one.
 """
 
 from __future__ import annotations
@@ -45,6 +46,9 @@ CODEMOD_PREFIX = {"python": "py_", "shell": "sh_"}
 
 #: modules that register file-level fixers with :func:`file_fixer` when imported
 FILE_FIXER_MODULES: list[str] = []
+
+#: a codemod class may set ``ORDER`` to run before (lower) or after (higher) the others
+DEFAULT_ORDER = 50
 
 #: rules fixed by the engine itself: setting the executable bit
 MODE_RULES = {"CON003"}
@@ -95,6 +99,7 @@ class Fixer:
     description: str
     impl: Any = field(repr=False, compare=False)  # codemod class, or the file fixer callable
     pattern: str | None = None  # file kind: fnmatch pattern on the file's relative path
+    order: int = 50  # fixers of one kind run by (order, name)
 
     def allowed(self, unsafe: bool) -> bool:
         return self.safe or unsafe
@@ -137,7 +142,9 @@ def load_fixers(kind: str) -> list[Fixer]:
                 continue
             module = importlib.import_module(f"skillsmith.codemods.{info.name}")
             cls = codemod_class(module)
-            found.append(Fixer(info.name, kind, frozenset(cls.RULES), bool(cls.SAFE), cls.DESCRIPTION, cls))
+            found.append(Fixer(info.name, kind, frozenset(cls.RULES), bool(cls.SAFE), cls.DESCRIPTION, cls,
+                               order=getattr(cls, "ORDER", DEFAULT_ORDER)))
+        found.sort(key=lambda fx: (fx.order, fx.name))
     _LOADED[kind] = found
     return found
 
@@ -247,6 +254,10 @@ def transform_python(f: SourceFile, fixers: list[Fixer], out: FileFix) -> bytes:
     text = f.text
     if text is None:
         raise Skip("not decodable text")
+    if "\r\n" in text and "\n" in text.replace("\r\n", ""):
+        raise Skip("mixed line endings (CRLF and LF)")
+    if "\r" in text.replace("\r\n", ""):
+        raise Skip("old Mac line endings (CR)")
     feature = sys.version_info[:2]
     try:
         ast.parse(text, feature_version=feature)
@@ -286,7 +297,20 @@ def transform_python(f: SourceFile, fixers: list[Fixer], out: FileFix) -> bytes:
         encoded = new_text.encode(f.encoding)
     except UnicodeEncodeError:
         raise Skip(f"the fix needs characters {f.encoding} cannot encode") from None
-    return (b"\xef\xbb\xbf" if f.bom else b"") + encoded
+    new_data = (b"\xef\xbb\xbf" if f.bom else b"") + encoded
+    if _declared_encoding(new_data) != _declared_encoding(f.data):
+        raise Skip("the fix would move the coding cookie out of the first two lines")
+    return new_data
+
+
+def _declared_encoding(data: bytes) -> str:
+    import io
+    import tokenize
+
+    try:
+        return tokenize.detect_encoding(io.BytesIO(data).readline)[0]
+    except SyntaxError:
+        return "invalid"
 
 
 def _crlf(text: str) -> str:
