@@ -438,7 +438,7 @@ def fix_paths(paths: list[str | Path], options: FixOptions | None = None) -> Fix
         files.append(result)
     if options.write and any(f.written for f in files):
         after = check_paths(paths, check_options)
-        return FixResult(files, after.findings, before.notes + after.notes,
+        return FixResult(files, after.findings, list(dict.fromkeys(before.notes + after.notes)),
                          before.internal_errors + after.internal_errors)
     return FixResult(files, before.findings, before.notes, before.internal_errors)
 
