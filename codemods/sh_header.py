@@ -83,7 +83,7 @@ class Header:
 
     def complete(self, layout: Layout) -> list[Edit]:
         h = layout.header
-        owned = (layout.starts[h.start_line - 1], layout.line_end(h.end_line))
+        owned = (layout.starts[h.start_line - 1], layout.after_line(h.end_line))
         gaps = [re.match(r"^\s*#\s*\w+:(\s*)", layout.lines[f.line - 1]) for n, f in h.fields.items() if n != "Examples"]
         if gaps and all(m is not None and len(m.group(1)) <= 1 for m in gaps):
             self.padded = False
