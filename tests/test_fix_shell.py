@@ -171,3 +171,17 @@ def test_a_script_bash_rejects_is_left_byte_for_byte(tmp_path):
     assert (scripts / "broken.sh").read_bytes() == broken
     rows = r.json()["data"]
     assert rows and rows[0]["status"] == "skipped" and "bash -n" in rows[0]["reason"]
+
+
+def test_regions_tree_sitter_cannot_parse_are_never_edited():
+    from skillsmith import shell
+    from skillsmith.shell_layout import Layout
+
+    source = (CASES / "parse_error_region.sh").read_bytes()
+    layout = Layout(source, shell.parse(source))
+    assert layout.errors, "tree-sitter-bash parses `paste <<A - <<B` with an error node"
+    (start, end), = layout.errors
+    assert not layout.free(start, start) and not layout.free(start - 1, end + 1)
+    assert layout.free(0, 0)
+    fixed_source = (CASES / "parse_error_region.fixed.sh").read_bytes()
+    assert fixed_source.endswith(source[source.index(b"paste <<A"):])  # the region and what follows, as it was
