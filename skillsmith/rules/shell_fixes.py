@@ -26,7 +26,7 @@ def _tree(script):
 
 
 @rule("SHL050", "help-fixed-line-range", summary="--help prints a fixed line range that does not match the header block.",
-      seed="000 §2.3", scope="script", fix="safe")
+      seed="000 §2.3", scope="script", severity="warning", fix="safe")
 def help_fixed_line_range(script):
     """
     ## What it does

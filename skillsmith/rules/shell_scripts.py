@@ -33,7 +33,8 @@ def strict_mode_missing(script):
     `set -eu` plus a later `set -o pipefail`. `-e` is optional and never required.
 
     For `#!/bin/sh` scripts only `nounset` is required: `pipefail` is not available in every
-    POSIX shell (dash before 0.5.11 rejects it, and `set -o pipefail` then aborts the script).
+    POSIX shell (dash 0.5.12, /bin/sh on Debian 12, rejects it: `set -o pipefail` aborts the
+    script with "Illegal option -o pipefail"). The fix adds `set -u` to such scripts.
 
     ## Why is this bad?
     Without `nounset` a typo in a variable name expands to nothing (`rm -rf "$DIR/"`);
