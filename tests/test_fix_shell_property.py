@@ -54,8 +54,8 @@ BODY = [
 def compose(draw) -> bytes:
     text = draw(st.sampled_from(SHEBANGS)) + draw(st.sampled_from(HEADERS)) + draw(st.sampled_from(SETS))
     text += "".join(draw(st.lists(st.sampled_from(BODY), min_size=1, max_size=6)))
-    crlf = draw(st.booleans())
-    return text.replace("\n", "\r\n").encode() if crlf else text.encode()
+    data = text.replace("\n", "\r\n").encode() if draw(st.booleans()) else text.encode()
+    return (b"\xef\xbb\xbf" if draw(st.booleans()) else b"") + data
 
 
 def bash_n(data: bytes) -> subprocess.CompletedProcess:
@@ -72,6 +72,7 @@ def fix(data: bytes, unsafe: bool):
 def test_fix_keeps_bash_n_green_and_is_idempotent(data, unsafe):
     source = compose(data.draw)
     assert bash_n(source).returncode == 0  # the compositions are valid to start with
+    # (a BOM makes the first line a command for bash, but not a syntax error)
     first = fix(source, unsafe)
     assert first.skipped is None, first.skipped
     result = first.new_data if first.new_data is not None else source
@@ -79,6 +80,7 @@ def test_fix_keeps_bash_n_green_and_is_idempotent(data, unsafe):
     assert check.returncode == 0, check.stderr.decode() + "\n" + result.decode()
     if b"\r\n" in source:
         assert result.count(b"\n") == result.count(b"\r\n")  # CRLF stays CRLF
+    assert result.startswith(b"\xef\xbb\xbf") == source.startswith(b"\xef\xbb\xbf")
     second = fix(result, unsafe)
     assert second.skipped is None, second.skipped
     assert second.new_data is None, (second.new_data or b"").decode()
