@@ -163,13 +163,15 @@ def shellcheck(script):
     exe = shutil.which("shellcheck")
     if exe is None:
         raise Skipped(SHELLCHECK_MISSING)
-    cmd = [exe, "-f", "json1", "--norc"]
+    # the file itself (not stdin), so that `source` lines resolve next to it (-x, SCRIPTDIR)
+    cmd = [exe, "-f", "json1", "--norc", "-x", "--source-path=SCRIPTDIR"]
     if script.file.shebang is None:
         cmd += ["-s", "bash"]
+    cwd = script.skill.root if script.skill is not None else script.path.parent
     env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "LC_ALL": "C.UTF-8", "SHELLCHECK_OPTS": ""}
     try:
-        proc = subprocess.run(cmd + ["-"], input=script.file.data, capture_output=True,
-                              timeout=SHELLCHECK_TIMEOUT, env=env)
+        proc = subprocess.run(cmd + ["--", str(script.path)], capture_output=True, stdin=subprocess.DEVNULL,
+                              timeout=SHELLCHECK_TIMEOUT, env=env, cwd=cwd)
     except (OSError, subprocess.SubprocessError) as exc:
         raise Skipped(f"shellcheck could not run ({type(exc).__name__}); SHL090 skipped") from None
     try:
@@ -177,6 +179,8 @@ def shellcheck(script):
     except (json.JSONDecodeError, AttributeError):
         raise Skipped("shellcheck printed no JSON; SHL090 skipped") from None
     for c in comments:
+        if c.get("file") not in (None, str(script.path)):
+            continue  # a finding in a sourced file belongs to that file's own check
         level = _LEVEL.get(c.get("level"), "warning")
         yield Hit(script.path, f"{c.get('message', '')} [shellcheck {level}]", int(c.get("line", 1)),
                   int(c.get("column", 1)), c.get("endLine"), c.get("endColumn"), code=f"SC{c.get('code')}")
