@@ -38,7 +38,7 @@ class ExitConstants:
             raw = shell.text(arg, source)
             if arg.type == "number" or (arg.type == "word" and raw.isdigit()):
                 code = int(raw)
-                if code != 0 and layout.free(arg.start_byte, arg.end_byte) and not layout.inside(arg, {"heredoc_body"}):
+                if code != 0 and layout.free(arg.start_byte, arg.end_byte):
                     literal.append((code, arg))
         if not literal:
             return []

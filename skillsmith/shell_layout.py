@@ -186,15 +186,6 @@ class Layout:
                 return False  # editing inside it; replacing all of it is fine
         return True
 
-    def inside(self, node, types: frozenset | set) -> bool:
-        """Whether *node* lies below a node of one of *types*."""
-        parent = node.parent
-        while parent is not None:
-            if parent.type in types:
-                return True
-            parent = parent.parent
-        return False
-
     # -- facts for generated text --------------------------------------------------------------
 
     def usage_text(self, name: str) -> str:
