@@ -17,10 +17,10 @@ HIDDEN = {
 _HIDDEN_RE = re.compile("[" + "".join(re.escape(chr(cp)) for cp in HIDDEN) + "\U000E0000-\U000E007F]")
 
 _PIPE_TO_SHELL = re.compile(
-    r"\b(?:curl|wget|fetch|iwr|Invoke-WebRequest)\b[^\n|;&]*\|\s*(?:sudo\s+(?:-\S+\s+)*)?(?:ba|z|da|k)?sh\b"
+    r"\b(?:curl|wget|iwr|Invoke-WebRequest)\s+[^\n|;&]*[^\s|;&][^\n|;&]*\|\s*(?:sudo\s+(?:-\S+\s+)*)?(?:ba|z|da|k)?sh\b"
     r"|\b(?:ba|z)?sh\s+(?:-c\s+)?[\"']?\$\(\s*(?:curl|wget)\b"
     r"|\b(?:ba|z)?sh\s+<\(\s*(?:curl|wget)\b"
-    r"|\b(?:curl|wget)\b[^\n|;&]*\|\s*(?:sudo\s+)?python3?\b(?!\s+-m\s+json)"
+    r"|\b(?:curl|wget)\s+[^\n|;&]*[^\s|;&][^\n|;&]*\|\s*(?:sudo\s+)?python3?\b(?!\s+-m\s+json)"
 )
 _EVAL_ARGS = re.compile(r"\beval\b[^\n;|&]*\$(?:\{?[@*]|\{?[1-9])")
 

@@ -88,7 +88,12 @@ def skill_md_missing(skill):
     Use instead: add a `SKILL.md` with `name` and `description` frontmatter.
     """
     if skill.skill_md is None:
-        why = "SKILL.md is a symbolic link, which hosts do not follow" if "SKILL.md" in skill.symlinks else "SKILL.md is missing"
+        link = skill.symlinks.get("SKILL.md")
+        why = (
+            f"SKILL.md is a symbolic link (to {link}); skillsmith does not follow links and hosts that copy skills may drop it"
+            if link is not None
+            else "SKILL.md is missing"
+        )
         yield Hit(skill.root / "SKILL.md", why)
 
 
