@@ -29,6 +29,9 @@ class DocstringContract(VisitorBasedCodemodCommand):
     SAFE = True
     ORDER = 60  # runs last: the Exit: line sees every code the other fixes leave
 
+    def visit_Module(self, node: cst.Module) -> bool:
+        return False  # works on the module's top level only: no need to walk the tree
+
     def leave_Module(self, original_node: cst.Module, updated_node: cst.Module) -> cst.Module:
         facts = script_facts(updated_node.code, self.context.filename)
         if facts is None:

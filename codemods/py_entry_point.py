@@ -38,6 +38,9 @@ class EntryPoint(VisitorBasedCodemodCommand):
     SAFE = True
     ORDER = 10  # first: sys.exit(main()) makes main's return codes count as exit codes
 
+    def visit_Module(self, node: cst.Module) -> bool:
+        return False  # works on the module's top level only: no need to walk the tree
+
     def leave_Module(self, original_node: cst.Module, updated_node: cst.Module) -> cst.Module:
         facts = script_facts(updated_node.code, self.context.filename)
         if facts is None:

@@ -31,7 +31,7 @@ class ExitConstants(VisitorBasedCodemodCommand):
         for name, value in sorted(facts.facts.constants.items()):
             if name.startswith("EXIT_") and "." not in name:
                 self.names.setdefault(value, name)
-        return True
+        return any(code != 0 for code, _, _ in facts.facts.exit_codes)
 
     def _name_for(self, code: int) -> str:
         if code in self.names:

@@ -37,6 +37,9 @@ class JsonHelpers(VisitorBasedCodemodCommand):
     SAFE = True
     ORDER = 30
 
+    def visit_Module(self, node: cst.Module) -> bool:
+        return False  # works on the module's top level only: no need to walk the tree
+
     def leave_Module(self, original_node: cst.Module, updated_node: cst.Module) -> cst.Module:
         facts = script_facts(updated_node.code, self.context.filename)
         if facts is None or not writes_json(facts):

@@ -44,7 +44,8 @@ class JsonWrap(VisitorBasedCodemodCommand):
         facts = script_facts(node.code, self.context.filename)
         self.aliases = facts.facts.aliases if facts else {}
         self.schema = schema_for(self.context.filename)
-        return facts is not None and "emit_json" in defined_names(node)
+        return facts is not None and "emit_json" in defined_names(node) \
+            and any(name == "json.dumps" for name, _ in facts.facts.calls)
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
         return node.name.value != "emit_json"

@@ -33,7 +33,7 @@ class StreamSeparation(VisitorBasedCodemodCommand):
     def visit_Module(self, node: cst.Module) -> bool:
         facts = script_facts(node.code, self.context.filename)
         self.sys_name = module_alias(facts.facts.aliases, "sys") if facts else None
-        return facts is not None
+        return facts is not None and any(name == "print" for name, _ in facts.facts.calls)
 
     def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.Call:
         if not (isinstance(updated_node.func, cst.Name) and updated_node.func.value == "print"):

@@ -11,6 +11,7 @@ import ast
 import os
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from skillsmith import header as contract
 from skillsmith import python
@@ -159,8 +160,9 @@ class ScriptFacts:
         }
 
 
+@lru_cache(maxsize=16)
 def script_facts(code: str, filename: str | None) -> ScriptFacts | None:
-    """Facts for *code*, or None when it does not parse."""
+    """Facts for *code*, or None when it does not parse (cached: codemods in a row share them)."""
     try:
         module = ast.parse(code)
     except (SyntaxError, ValueError):
