@@ -272,10 +272,10 @@ class LineRange:
     node: object  # the command
 
 
-def self_line_ranges(root, data: bytes) -> list[LineRange]:
+def self_line_ranges(root, data: bytes, nodes: list | None = None) -> list[LineRange]:
     """``sed -n 'A,Bp' "$0"`` and ``head -n B "$0"`` commands: help text cut at a fixed line."""
     found = []
-    for cmd in commands(root, data):
+    for cmd in commands(root, data, nodes):
         raw = [text(a, data) for a in cmd.args]
         if not raw or raw[-1] not in _SELF_ARGS:
             continue
@@ -309,7 +309,7 @@ _NO_QUOTING = {
 _SAFE_SPECIALS = re.compile(r"^\$\{?[#?$!\-]\}?$|^\$\{#")
 
 
-def unquoted_expansions(root, data: bytes) -> list:
+def unquoted_expansions(root, data: bytes, nodes: list | None = None) -> list:
     """Expansion nodes (``$var``, ``${var}``, ``$@``, ``$(cmd)``) left unquoted in command arguments.
 
     Not counted: anything inside ``[[ ]]``/``[ ]``, arithmetic, assignments, declarations,
@@ -317,7 +317,7 @@ def unquoted_expansions(root, data: bytes) -> list:
     ``$$``, ``$!`` and ``${#...}``, which expand to numbers.
     """
     found = []
-    for cmd in commands(root, data):
+    for cmd in commands(root, data, nodes):
         if cmd.name in ("eval", "let") or _inside(cmd.node, _NO_QUOTING):
             continue
         for arg in cmd.args:

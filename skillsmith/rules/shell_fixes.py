@@ -64,7 +64,7 @@ def help_fixed_line_range(script):
     tree = _tree(script)
     if tree is None:
         return
-    for rng in shell.self_line_ranges(tree.root_node, script.file.data):
+    for rng in shell.self_line_ranges(tree.root_node, script.file.data, script.sh_nodes):
         what = range_problem(rng, script.header, script.file.shebang is not None)
         if what is None:
             continue
@@ -119,7 +119,7 @@ def unquoted_expansion(script):
     tree = _tree(script)
     if tree is None:
         return
-    for node in shell.unquoted_expansions(tree.root_node, script.file.data):
+    for node in shell.unquoted_expansions(tree.root_node, script.file.data, script.sh_nodes):
         row, col = node.start_point
         end_row, end_col = node.end_point
         name = shell.text(node, script.file.data)
