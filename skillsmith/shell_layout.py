@@ -201,10 +201,14 @@ class Layout:
                 m = _USAGE_TEXT.match(raw.strip("\"'"))
                 if m:
                     usage = _SELF.sub(name, m.group(1)).strip().rstrip("\"'").strip()
-                    if usage.startswith(name) and "$" not in usage:
-                        return usage
-                    if usage and "$" not in usage and not usage.startswith("-"):
-                        return f"{name} {usage.split(None, 1)[1]}" if " " in usage else name
+                    if not usage or "$" in usage:
+                        continue
+                    first, _, rest = usage.partition(" ")
+                    if first in (".", "source") or first.endswith(name):
+                        return usage  # `. lib.sh`, or the name as the script spells it
+                    if first.startswith(("-", "[")):
+                        return f"{name} {usage}"
+                    return f"{name} {rest}".strip()  # another program name: this script's instead
         options: list[str] = []
         positional = False
         for item in shell.case_items(self.root):
