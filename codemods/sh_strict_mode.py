@@ -4,6 +4,10 @@ An existing top-level ``set`` line gets the missing options merged in (``set -e`
 ``set -euo pipefail``, ``set -o errexit`` becomes ``set -o errexit -o nounset -o pipefail``);
 otherwise ``set -uo pipefail`` goes right after the header block. A ``#!/bin/sh`` script
 gets ``nounset`` only: ``pipefail`` is not in every POSIX shell (see SHL001).
+
+When the script reads a variable that may be unset (``$1`` without a default, an environment
+variable it never assigns), ``set -u`` would stop it there: this safe fix then adds only
+``pipefail``, and ``sh_strict_nounset`` adds ``nounset`` with ``--unsafe-fixes``.
 """
 
 from __future__ import annotations
@@ -21,6 +25,8 @@ class StrictMode:
     DESCRIPTION = "Add `set -uo pipefail` (or merge nounset/pipefail into the top-level set line)."
     RULES = ("SHL001",)
     SAFE = True
+    #: nounset waits for --unsafe-fixes when the script reads variables that may be unset
+    HOLD_BACK_NOUNSET = True
 
     def __init__(self, path=None):
         self.path = path
@@ -30,6 +36,8 @@ class StrictMode:
         on = shell.set_options(layout.root, source)
         need = ["nounset"] if layout.posix_sh else ["nounset", "pipefail"]
         missing = [o for o in need if o not in on]
+        if "nounset" in missing and self.HOLD_BACK_NOUNSET and shell.possibly_unset(layout.root, source):
+            missing.remove("nounset")
         if not missing:
             return []
         target = self.set_command(layout)
@@ -38,8 +46,8 @@ class StrictMode:
         at = layout.header_end
         if not layout.free(at, at):
             return []
-        line = "set -u" if layout.posix_sh else "set -uo pipefail"
-        return [Edit(at, at, layout.block([line], at))]
+        letters = ("u" if "nounset" in missing else "") + ("o pipefail" if "pipefail" in missing else "")
+        return [Edit(at, at, layout.block([f"set -{letters}"], at))]
 
     @staticmethod
     def set_command(layout: Layout):

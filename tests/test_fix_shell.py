@@ -53,7 +53,7 @@ def test_the_required_constructs_have_cases():
     required = {
         "heredoc_plain", "heredoc_quoted", "heredoc_dash", "heredoc_in_subst", "strict_present",
         "no_errexit", "long_options", "library", "posix_sh", "crlf", "sed_help_bug", "arrays",
-        "regex_match", "arithmetic", "ansi_c",
+        "regex_match", "arithmetic", "ansi_c", "unset_reads",
     }
     assert required <= set(NAMES)
     assert all((CASES / f"{n}.fixed.sh").exists() for n in NAMES if n not in LEFT_ALONE)
@@ -112,10 +112,11 @@ def test_fixed_script_help_prints_the_header(fixed_tree, name):
 def test_no_safe_fixable_shell_finding_remains(fixed_tree):
     root, _, _ = fixed_tree
     r = run_cli("check", "scripts", "--json", "--no-cache", cwd=root)
-    left = [f for f in r.json()["data"] if f["fix"] == "safe"]
-    assert left == []
+    left = [(Path(f["path"]).stem, f["rule"]) for f in r.json()["data"] if f["fix"] == "safe"]
+    # set -u would stop unset_reads.sh on `[ -z "$1" ]` and $TMPDIR: nounset waits for a person
+    assert left == [("unset_reads", "SHL001")]
     # what remains needs a person: an unknown-option branch, CRLF line ends, unsafe quoting
-    assert {f["rule"] for f in r.json()["data"]} <= {"SHL002", "SHL003", "SHL051"}
+    assert {f["rule"] for f in r.json()["data"]} <= {"SHL001", "SHL002", "SHL003", "SHL051"}
 
 
 def test_json_reports_each_fixed_file(fixed_tree):
@@ -192,3 +193,19 @@ def test_regions_tree_sitter_cannot_parse_are_never_edited():
     assert layout.free(0, 0)
     fixed_source = (CASES / "parse_error_region.fixed.sh").read_bytes()
     assert fixed_source.endswith(source[source.index(b"paste <<A"):])  # the region and what follows, as it was
+
+
+def test_nounset_for_scripts_that_read_unset_variables_needs_unsafe_fixes(tmp_path):
+    scripts = tmp_path / "scripts"
+    scripts.mkdir()
+    target = scripts / "unset_reads.sh"
+    shutil.copyfile(CASES / "unset_reads.fixed.sh", target)
+    target.chmod(0o755)
+    assert "\nset -eo pipefail\n" in target.read_text()  # the safe fix added pipefail only
+    r = run_cli("check", "scripts", "--json", "--no-cache", cwd=tmp_path)
+    (finding,) = [f for f in r.json()["data"] if f["rule"] == "SHL001"]
+    assert "$1, $TMPDIR" in finding["message"]
+    assert run_cli("fix", "scripts", "--check", cwd=tmp_path).code == 0
+    r = run_cli("fix", "scripts", "--unsafe-fixes", "--select", "SHL001", "--json", cwd=tmp_path)
+    assert r.json()["data"][0]["fixers"] == ["sh_strict_nounset"]
+    assert "\nset -euo pipefail\n" in target.read_text()
