@@ -7,7 +7,7 @@ import re
 import libcst as cst
 from libcst.codemod import VisitorBasedCodemodCommand
 
-from skillsmith.codemods.pyscript import ScriptFacts, script_facts, separated
+from skillsmith.codemods.pyscript import ScriptFacts, facts_for, separated
 from skillsmith.header import FIELDS
 
 #: fields go in as ``Usage:   value`` (values aligned like the protocol's example)
@@ -33,7 +33,7 @@ class DocstringContract(VisitorBasedCodemodCommand):
         return False  # works on the module's top level only: no need to walk the tree
 
     def leave_Module(self, original_node: cst.Module, updated_node: cst.Module) -> cst.Module:
-        facts = script_facts(updated_node.code, self.context.filename)
+        facts = facts_for(self, updated_node, fresh=True)
         if facts is None:
             return updated_node
         body = list(updated_node.body)

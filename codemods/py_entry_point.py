@@ -5,7 +5,7 @@ from __future__ import annotations
 import libcst as cst
 from libcst.codemod import VisitorBasedCodemodCommand
 
-from skillsmith.codemods.pyscript import SHEBANG, module_alias, script_facts
+from skillsmith.codemods.pyscript import SHEBANG, module_alias, facts_for
 from skillsmith.rules.python_fixes import main_returns_codes
 
 
@@ -42,7 +42,7 @@ class EntryPoint(VisitorBasedCodemodCommand):
         return False  # works on the module's top level only: no need to walk the tree
 
     def leave_Module(self, original_node: cst.Module, updated_node: cst.Module) -> cst.Module:
-        facts = script_facts(updated_node.code, self.context.filename)
+        facts = facts_for(self, updated_node)
         if facts is None:
             return updated_node
         module = updated_node

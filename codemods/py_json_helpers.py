@@ -5,7 +5,7 @@ from __future__ import annotations
 import libcst as cst
 from libcst.codemod import VisitorBasedCodemodCommand
 
-from skillsmith.codemods.pyscript import defined_names, module_alias, script_facts, separated
+from skillsmith.codemods.pyscript import defined_names, module_alias, facts_for, separated
 
 EMIT_JSON = '''\
 def emit_json(data, schema):
@@ -17,7 +17,7 @@ def emit_json(data, schema):
 EMIT_ERROR = '''\
 def emit_error(code, message, details=None):
     """Print the --json error envelope on stdout and a human line on stderr."""
-    print(f"{{{os}.path.basename({sys}.argv[0])}}: {{message}}", file={sys}.stderr)
+    print(f"{{{sys}.argv[0].rsplit('/', 1)[-1]}}: {{message}}", file={sys}.stderr)
     print({json}.dumps({{"error": {{"code": code, "message": message, "details": details or {{}}}}}}))
 '''
 
@@ -41,7 +41,7 @@ class JsonHelpers(VisitorBasedCodemodCommand):
         return False  # works on the module's top level only: no need to walk the tree
 
     def leave_Module(self, original_node: cst.Module, updated_node: cst.Module) -> cst.Module:
-        facts = script_facts(updated_node.code, self.context.filename)
+        facts = facts_for(self, updated_node)
         if facts is None or not writes_json(facts):
             return updated_node
         names = defined_names(updated_node)
@@ -50,7 +50,7 @@ class JsonHelpers(VisitorBasedCodemodCommand):
             return updated_node
         aliases = facts.facts.aliases
         local = {}
-        for module in ("json", "os", "sys"):
+        for module in ("json", "sys"):
             local[module] = module_alias(aliases, module)
             if local[module] is None:
                 self.add_needed_import(module)

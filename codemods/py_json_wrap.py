@@ -7,7 +7,7 @@ import os
 import libcst as cst
 from libcst.codemod import VisitorBasedCodemodCommand
 
-from skillsmith.codemods.pyscript import defined_names, qualified_cst, script_facts
+from skillsmith.codemods.pyscript import defined_names, qualified_cst, facts_for
 
 
 def is_envelope(node) -> bool:
@@ -41,7 +41,7 @@ class JsonWrap(VisitorBasedCodemodCommand):
     ORDER = 35
 
     def visit_Module(self, node: cst.Module) -> bool:
-        facts = script_facts(node.code, self.context.filename)
+        facts = facts_for(self, node)
         self.aliases = facts.facts.aliases if facts else {}
         self.schema = schema_for(self.context.filename)
         return facts is not None and "emit_json" in defined_names(node) \

@@ -31,6 +31,7 @@ import difflib
 import fnmatch
 import importlib
 import pkgutil
+import re
 import subprocess
 import sys
 from dataclasses import dataclass, field
@@ -272,16 +273,31 @@ def transform_python(f: SourceFile, fixers: list[Fixer], out: FileFix) -> bytes:
         raise Skip(f"libcst cannot parse it: {type(exc).__name__}") from None
     if tree.code != text:
         raise Skip("libcst does not round-trip this file byte for byte")
+    # one context for the file: the imports every codemod asks for are added once, at the end
+    context = CodemodContext(filename=str(f.path), full_module_name=None)
+    code: str | None = text  # the code of `tree`, while known (generating it costs a walk)
     for fx in fixers:
-        context = CodemodContext(filename=str(f.path), full_module_name=None)
+        if code is not None:
+            context.scratch[CODE_KEY] = (tree, code)
         try:
-            new_tree = run_codemod(fx.impl, context, tree)
+            new_tree, changed = run_codemod(fx.impl, context, tree)
         except Exception as exc:  # a codemod bug must never cost the user their file
             raise Skip(f"{fx.name} failed: {type(exc).__name__}: {exc}") from None
-        if new_tree is not tree and new_tree.code != tree.code:
+        if changed is None:  # a codemod we could not watch: compare the code
+            old_code = code if code is not None else tree.code
+            code = new_tree.code
+            changed = code != old_code
+        elif changed:
+            code = None
+        if changed:
             tree = new_tree
             out.applied.append(fx.name)
             out.fixed_rules |= fx.rules & out.rules
+    context.scratch.pop(CODE_KEY, None)
+    try:
+        tree = add_requested_imports(context, tree)
+    except Exception as exc:
+        raise Skip(f"adding imports failed: {type(exc).__name__}: {exc}") from None
     new_text = tree.code
     if new_text == text:
         return f.data
@@ -314,29 +330,98 @@ def _declared_encoding(data: bytes) -> str:
 
 
 _INSTANCES: dict[type, Any] = {}
+#: ``context.scratch`` key holding (tree, its code) so codemods need not regenerate the code
+CODE_KEY = "skillsmith.code"
 
 
 def run_codemod(cls: type, context, tree):
     """``cls(context).transform_module(tree)``, minus the costs our codemods do not need.
 
-    A codemod without ``METADATA_DEPENDENCIES`` visits the tree directly (no metadata wrapper,
-    so no deep copy of the tree), and its instance is reused with a fresh context (libcst's
-    matcher set-up costs more than a small file's visit). The imports it asked for are added
-    exactly as ``CodemodCommand.transform_module`` would.
+    Returns (tree, changed); *changed* is None when it could not be observed. An unchanged
+    tree is returned as the same object, so its code need not be generated again.
+
+    A codemod without ``METADATA_DEPENDENCIES`` and without matcher decorators visits the tree
+    directly: no metadata wrapper (so no deep copy of the tree) and plain ``visit_*``/``leave_*``
+    dispatch (libcst's matcher bookkeeping costs about three times the walk itself). Its
+    instance is reused with the file's context. The imports it asks for are added by
+    :func:`add_requested_imports` once all codemods ran.
     """
     if getattr(cls, "METADATA_DEPENDENCIES", ()):
-        return cls(context).transform_module(tree)
-    from libcst.codemod.visitors import AddImportsVisitor, RemoveImportsVisitor
-
+        return cls(context).transform_module(tree), None
     inst = _INSTANCES.get(cls)
     if inst is None:
         inst = _INSTANCES[cls] = cls(context)
     inst.context = context
-    tree = tree.visit(inst)
-    for visitor in (AddImportsVisitor, RemoveImportsVisitor):
-        if visitor.CONTEXT_KEY in context.scratch:
-            tree = visitor(context).transform_module(tree)
+    if getattr(inst, "_extra_visit_funcs", None) or getattr(inst, "_extra_leave_funcs", None) \
+            or getattr(inst, "_matchers", None):
+        return tree.visit(inst), None
+    dispatch = _plain_dispatch(inst)
+    new_tree = tree.visit(dispatch)
+    return (new_tree, True) if dispatch.changed else (tree, False)
+
+
+def add_requested_imports(context, tree):
+    """Add (and remove) the imports codemods asked for, as ``CodemodCommand`` does after each."""
+    from libcst.codemod.visitors import AddImportsVisitor, RemoveImportsVisitor
+
+    if context.scratch.get(AddImportsVisitor.CONTEXT_KEY):
+        tree = tree.visit(_plain_dispatch(AddImportsVisitor(context)))  # (changed or not: imports only)
+    if context.scratch.get(RemoveImportsVisitor.CONTEXT_KEY):
+        tree = RemoveImportsVisitor(context).transform_module(tree)
     return tree
+
+
+def _plain_dispatch(inner):
+    """A transformer that calls *inner*'s ``visit_*``/``leave_*`` methods and nothing else.
+
+    It notes whether any ``leave_*`` returned a different node (``changed``).
+    """
+    import libcst as cst
+
+    attribute_hooks = any(_ATTRIBUTE_HOOK.match(name) for name in dir(type(inner)))
+
+    class PlainDispatch(cst.CSTTransformer):
+        def __init__(self) -> None:
+            super().__init__()
+            self.methods: dict[str, Any] = {}
+            self.changed = False
+
+        def method(self, name: str):
+            try:
+                return self.methods[name]
+            except KeyError:
+                found = self.methods[name] = getattr(inner, name, None)
+                return found
+
+        def on_visit(self, node) -> bool:
+            func = self.method(f"visit_{type(node).__name__}")
+            return func is None or func(node) is not False
+
+        def on_leave(self, original_node, updated_node):
+            func = self.method(f"leave_{type(original_node).__name__}")
+            if func is None:
+                return updated_node
+            result = func(original_node, updated_node)
+            if result is not updated_node:
+                self.changed = True
+            return result
+
+        def on_visit_attribute(self, node, attribute: str) -> None:
+            if attribute_hooks:
+                func = self.method(f"visit_{type(node).__name__}_{attribute}")
+                if func is not None:
+                    func(node)
+
+        def on_leave_attribute(self, original_node, attribute: str) -> None:
+            if attribute_hooks:
+                func = self.method(f"leave_{type(original_node).__name__}_{attribute}")
+                if func is not None:
+                    func(original_node)
+
+    return PlainDispatch()
+
+
+_ATTRIBUTE_HOOK = re.compile(r"^(visit|leave)_[A-Z][A-Za-z]*_[a-z_]+$")
 
 
 def _crlf(text: str) -> str:
@@ -447,12 +532,15 @@ def fix_paths(paths: list[str | Path], options: FixOptions | None = None) -> Fix
             wanted.setdefault(finding.path, set()).add(finding.rule)
     roots = [u.root for u in discover(paths)] if wanted else []
     files: list[FileFix] = []
+    todo: list[tuple[SourceFile, set[str]]] = []
     for path, rules in sorted(wanted.items()):
         f, why = _source_file(Path(path), roots)
         if f is None:
             files.append(FileFix(SourceFile(Path(path), Path(path).name, 0, 0), rules, skipped=why))
-            continue
-        result = fix_file(f, rules, options.unsafe)
+        else:
+            todo.append((f, rules))
+    for result in _transform_all(todo, options.unsafe):
+        f = result.file
         if options.write and result.changed:
             try:
                 atomic_write(f.path, result.new_data if result.new_data is not None else f.data,
@@ -462,11 +550,39 @@ def fix_paths(paths: list[str | Path], options: FixOptions | None = None) -> Fix
             except OSError as exc:
                 result.skipped = f"not written: {exc.strerror or exc}"
         files.append(result)
+    files.sort(key=lambda x: str(x.file.path))
     if options.write and any(f.written for f in files):
         after = check_paths(paths, check_options)
         return FixResult(files, after.findings, list(dict.fromkeys(before.notes + after.notes)),
                          before.internal_errors + after.internal_errors)
     return FixResult(files, before.findings, before.notes, before.internal_errors)
+
+
+#: below this many files a process pool costs more than it saves
+POOL_THRESHOLD = 8
+
+
+def _transform_all(todo: list[tuple[SourceFile, set[str]]], unsafe: bool) -> list[FileFix]:
+    """:func:`fix_file` for each file; in worker processes when there are many (nothing is written there)."""
+    import os
+
+    jobs = os.cpu_count() or 1
+    if len(todo) < POOL_THRESHOLD or jobs < 2:
+        return [fix_file(f, rules, unsafe) for f, rules in todo]
+    import concurrent.futures
+    import multiprocessing
+
+    for f, _ in todo:
+        f.data  # read in the parent: workers get the same bytes the parent will compare
+    ctx = multiprocessing.get_context("fork") if sys.platform.startswith("linux") else None
+    chunk = max(1, len(todo) // (jobs * 4))
+    with concurrent.futures.ProcessPoolExecutor(max_workers=jobs, mp_context=ctx) as pool:
+        return list(pool.map(_fix_one, todo, [unsafe] * len(todo), chunksize=chunk))
+
+
+def _fix_one(item: tuple[SourceFile, set[str]], unsafe: bool) -> FileFix:
+    f, rules = item
+    return fix_file(f, rules, unsafe)
 
 
 def _root_of(path: Path, roots: list[Path]) -> Path | None:

@@ -173,3 +173,14 @@ def test_symlinked_script_is_never_written_through(tmp_path):
     run_cli("fix", str(tmp_path / "skill" / "scripts"))
     assert outside.read_bytes() == before
     assert (scripts / "linked.py").is_symlink()
+
+
+@pytest.mark.parametrize("rule_id", ["PYS050", "PYS051", "PYS052", "PYS053"])
+def test_rule_fixture_is_fixed_completely(tmp_path, rule_id):
+    shutil.copytree(FIXTURES / "rules" / rule_id, tmp_path / rule_id)
+    r = run_cli("fix", rule_id, "--unsafe-fixes", "--json", cwd=tmp_path)
+    assert r.code == 0, r.stderr
+    [item] = r.json()["data"]
+    assert rule_id in item["rules"]
+    after = run_cli("check", rule_id, "--json", "--no-cache", cwd=tmp_path)
+    assert after.code == 0, after.stdout
