@@ -14,8 +14,11 @@ import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from skillsmith import frontmatter
 from skillsmith.config import Config, config_for
 from skillsmith.errors import NotFoundError
+from skillsmith.gitrepo import safe_options
+from skillsmith.links import Project, is_project_root
 from skillsmith.model import Loose, Skill, script_language
 from skillsmith.sourcefile import SourceFile
 
@@ -31,7 +34,7 @@ MAX_FILES_PER_SKILL = 5000
 class Unit:
     """What one worker checks: a skill or a set of loose scripts, with its config."""
 
-    kind: str  # "skill" | "loose"
+    kind: str  # "skill" | "loose" | "project"
     root: Path
     config: Config
     files: list[tuple[str, Path]] = field(default_factory=list)  # loose: (rel, path)
@@ -55,7 +58,7 @@ def git_ignored(root: Path) -> set[str] | None:
         probe = probe.parent
     try:
         out = subprocess.run(
-            ["git", "-C", str(root), "ls-files", "--others", "--ignored", "--exclude-standard", "--directory", "-z"],
+            ["git", "-C", str(root), *safe_options(), "ls-files", "--others", "--ignored", "--exclude-standard", "--directory", "-z"],
             capture_output=True, timeout=60, check=False, stdin=subprocess.DEVNULL,
         )
     except (OSError, subprocess.SubprocessError):
@@ -106,9 +109,13 @@ def discover(paths: list[str | Path]) -> list[Unit]:
         if (p / "SKILL.md").is_file() or (p / "SKILL.md").is_symlink():
             add(units, seen, Unit("skill", p, config, ignorer=ignorer))
             continue
+        if is_project_root(p):
+            # AGENT.md, CLAUDE.md, .skills/ or .claude/ here: project-scope rules run on it too
+            add(units, seen, Unit("project", p, config))
         found = find_skills(p, ignorer)
+        real = p.resolve()  # walks follow no links, so a skill's real path is below the top's
         for root in found:
-            add(units, seen, Unit("skill", root, config_for(root), ignorer=ignorer))
+            add(units, seen, Unit("skill", root, config_for(root, real / root.relative_to(p)), ignorer=ignorer))
         if not found and any((p / d).is_dir() for d in ("references", "assets")):
             # a skill's folders without the SKILL.md that makes it a skill
             add(units, seen, Unit("skill", p, config, ignorer=ignorer))
@@ -120,7 +127,10 @@ def discover(paths: list[str | Path]) -> list[Unit]:
 
 
 def add(units: list[Unit], seen: set[Path], unit: Unit) -> None:
-    key = unit.root if unit.kind == "skill" else unit.root / "\0".join(r for r, _ in unit.files)
+    if unit.kind == "project":
+        key = ("project", unit.root)
+    else:
+        key = unit.root if unit.kind == "skill" else unit.root / "\0".join(r for r, _ in unit.files)
     if key not in seen:
         seen.add(key)
         units.append(unit)
@@ -216,6 +226,10 @@ def load_skill(root: Path, config: Config, max_bytes: int, ignorer: Ignorer | No
     return skill
 
 
+def load_project(unit: Unit) -> Project:
+    return Project(unit.root)
+
+
 def load_loose(unit: Unit, max_bytes: int) -> Loose:
     files = {}
     for rel, path in unit.files:
@@ -235,7 +249,10 @@ def detect_target(skill: Skill) -> str:
     manifest = skill.files.get("manifest.json")
     if manifest is not None and manifest.text and '"plugin_api"' in manifest.text:
         return "kvist"
-    doc = skill.doc
-    if doc is not None and doc.frontmatter.raw and _PROGRESSIVE.search(doc.frontmatter.raw):
-        return "stabledge"
+    md = skill.skill_md
+    if md is not None and md.text and "progressive" in md.text:
+        # the frontmatter's lines only: no YAML parse, so a cached run stays cheap
+        lines, close = frontmatter.split(md.text)
+        if close and close > 0 and _PROGRESSIVE.search("\n".join(lines[1:close])):
+            return "stabledge"
     return "agentskills"
