@@ -572,8 +572,12 @@ def _transform_all(todo: list[tuple[SourceFile, set[str]]], unsafe: bool) -> lis
     import concurrent.futures
     import multiprocessing
 
+    kinds = set()
     for f, _ in todo:
         f.data  # read in the parent: workers get the same bytes the parent will compare
+        kinds.add(file_kind(f))
+    for kind in kinds & set(CODEMOD_PREFIX):
+        load_fixers(kind)  # import once here (libcst for Python); forked workers inherit it
     ctx = multiprocessing.get_context("fork") if sys.platform.startswith("linux") else None
     chunk = max(1, len(todo) // (jobs * 4))
     with concurrent.futures.ProcessPoolExecutor(max_workers=jobs, mp_context=ctx) as pool:
