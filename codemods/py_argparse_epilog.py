@@ -7,7 +7,7 @@ import ast
 import libcst as cst
 from libcst.codemod import VisitorBasedCodemodCommand
 
-from skillsmith.codemods.pyscript import add_arguments, module_alias, qualified_cst, facts_for
+from skillsmith.codemods.pyscript import WalkOnlyInto, add_arguments, defs_containing, facts_for, module_alias, qualified_cst
 
 FORMATTER = "RawDescriptionHelpFormatter"
 RAW_FORMATTERS = ("RawDescriptionHelpFormatter", "RawTextHelpFormatter")
@@ -23,7 +23,7 @@ def examples_block(examples: list[str]) -> str:
     return "examples:\n" + "".join(f"  {e}\n" for e in examples)
 
 
-class ArgparseEpilog(VisitorBasedCodemodCommand):
+class ArgparseEpilog(WalkOnlyInto, VisitorBasedCodemodCommand):
     DESCRIPTION = (
         "Add epilog= with an examples block (from the docstring's Examples) and "
         "formatter_class=argparse.RawDescriptionHelpFormatter to ArgumentParser(...) calls; "
@@ -35,7 +35,11 @@ class ArgparseEpilog(VisitorBasedCodemodCommand):
 
     def visit_Module(self, node: cst.Module) -> bool:
         self.facts = facts_for(self, node)
-        return self.facts is not None and bool(self.facts.facts.parsers)
+        if self.facts is None or not self.facts.facts.parsers:
+            return False
+        parsers = {id(call) for call in self.facts.facts.parsers}
+        self.walk_only_into(defs_containing(self.facts.module, lambda n: id(n) in parsers))
+        return True
 
     def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.Call:
         aliases = self.facts.facts.aliases

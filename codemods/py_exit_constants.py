@@ -2,15 +2,21 @@
 
 from __future__ import annotations
 
+import ast
+
 import libcst as cst
 from libcst.codemod import VisitorBasedCodemodCommand
 
-from skillsmith.codemods.pyscript import defined_names, exit_constant_name, insertion_index, qualified_cst, facts_for, separated
+from skillsmith.codemods.pyscript import (
+    WalkOnlyInto, defined_names, defs_containing, exit_constant_name, facts_for, insertion_index, qualified_cst,
+    separated,
+)
+from skillsmith.python import qualified
 
 EXIT_FUNCTIONS = ("sys.exit", "exit", "quit", "SystemExit", "os._exit")
 
 
-class ExitConstants(VisitorBasedCodemodCommand):
+class ExitConstants(WalkOnlyInto, VisitorBasedCodemodCommand):
     DESCRIPTION = (
         "Add module-level EXIT_* constants for the exit codes in use and replace literal "
         "sys.exit(N), exit(N) and raise SystemExit(N) with them."
@@ -31,6 +37,15 @@ class ExitConstants(VisitorBasedCodemodCommand):
         for name, value in sorted(facts.facts.constants.items()):
             if name.startswith("EXIT_") and "." not in name:
                 self.names.setdefault(value, name)
+        aliases = self.aliases
+
+        def literal_exit(node) -> bool:
+            return (
+                isinstance(node, ast.Call) and len(node.args) == 1 and isinstance(node.args[0], ast.Constant)
+                and type(node.args[0].value) is int and qualified(node.func, aliases) in EXIT_FUNCTIONS
+            )
+
+        self.walk_only_into(defs_containing(facts.module, literal_exit))
         return any(code != 0 for code, _, _ in facts.facts.exit_codes)
 
     def _name_for(self, code: int) -> str:

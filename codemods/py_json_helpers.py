@@ -17,7 +17,7 @@ def emit_json(data, schema):
 EMIT_ERROR = '''\
 def emit_error(code, message, details=None):
     """Print the --json error envelope on stdout and a human line on stderr."""
-    print(f"{{{os}.path.basename({sys}.argv[0])}}: {{message}}", file={sys}.stderr)
+    print(f"{{{sys}.argv[0].rsplit('/', 1)[-1]}}: {{message}}", file={sys}.stderr)
     print({json}.dumps({{"error": {{"code": code, "message": message, "details": details or {{}}}}}}))
 '''
 
@@ -50,7 +50,7 @@ class JsonHelpers(VisitorBasedCodemodCommand):
             return updated_node
         aliases = facts.facts.aliases
         local = {}
-        for module in ("json", "os", "sys"):
+        for module in ("json", "sys"):
             local[module] = module_alias(aliases, module)
             if local[module] is None:
                 self.add_needed_import(module)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import libcst as cst
 from libcst.codemod import VisitorBasedCodemodCommand
 
-from skillsmith.codemods.pyscript import module_alias, facts_for
+from skillsmith.codemods.pyscript import WalkOnlyInto, defs_containing, facts_for, module_alias
 from skillsmith.rules.python_fixes import is_status_text as is_status
 
 
@@ -21,7 +21,7 @@ def literal_text(node) -> str | None:
     return None
 
 
-class StreamSeparation(VisitorBasedCodemodCommand):
+class StreamSeparation(WalkOnlyInto, VisitorBasedCodemodCommand):
     DESCRIPTION = (
         "Add file=sys.stderr to print() calls whose literal text is clearly status "
         "(\"Processing ...\", \"Done\", \"Warning: ...\"), not data. Changes what stdout carries: unsafe."
@@ -33,7 +33,11 @@ class StreamSeparation(VisitorBasedCodemodCommand):
     def visit_Module(self, node: cst.Module) -> bool:
         facts = facts_for(self, node)
         self.sys_name = module_alias(facts.facts.aliases, "sys") if facts else None
-        return facts is not None and any(name == "print" for name, _ in facts.facts.calls)
+        if facts is None:
+            return False
+        prints = {id(call) for name, call in facts.facts.calls if name == "print"}
+        self.walk_only_into(defs_containing(facts.module, lambda n: id(n) in prints))
+        return bool(prints)
 
     def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.Call:
         if not (isinstance(updated_node.func, cst.Name) and updated_node.func.value == "print"):

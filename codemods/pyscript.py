@@ -266,7 +266,55 @@ def _argument(call: ast.Call) -> Argument | None:
     return Argument([], shown, True, nargs not in ("?", "*"), nargs)
 
 
+def defs_containing(module: ast.Module, wanted) -> set[str]:
+    """Names of the top-level functions and classes holding a node for which *wanted* is true."""
+    names = set()
+    for stmt in module.body:
+        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            if any(wanted(node) for node in ast.walk(stmt)):
+                names.add(stmt.name)
+    return names
+
+
 # -- libcst helpers shared by the codemods -------------------------------------------------
+
+
+class WalkOnlyInto:
+    """Mixin for codemods: skip top-level functions and classes that hold nothing to change.
+
+    Call :meth:`walk_only_into` from ``visit_Module`` with the names to enter (from
+    :func:`defs_containing`), or None to enter everything.
+    """
+
+    def walk_only_into(self, names: set[str] | None) -> None:
+        self._enter = names
+        self._entered: list[bool] = []
+
+    def _visit_def(self, node) -> bool:
+        enter = getattr(self, "_enter", None) is None or bool(self._entered) or node.name.value in self._enter
+        if enter:
+            self._entered.append(True)
+        return enter
+
+    def _leave_def(self, original_node, updated_node):
+        # only top-level definitions are ever skipped, and then nothing was pushed
+        if getattr(self, "_enter", None) is not None and self._entered:
+            self._entered.pop()
+        return updated_node
+
+    def visit_FunctionDef(self, node) -> bool:
+        return self._visit_def(node)
+
+    def leave_FunctionDef(self, original_node, updated_node):
+        return self._leave_def(original_node, updated_node)
+
+    def visit_ClassDef(self, node) -> bool:
+        return self._visit_def(node)
+
+    def leave_ClassDef(self, original_node, updated_node):
+        return self._leave_def(original_node, updated_node)
+
+
 
 
 def module_code(context, node) -> str:

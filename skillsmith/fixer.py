@@ -13,7 +13,8 @@ Three kinds of fixer plug in (see ``docs/architecture.md``, "Fixes"):
     Python file needs one of those rules.
 ``shell``
     ``codemods/sh_*.py``: one class per module with ``DESCRIPTION``, ``RULES``, ``SAFE`` and
-    ``edits(source: bytes, tree) -> list[Edit]`` (``tree`` is the tree-sitter tree of *source*).
+    ``edits(source: bytes, tree) -> list[Edit]`` (``tree`` is the tree-sitter tree of *source*);
+    it is constructed with the file's path (``cls(path)``), for names in generated text.
     Loaded only when a shell file needs one of those rules.
 ``file``
     a callable ``(SourceFile) -> bytes | None`` registered with :func:`file_fixer` by a module
@@ -30,6 +31,7 @@ import difflib
 import fnmatch
 import importlib
 import pkgutil
+import re
 import subprocess
 import sys
 from dataclasses import dataclass, field
@@ -273,20 +275,24 @@ def transform_python(f: SourceFile, fixers: list[Fixer], out: FileFix) -> bytes:
         raise Skip("libcst does not round-trip this file byte for byte")
     # one context for the file: the imports every codemod asks for are added once, at the end
     context = CodemodContext(filename=str(f.path), full_module_name=None)
-    code = text
+    code: str | None = text  # the code of `tree`, while known (generating it costs a walk)
     for fx in fixers:
-        context.scratch[CODE_KEY] = (tree, code)
+        if code is not None:
+            context.scratch[CODE_KEY] = (tree, code)
         try:
-            new_tree = run_codemod(fx.impl, context, tree)
+            new_tree, changed = run_codemod(fx.impl, context, tree)
         except Exception as exc:  # a codemod bug must never cost the user their file
             raise Skip(f"{fx.name} failed: {type(exc).__name__}: {exc}") from None
-        if new_tree is tree:
-            continue
-        new_code = new_tree.code
-        if new_code != code:
+        if changed is None:  # a codemod we could not watch: compare the code
+            old_code = code if code is not None else tree.code
+            code = new_tree.code
+            changed = code != old_code
+        elif changed:
+            code = None
+        if changed:
+            tree = new_tree
             out.applied.append(fx.name)
             out.fixed_rules |= fx.rules & out.rules
-        tree, code = new_tree, new_code
     context.scratch.pop(CODE_KEY, None)
     try:
         tree = add_requested_imports(context, tree)
@@ -331,6 +337,9 @@ CODE_KEY = "skillsmith.code"
 def run_codemod(cls: type, context, tree):
     """``cls(context).transform_module(tree)``, minus the costs our codemods do not need.
 
+    Returns (tree, changed); *changed* is None when it could not be observed. An unchanged
+    tree is returned as the same object, so its code need not be generated again.
+
     A codemod without ``METADATA_DEPENDENCIES`` and without matcher decorators visits the tree
     directly: no metadata wrapper (so no deep copy of the tree) and plain ``visit_*``/``leave_*``
     dispatch (libcst's matcher bookkeeping costs about three times the walk itself). Its
@@ -338,17 +347,17 @@ def run_codemod(cls: type, context, tree):
     :func:`add_requested_imports` once all codemods ran.
     """
     if getattr(cls, "METADATA_DEPENDENCIES", ()):
-        return cls(context).transform_module(tree)
+        return cls(context).transform_module(tree), None
     inst = _INSTANCES.get(cls)
     if inst is None:
         inst = _INSTANCES[cls] = cls(context)
     inst.context = context
     if getattr(inst, "_extra_visit_funcs", None) or getattr(inst, "_extra_leave_funcs", None) \
             or getattr(inst, "_matchers", None):
-        tree = tree.visit(inst)
-    else:
-        tree = tree.visit(_plain_dispatch(inst))
-    return tree
+        return tree.visit(inst), None
+    dispatch = _plain_dispatch(inst)
+    new_tree = tree.visit(dispatch)
+    return (new_tree, True) if dispatch.changed else (tree, False)
 
 
 def add_requested_imports(context, tree):
@@ -356,20 +365,26 @@ def add_requested_imports(context, tree):
     from libcst.codemod.visitors import AddImportsVisitor, RemoveImportsVisitor
 
     if context.scratch.get(AddImportsVisitor.CONTEXT_KEY):
-        tree = tree.visit(_plain_dispatch(AddImportsVisitor(context)))
+        tree = tree.visit(_plain_dispatch(AddImportsVisitor(context)))  # (changed or not: imports only)
     if context.scratch.get(RemoveImportsVisitor.CONTEXT_KEY):
         tree = RemoveImportsVisitor(context).transform_module(tree)
     return tree
 
 
 def _plain_dispatch(inner):
-    """A transformer that calls *inner*'s ``visit_*``/``leave_*`` methods and nothing else."""
+    """A transformer that calls *inner*'s ``visit_*``/``leave_*`` methods and nothing else.
+
+    It notes whether any ``leave_*`` returned a different node (``changed``).
+    """
     import libcst as cst
+
+    attribute_hooks = any(_ATTRIBUTE_HOOK.match(name) for name in dir(type(inner)))
 
     class PlainDispatch(cst.CSTTransformer):
         def __init__(self) -> None:
             super().__init__()
             self.methods: dict[str, Any] = {}
+            self.changed = False
 
         def method(self, name: str):
             try:
@@ -384,19 +399,29 @@ def _plain_dispatch(inner):
 
         def on_leave(self, original_node, updated_node):
             func = self.method(f"leave_{type(original_node).__name__}")
-            return updated_node if func is None else func(original_node, updated_node)
+            if func is None:
+                return updated_node
+            result = func(original_node, updated_node)
+            if result is not updated_node:
+                self.changed = True
+            return result
 
         def on_visit_attribute(self, node, attribute: str) -> None:
-            func = self.method(f"visit_{type(node).__name__}_{attribute}")
-            if func is not None:
-                func(node)
+            if attribute_hooks:
+                func = self.method(f"visit_{type(node).__name__}_{attribute}")
+                if func is not None:
+                    func(node)
 
         def on_leave_attribute(self, original_node, attribute: str) -> None:
-            func = self.method(f"leave_{type(original_node).__name__}_{attribute}")
-            if func is not None:
-                func(original_node)
+            if attribute_hooks:
+                func = self.method(f"leave_{type(original_node).__name__}_{attribute}")
+                if func is not None:
+                    func(original_node)
 
     return PlainDispatch()
+
+
+_ATTRIBUTE_HOOK = re.compile(r"^(visit|leave)_[A-Z][A-Za-z]*_[a-z_]+$")
 
 
 def _crlf(text: str) -> str:
@@ -420,7 +445,7 @@ def transform_shell(f: SourceFile, fixers: list[Fixer], out: FileFix) -> bytes:
     errors_before = _error_nodes(tree)
     for fx in fixers:
         try:
-            edits = fx.impl().edits(data, tree)
+            edits = fx.impl(f.path).edits(data, tree)
             new = apply_edits(data, edits) if edits else data
         except Exception as exc:  # a codemod bug must never cost the user their file
             raise Skip(f"{fx.name} failed: {type(exc).__name__}: {exc}") from None
@@ -433,7 +458,8 @@ def transform_shell(f: SourceFile, fixers: list[Fixer], out: FileFix) -> bytes:
         return data
     if _error_nodes(tree) > errors_before:
         raise Skip("the fixed script would have new parse errors; left unchanged")
-    if not bash_n_ok(data):
+    # bash cannot run a CRLF script at all; check the syntax of the lines themselves
+    if not bash_n_ok(data.replace(b"\r\n", b"\n") if f.newline == "\r\n" else data):
         raise Skip("the fixed script fails `bash -n`; left unchanged")
     return data
 
@@ -527,7 +553,7 @@ def fix_paths(paths: list[str | Path], options: FixOptions | None = None) -> Fix
     files.sort(key=lambda x: str(x.file.path))
     if options.write and any(f.written for f in files):
         after = check_paths(paths, check_options)
-        return FixResult(files, after.findings, before.notes + after.notes,
+        return FixResult(files, after.findings, list(dict.fromkeys(before.notes + after.notes)),
                          before.internal_errors + after.internal_errors)
     return FixResult(files, before.findings, before.notes, before.internal_errors)
 
@@ -546,8 +572,12 @@ def _transform_all(todo: list[tuple[SourceFile, set[str]]], unsafe: bool) -> lis
     import concurrent.futures
     import multiprocessing
 
+    kinds = set()
     for f, _ in todo:
         f.data  # read in the parent: workers get the same bytes the parent will compare
+        kinds.add(file_kind(f))
+    for kind in kinds & set(CODEMOD_PREFIX):
+        load_fixers(kind)  # import once here (libcst for Python); forked workers inherit it
     ctx = multiprocessing.get_context("fork") if sys.platform.startswith("linux") else None
     chunk = max(1, len(todo) // (jobs * 4))
     with concurrent.futures.ProcessPoolExecutor(max_workers=jobs, mp_context=ctx) as pool:

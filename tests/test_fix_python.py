@@ -184,3 +184,46 @@ def test_rule_fixture_is_fixed_completely(tmp_path, rule_id):
     assert rule_id in item["rules"]
     after = run_cli("check", rule_id, "--json", "--no-cache", cwd=tmp_path)
     assert after.code == 0, after.stdout
+
+
+def test_codemods_run_under_libcst_cli(tmp_path):
+    """Every codemod is listed by libcst's CLI, and one runs there on its own."""
+    from importlib import resources
+
+    config = resources.files("skillsmith.codemods") / ".libcst.codemod.yaml"
+    (tmp_path / ".libcst.codemod.yaml").write_text(config.read_text())
+    target = _one_script(tmp_path)
+    listed = subprocess.run([sys.executable, "-m", "libcst.tool", "list"], cwd=tmp_path, capture_output=True,
+                            text=True, timeout=120)
+    names = {p.stem for p in (Path(__file__).resolve().parent.parent / "codemods").glob("py_*.py")}
+    assert len(names) == 7
+    for name in names:
+        assert f"{name}." in listed.stdout
+    proc = subprocess.run(
+        [sys.executable, "-m", "libcst.tool", "codemod", "--no-format", "py_exit_constants.ExitConstants", "scripts"],
+        cwd=tmp_path, capture_output=True, text=True, timeout=120,
+    )
+    assert proc.returncode == 0, proc.stderr
+    text = target.read_text()
+    assert "\nEXIT_INVALID = 4\n" in text and "sys.exit(EXIT_INVALID)" in text
+
+
+def test_libcst_is_not_imported_when_nothing_needs_a_fix():
+    from conftest import EXAMPLE
+
+    code = ("import sys\nfrom skillsmith.cli import main\nrc = main(['fix', sys.argv[1]])\n"
+            "print(rc, 'libcst' in sys.modules)")
+    proc = subprocess.run([sys.executable, "-c", code, str(EXAMPLE)], capture_output=True, text=True, timeout=120)
+    assert proc.stdout.split() == ["0", "False"], proc.stderr
+
+
+def test_missing_trailing_newline_stays_missing(tmp_path):
+    scripts = tmp_path / "scripts"
+    scripts.mkdir()
+    target = scripts / "tool.py"
+    target.write_bytes(b'import argparse\nimport sys\n\n\ndef main():\n    argparse.ArgumentParser().parse_args()\n'
+                       b'    sys.exit(3)\n\n\nif __name__ == "__main__":\n    main()')
+    r = run_cli("fix", "scripts", cwd=tmp_path)
+    assert r.code == 0, r.stderr
+    data = target.read_bytes()
+    assert data.endswith(b"    main()") and b"sys.exit(EXIT_NOT_FOUND)" in data

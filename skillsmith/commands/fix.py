@@ -46,20 +46,12 @@ def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
 
 
 def run(args: argparse.Namespace) -> int:
-    from skillsmith import output
+    from skillsmith import api, output
     from skillsmith.commands.check import split_ids
-    from skillsmith.errors import UsageError
     from skillsmith.finding import display_path
-    from skillsmith.fixer import FixOptions, fix_paths
-    from skillsmith.registry import all_rules, matches
 
-    select = split_ids(args.select)
-    known = all_rules()
-    for sel in select or []:
-        if sel != "ALL" and not any(matches(r.id, [sel]) for r in known):
-            raise UsageError(f"no rule matches {sel!r}; see 'skillsmith rules'")
     dry = args.diff or args.check
-    result = fix_paths(args.paths or ["."], FixOptions(select=select, unsafe=args.unsafe_fixes, write=not dry))
+    result = api.fix(args.paths or ["."], select=split_ids(args.select), unsafe=args.unsafe_fixes, write=not dry)
     for line in result.notes:
         output.note(f"skillsmith: {line}")
 
