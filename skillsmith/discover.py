@@ -16,7 +16,7 @@ from pathlib import Path
 
 from skillsmith import frontmatter
 from skillsmith.config import Config, config_for
-from skillsmith.errors import NotFoundError
+from skillsmith.errors import InvalidInputError, NotFoundError
 from skillsmith.model import Loose, Skill, script_language
 from skillsmith.sourcefile import SourceFile
 
@@ -102,7 +102,8 @@ def discover(paths: list[str | Path]) -> list[Unit]:
                 add(units, seen, Unit("loose", p.parent, config, [(p.name, p)]))
             continue
         if not p.is_dir():
-            continue
+            what = "a broken symbolic link" if p.is_symlink() else "not a regular file or folder"
+            raise InvalidInputError(f"{given}: {what}", {"path": str(given)})
         ignorer = Ignorer(p, config)
         if (p / "SKILL.md").is_file() or (p / "SKILL.md").is_symlink():
             add(units, seen, Unit("skill", p, config, ignorer=ignorer))
