@@ -379,7 +379,11 @@ def add_arguments(call, new_args: list):
 
     args = list(call.args)
     if not args:
-        return call.with_changes(args=new_args)
+        comma = cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))
+        grown = call.with_changes(args=[a.with_changes(comma=comma) for a in new_args[:-1]] + new_args[-1:])
+        if len(cst.Module(body=[]).code_for_node(grown)) <= MAX_INLINE_CALL:
+            return grown
+        return one_argument_per_line(grown)
     last = args[-1]
     first_comma = args[0].comma
     multiline = (
@@ -402,7 +406,30 @@ def add_arguments(call, new_args: list):
     out = args[:-1] + [last.with_changes(comma=comma)]
     for i, arg in enumerate(new_args):
         out.append(arg.with_changes(comma=trailing if i == len(new_args) - 1 else comma))
-    return call.with_changes(args=out)
+    grown = call.with_changes(args=out)
+    if len(cst.Module(body=[]).code_for_node(grown)) <= MAX_INLINE_CALL:
+        return grown
+    return one_argument_per_line(grown)
+
+
+#: a call that grows longer than this is laid out one argument per line
+MAX_INLINE_CALL = 72
+
+
+def one_argument_per_line(call):
+    """*call* with each argument on its own line, indented one level, and a trailing comma."""
+    import libcst as cst
+
+    def newline_then(extra: str):
+        return cst.ParenthesizedWhitespace(
+            first_line=cst.TrailingWhitespace(), empty_lines=[], indent=True,
+            last_line=cst.SimpleWhitespace(extra),
+        )
+
+    unit = "    "
+    args = [a.with_changes(comma=cst.Comma(whitespace_after=newline_then(unit))) for a in call.args]
+    args[-1] = args[-1].with_changes(comma=cst.Comma(whitespace_after=newline_then("")))
+    return call.with_changes(whitespace_before_args=newline_then(unit), args=args)
 
 
 def insertion_index(body) -> int:
