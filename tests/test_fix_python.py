@@ -227,3 +227,17 @@ def test_missing_trailing_newline_stays_missing(tmp_path):
     assert r.code == 0, r.stderr
     data = target.read_bytes()
     assert data.endswith(b"    main()") and b"sys.exit(EXIT_NOT_FOUND)" in data
+
+
+def test_many_files_are_fixed_in_worker_processes(tmp_path):
+    from skillsmith.fixer import POOL_THRESHOLD
+
+    scripts = tmp_path / "scripts"
+    scripts.mkdir()
+    for i in range(POOL_THRESHOLD + 2):
+        shutil.copyfile(CASES / "argparse_in_main.py", scripts / f"tool_{i}.py")
+    r = run_cli("fix", "scripts", "--json", cwd=tmp_path)
+    assert r.code == 0, r.stderr
+    assert r.json()["meta"]["count"] == POOL_THRESHOLD + 2
+    expected = (CASES / "argparse_in_main.fixed.py").read_bytes()
+    assert all(p.read_bytes() == expected for p in scripts.iterdir())
