@@ -21,6 +21,8 @@ from conftest import FIXTURES, run_cli
 CASES = FIXTURES / "fix_python"
 NAMES = sorted(p.stem for p in CASES.glob("*.py") if not p.name.endswith(".fixed.py"))
 SKIPPED = {n for n in NAMES if not (CASES / f"{n}.fixed.py").exists()}
+#: safe fixes a case must leave to a person: a shebang would push the coding cookie to line 3
+LEFT = {"cookie_second_line": {"CON001"}}
 
 
 @pytest.fixture(scope="module")
@@ -81,8 +83,9 @@ def test_no_safe_fixable_finding_remains(fixed_tree):
     root, _, _ = fixed_tree
     r = run_cli("check", "scripts", "--json", "--no-cache", cwd=root)
     for f in r.json()["data"]:
-        if Path(f["path"]).stem not in SKIPPED:
-            assert f["fix"] != "safe", f
+        name = Path(f["path"]).stem
+        if name not in SKIPPED:
+            assert f["fix"] != "safe" or f["rule"] in LEFT.get(name, ()), f
 
 
 @pytest.mark.parametrize("name", sorted(set(NAMES) - SKIPPED))
