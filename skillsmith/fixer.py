@@ -13,7 +13,8 @@ Three kinds of fixer plug in (see ``docs/architecture.md``, "Fixes"):
     Python file needs one of those rules.
 ``shell``
     ``codemods/sh_*.py``: one class per module with ``DESCRIPTION``, ``RULES``, ``SAFE`` and
-    ``edits(source: bytes, tree) -> list[Edit]`` (``tree`` is the tree-sitter tree of *source*).
+    ``edits(source: bytes, tree) -> list[Edit]`` (``tree`` is the tree-sitter tree of *source*);
+    it is constructed with the file's path (``cls(path)``), for names in generated text.
     Loaded only when a shell file needs one of those rules.
 ``file``
     a callable ``(SourceFile) -> bytes | None`` registered with :func:`file_fixer` by a module
@@ -444,7 +445,7 @@ def transform_shell(f: SourceFile, fixers: list[Fixer], out: FileFix) -> bytes:
     errors_before = _error_nodes(tree)
     for fx in fixers:
         try:
-            edits = fx.impl().edits(data, tree)
+            edits = fx.impl(f.path).edits(data, tree)
             new = apply_edits(data, edits) if edits else data
         except Exception as exc:  # a codemod bug must never cost the user their file
             raise Skip(f"{fx.name} failed: {type(exc).__name__}: {exc}") from None
@@ -457,7 +458,8 @@ def transform_shell(f: SourceFile, fixers: list[Fixer], out: FileFix) -> bytes:
         return data
     if _error_nodes(tree) > errors_before:
         raise Skip("the fixed script would have new parse errors; left unchanged")
-    if not bash_n_ok(data):
+    # bash cannot run a CRLF script at all; check the syntax of the lines themselves
+    if not bash_n_ok(data.replace(b"\r\n", b"\n") if f.newline == "\r\n" else data):
         raise Skip("the fixed script fails `bash -n`; left unchanged")
     return data
 
@@ -551,7 +553,7 @@ def fix_paths(paths: list[str | Path], options: FixOptions | None = None) -> Fix
     files.sort(key=lambda x: str(x.file.path))
     if options.write and any(f.written for f in files):
         after = check_paths(paths, check_options)
-        return FixResult(files, after.findings, before.notes + after.notes,
+        return FixResult(files, after.findings, list(dict.fromkeys(before.notes + after.notes)),
                          before.internal_errors + after.internal_errors)
     return FixResult(files, before.findings, before.notes, before.internal_errors)
 
