@@ -14,7 +14,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from skillsmith import bashcheck, cache, registry, suppression
-from skillsmith.discover import Unit, detect_target, discover, load_loose, load_skill
+from skillsmith.discover import Unit, detect_target, discover, load_loose, load_project, load_skill
 from skillsmith.finding import Finding, Hit, printable
 from skillsmith.sourcefile import MAX_BYTES
 
@@ -34,6 +34,7 @@ class Options:
     max_bytes: int = MAX_BYTES
     jobs: int | None = None
     use_cache: bool = True
+    suppressions: bool = True  # honour inline `skillsmith: ignore[...]` comments (audit does not)
 
 
 @dataclass
@@ -59,7 +60,7 @@ def check_paths(paths: list[str | Path], options: Options | None = None) -> Resu
     errors = 0
     for out in outcomes:
         findings.extend(Finding(**f) for f in out["findings"])
-        notes.extend(out["notes"])
+        notes.extend(n for n in out["notes"] if n not in notes)
         errors += out["errors"]
     findings.sort()
     return Result(findings, len(units), notes, errors)
@@ -131,9 +132,14 @@ def check_unit(unit: Unit, options: Options) -> dict:
 
 
 def prepare_unit(unit: Unit, options: Options) -> Prepared:
-    model = load_skill(unit.root, unit.config, options.max_bytes, unit.ignorer) if unit.kind == "skill" \
-        else load_loose(unit, options.max_bytes)
-    use_cache = options.use_cache and not options.run
+    if unit.kind == "skill":
+        model = load_skill(unit.root, unit.config, options.max_bytes, unit.ignorer)
+    elif unit.kind == "project":
+        model = load_project(unit)
+    else:
+        model = load_loose(unit, options.max_bytes)
+    # project units are cheap (link states); results without suppressions are not cached
+    use_cache = options.use_cache and not options.run and unit.kind != "project" and options.suppressions
     stat_key = _stat_key(unit, model, options) if use_cache else None
     if stat_key is not None:
         hit = cache.get(stat_key)  # nothing changed since the last run: no file is read
@@ -141,6 +147,8 @@ def prepare_unit(unit: Unit, options: Options) -> Prepared:
             return Prepared(unit, model, "", [], None, hit)
     if unit.kind == "skill":
         target = options.target or unit.config.target or detect_target(model)
+    elif unit.kind == "project":
+        target = options.target or unit.config.target or "sucoder"
     else:
         target = options.target or unit.config.target or "agentskills"
     model.target = target
@@ -168,6 +176,9 @@ def evaluate_unit(prepared: Prepared, options: Options) -> dict:
         try:
             for hit in rule.check(subject) or ():
                 hits.append((rule, hit))
+        except registry.Skipped as why:
+            if str(why) not in notes:
+                notes.append(str(why))
         except Exception as exc:  # a rule bug must not lose the other findings
             errors += 1
             where = getattr(subject, "path", None) or getattr(subject, "root", "")
@@ -178,6 +189,8 @@ def evaluate_unit(prepared: Prepared, options: Options) -> dict:
     files = model.files
     for rule in rules:
         if rule.scope == "skill" and unit.kind == "skill":
+            run(rule, model)
+        elif rule.scope == "project" and unit.kind == "project":
             run(rule, model)
         elif rule.scope == "file":
             for f in files.values():
@@ -200,7 +213,7 @@ def evaluate_unit(prepared: Prepared, options: Options) -> dict:
         if ignored and registry.matches(rule.id, ignored):
             continue
         f = by_path.get(path)
-        if f is not None and f.text is not None:
+        if f is not None and f.text is not None and options.suppressions:
             if path not in tables:
                 tables[path] = suppression.parse(f.lines)
             if suppression.suppressed(rule.id, hit.line, tables[path]):
@@ -220,6 +233,25 @@ def evaluate_unit(prepared: Prepared, options: Options) -> dict:
     return result
 
 
+def _tool_versions(rules) -> tuple:
+    """Each external tool the rules run: where it is and when it changed (None: not installed)."""
+    return _tools_state(tuple(sorted({t for r in rules for t in r.tools})))
+
+
+@lru_cache(maxsize=16)
+def _tools_state(tools: tuple) -> tuple:
+    import shutil
+
+    found = []
+    for tool in tools:
+        path = shutil.which(tool)
+        try:
+            found.append((tool, path, os.stat(path).st_mtime_ns if path else None))
+        except OSError:
+            found.append((tool, path, None))
+    return tuple(found)
+
+
 def _cache_key(unit: Unit, model, rules, target: str) -> str:
     """The unit's key by content: every file's bytes, plus the rules, target and config."""
     parts = [
@@ -229,6 +261,7 @@ def _cache_key(unit: Unit, model, rules, target: str) -> str:
         unit.kind.encode(),
         os.fsencode(unit.root),
         _encode(repr(unit.config)),
+        _encode(repr(_tool_versions(rules))),
     ]
     for rel, f in sorted(model.files.items()):
         data = f.data
@@ -249,6 +282,7 @@ def _stat_key(unit: Unit, model, options: Options) -> str:
         b"stat",
         registry.ruleset_fingerprint().encode(),
         _encode(repr((options.select, options.ignore, options.target, options.max_bytes))),
+        _encode(repr(_tool_versions(registry.all_rules()))),
         unit.kind.encode(),
         os.fsencode(unit.root),
         _encode(repr(unit.config)),
