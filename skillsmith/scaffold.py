@@ -130,29 +130,40 @@ def template_available(template: str) -> bool:
 
 
 def render(template: str, dest: Path, data: dict, *, overwrite: bool = False) -> str | None:
-    """Render template *template* into *dest*; return the template version (None without history)."""
+    """Render template *template* into *dest*; return the template version (None without history).
+
+    The packaged folder is rendered directly (no git needed). For a template with history, the
+    answers file then gets the ``_src_path`` and ``_commit`` that ``update`` needs.
+    """
     from copier import run_copy
 
     from skillsmith import template_history as history
 
     dest = dest.resolve()
+    source = history.templates_root() / template
     with copier_errors(), warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        if template in history.HISTORY_TEMPLATES:
-            _, tag = history.clone(template)
-            with history.in_clones_dir():
-                run_copy(
-                    history.source_name(template), dest, data=data, answers_file=ANSWERS_FILE,
-                    vcs_ref=tag, settings=copier_settings(), defaults=True, overwrite=overwrite,
-                    quiet=True, unsafe=False, cleanup_on_error=False,
-                )
-            return tag
-        source = history.templates_root() / template
         run_copy(
             str(source), dest, data=data, answers_file=ANSWERS_FILE, settings=copier_settings(),
             defaults=True, overwrite=overwrite, quiet=True, unsafe=False, cleanup_on_error=False,
         )
-        return None
+    tag = history.current_tag(template) if template in history.HISTORY_TEMPLATES else None
+    answers = dest / ANSWERS_FILE
+    if tag and answers.is_file():
+        record_source(answers, history.source_name(template), tag)
+    return tag
+
+
+def record_source(answers_file: Path, source: str, tag: str) -> None:
+    """Set ``_src_path`` and ``_commit`` in an answers file, keeping its other lines."""
+    import yaml
+
+    file = read_text(answers_file)
+    kept = [line for line in file.text.splitlines() if not line.startswith(("_src_path:", "_commit:"))]
+    head = [line for line in kept if line.startswith("#")]
+    body = [line for line in kept if not line.startswith("#")]
+    recorded = yaml.safe_dump({"_commit": tag, "_src_path": source}, sort_keys=False).splitlines()
+    write_text(file, "\n".join(head + recorded + body) + "\n")
 
 
 class copier_errors:
@@ -518,8 +529,17 @@ def update(skill_dir: str | Path = ".", *, pretend: bool = False) -> Updated:
         raise MissingDependencyError(
             f"{skill_dir} has uncommitted changes ({len(dirty)} path(s)); commit or stash them, then retry"
         )
-    _, tag = history.clone(names[template])
+    with copier_errors():
+        repo, tag = history.clone(names[template])
+        known = history.sorted_tags(repo)
     old = str(answers["_commit"])
+    if old not in known:
+        raise InvalidInputError(
+            f"{root / ANSWERS_FILE}: template version {old!r} is not in this skillsmith's template history "
+            f"(versions {known[0]} to {tag}); update skillsmith, or regenerate the skill"
+        )
+    if known.index(old) > known.index(tag):
+        raise InvalidInputError(f"the skill was made with template {old}, newer than this skillsmith's {tag}; update skillsmith")
     if old == tag:
         return Updated(root=root, old_version=old, new_version=tag, changed=[], conflicts=[])
     if not pretend:

@@ -3,11 +3,13 @@
 ``skillsmith update`` needs what Copier's 3-way merge needs: the template as a git repository
 with PEP 440 tags, holding both the version a skill was generated from and the current one.
 A packaged template is only a folder, so each template's history is kept in the repository as
-``templates/history/<name>.bundle``, cloned once into the cache, and rendered from there.
+``templates/history/<name>.bundle`` (with ``<name>.tag`` naming its newest version) and cloned
+into the cache when an update needs it.
 
-The skill's answers file records ``_src_path`` as the clone's folder *name* (relative), and
-every Copier call runs with the cache folder as its working directory, so an answers file
-written on one machine works on any other.
+``new`` renders the packaged folder, which is the newest version (a test fails otherwise), and
+records that version as ``_commit``. The answers file records ``_src_path`` as the clone's
+folder *name* (relative), and Copier updates run with the cache folder as their working
+directory, so an answers file written on one machine works on any other.
 
 Regenerate a bundle after changing a template (a test fails while one is stale)::
 
@@ -55,6 +57,19 @@ def bundle_path(name: str) -> Path:
     override = os.environ.get(HISTORY_ENV)
     folder = Path(override) if override else templates_root() / "history"
     return folder / f"{name}.bundle"
+
+
+def tag_path(bundle: Path) -> Path:
+    """The file next to a bundle that names its newest tag (so ``new`` needs no git)."""
+    return bundle.with_suffix(".tag")
+
+
+def current_tag(name: str) -> str | None:
+    """The newest version in template *name*'s history, or None when it has none."""
+    try:
+        return tag_path(bundle_path(name)).read_text(encoding="utf-8").strip() or None
+    except OSError:
+        return None
 
 
 def source_name(name: str) -> str:
@@ -180,7 +195,14 @@ def stale(folder: Path, bundle: Path) -> list[str]:
         if not tags:
             return [f"{bundle} has no PEP 440 tag"]
         git("checkout", "--quiet", tags[-1], cwd=repo)
-        return differences(folder, repo)
+        found = differences(folder, repo)
+        try:
+            recorded = tag_path(bundle).read_text(encoding="utf-8").strip()
+        except OSError:
+            recorded = None
+        if recorded != tags[-1]:
+            found.append(f"{tag_path(bundle).name} says {recorded!r}, the newest tag is {tags[-1]!r}")
+        return found
 
 
 def next_version(tags: list[str], version: str) -> str:
@@ -222,6 +244,7 @@ def regenerate(folder: Path, bundle: Path, version: str) -> str | None:
         partial = bundle.with_suffix(".tmp")
         git("bundle", "create", "--quiet", str(partial), "--all", cwd=repo)
         os.replace(partial, bundle)
+        tag_path(bundle).write_text(tag + "\n", encoding="utf-8")
         return tag
 
 
