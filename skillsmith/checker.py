@@ -92,7 +92,7 @@ def enabled_rules(options: Options, unit: Unit, target: str) -> list[registry.Ru
 def check_unit(unit: Unit, options: Options) -> dict:
     """Findings for one unit, as plain dicts (cheap to send between processes and to cache)."""
     if unit.kind == "skill":
-        model = load_skill(unit.root, unit.config, options.max_bytes)
+        model = load_skill(unit.root, unit.config, options.max_bytes, unit.ignorer)
         target = options.target or unit.config.target or detect_target(model)
     else:
         model = load_loose(unit, options.max_bytes)

@@ -47,17 +47,19 @@ def extract(lines: list[str], first_line: int) -> list[Citation]:
     for index, text in enumerate(lines):
         lineno = first_line + index
         spans = []
-        for m in _LINK.finditer(text):
+        has_link = "](" in text
+        for m in _LINK.finditer(text) if has_link else ():
             spans.append(m.span())
             raw = m.group(1)
             if is_external(raw):
                 continue
             found.append(Citation(normalise(raw), raw, lineno, m.start(1) + 1, "link", text[m.end():]))
-        m = _REF_DEF.match(text)
+        m = _REF_DEF.match(text) if "]:" in text else None
         if m and not is_external(m.group(1)):
             spans.append(m.span())
             found.append(Citation(normalise(m.group(1)), m.group(1), lineno, m.start(1) + 1, "link", ""))
-        for m in _PATH.finditer(text):
+        has_path = "scripts/" in text or "references/" in text or "assets/" in text
+        for m in _PATH.finditer(text) if has_path else ():
             if any(start <= m.start() < end for start, end in spans):
                 continue
             spans.append(m.span())

@@ -35,6 +35,7 @@ class Unit:
     root: Path
     config: Config
     files: list[tuple[str, Path]] = field(default_factory=list)  # loose: (rel, path)
+    ignorer: "Ignorer | None" = None  # shared by every unit found under one given path
 
 
 def skip_dir(entry: os.DirEntry) -> bool:
@@ -74,7 +75,10 @@ class Ignorer:
 
     def skip(self, path: Path, is_dir: bool) -> bool:
         if self.ignored:
-            rel = path.relative_to(self.root).as_posix()
+            try:
+                rel = path.relative_to(self.root).as_posix()
+            except ValueError:
+                return False
             if (rel + "/" if is_dir else rel) in self.ignored:
                 return True
         return bool(self.config.exclude) and self.config.excluded(path)
@@ -98,19 +102,20 @@ def discover(paths: list[str | Path]) -> list[Unit]:
             continue
         if not p.is_dir():
             continue
+        ignorer = Ignorer(p, config)
         if (p / "SKILL.md").is_file() or (p / "SKILL.md").is_symlink():
-            add(units, seen, Unit("skill", p, config))
+            add(units, seen, Unit("skill", p, config, ignorer=ignorer))
             continue
-        found = find_skills(p, config)
+        found = find_skills(p, ignorer)
         for root in found:
-            add(units, seen, Unit("skill", root, config_for(root)))
+            add(units, seen, Unit("skill", root, config_for(root), ignorer=ignorer))
         if not found and any((p / d).is_dir() for d in ("references", "assets")):
             # a skill's folders without the SKILL.md that makes it a skill
-            add(units, seen, Unit("skill", p, config))
+            add(units, seen, Unit("skill", p, config, ignorer=ignorer))
         elif not found:
-            loose = loose_scripts(p, config)
+            loose = loose_scripts(p, ignorer)
             if loose:
-                add(units, seen, Unit("loose", p, config, loose))
+                add(units, seen, Unit("loose", p, config, loose, ignorer=ignorer))
     return units
 
 
@@ -121,8 +126,7 @@ def add(units: list[Unit], seen: set[Path], unit: Unit) -> None:
         units.append(unit)
 
 
-def find_skills(top: Path, config: Config) -> list[Path]:
-    ignorer = Ignorer(top, config)
+def find_skills(top: Path, ignorer: Ignorer) -> list[Path]:
     skills: list[Path] = []
     stack = [top]
     while stack:
@@ -141,8 +145,7 @@ def find_skills(top: Path, config: Config) -> list[Path]:
     return sorted(skills)
 
 
-def loose_scripts(top: Path, config: Config) -> list[tuple[str, Path]]:
-    ignorer = Ignorer(top, config)
+def loose_scripts(top: Path, ignorer: Ignorer) -> list[tuple[str, Path]]:
     found = []
     for rel, path, st in walk_files(top, ignorer):
         f = SourceFile.from_path(path, rel, st)
@@ -194,8 +197,9 @@ def walk_tree(top: Path, ignorer: Ignorer | None = None, limit: int = MAX_FILES_
         stack.extend(reversed(subdirs))
 
 
-def load_skill(root: Path, config: Config, max_bytes: int) -> Skill:
-    ignorer = Ignorer(root, config) if root.exists() else None
+def load_skill(root: Path, config: Config, max_bytes: int, ignorer: Ignorer | None = None) -> Skill:
+    if ignorer is None and root.exists():
+        ignorer = Ignorer(root, config)
     skill = Skill(root=root, files={})
     for kind, rel, path, st in walk_tree(root, ignorer):
         if kind == "file":

@@ -30,6 +30,16 @@ def interpreter_language(interp: str | None) -> str | None:
     return None
 
 
+class BashSyntaxMixin:
+    """``bash -n`` over all shell scripts of a unit, in one process when they are clean."""
+
+    @cached_property
+    def bash_errors(self) -> dict[str, tuple[int, str]]:
+        from skillsmith import bashcheck
+
+        return bashcheck.syntax_errors([s for s in self.scripts if s.language == "shell"])
+
+
 @dataclass
 class SkillDoc:
     """A parsed SKILL.md."""
@@ -42,7 +52,7 @@ class SkillDoc:
 
 
 @dataclass
-class Skill:
+class Skill(BashSyntaxMixin):
     root: Path
     files: dict[str, SourceFile]  # POSIX path relative to root -> file
     symlinks: dict[str, str] = field(default_factory=dict)  # rel -> link target as stored
@@ -79,7 +89,7 @@ class Skill:
             if rel.startswith("scripts/"):
                 lang = script_language(f)
                 if lang:
-                    found.append(Script(f, lang, self))
+                    found.append(Script(f, lang, self, self))
         return found
 
     @cached_property
@@ -141,7 +151,7 @@ class Skill:
 
 
 @dataclass
-class Loose:
+class Loose(BashSyntaxMixin):
     """Scripts given without their skill (a ``scripts/`` folder or single files)."""
 
     root: Path
@@ -154,7 +164,7 @@ class Loose:
         for f in self.files.values():
             lang = script_language(f)
             if lang:
-                found.append(Script(f, lang, None))
+                found.append(Script(f, lang, None, self))
         return found
 
 
@@ -173,6 +183,7 @@ class Script:
     file: SourceFile
     language: str  # "python" | "shell"
     skill: Skill | None
+    unit: "Skill | Loose | None" = None  # what the script was found in (the skill, or loose scripts)
 
     @property
     def path(self) -> Path:
@@ -200,6 +211,12 @@ class Script:
         if self.file.data is None or self.file.text is None:
             return None
         return shell.parse(self.file.data)
+
+    @cached_property
+    def sh_nodes(self) -> list:
+        """Every node of the shell parse tree, walked once and shared by the rules."""
+        tree = self.sh_tree
+        return list(shell.walk(tree.root_node)) if tree is not None else []
 
     # -- facts -------------------------------------------------------------------------------
 
@@ -240,7 +257,7 @@ class Script:
         for other in self.skill.scripts:
             if other is self or other.language != "shell" or other.sh_tree is None:
                 continue
-            for p in shell.sourced_paths(other.sh_tree.root_node, other.file.data):
+            for p in shell.sourced_paths(other.sh_tree.root_node, other.file.data, other.sh_nodes):
                 if p.rstrip("\"'").endswith("/" + name) or p == name:
                     return True
         return False
@@ -262,4 +279,4 @@ class Script:
             facts = self.py_facts
             return facts.exit_codes if facts else []
         tree = self.sh_tree
-        return shell.exit_codes(tree.root_node, self.file.data) if tree is not None else []
+        return shell.exit_codes(tree.root_node, self.file.data, self.sh_nodes) if tree is not None else []

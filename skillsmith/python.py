@@ -78,6 +78,7 @@ class PythonFacts:
     exit_codes: list[tuple[int, int, int]] = field(default_factory=list)
     calls: list[tuple[str, ast.Call]] = field(default_factory=list)  # (qualified name, call)
     strings: set[str] = field(default_factory=set)
+    exit_calls: list[ast.Call] = field(default_factory=list)  # sys.exit(...), exit(...), SystemExit(...)
     has_main_guard: bool = False
     uses_argparse: bool = False
     reads_argv: bool = False
@@ -94,8 +95,10 @@ def qualified(node: ast.AST, aliases: dict[str, str]) -> str | None:
 
 
 def facts(module: ast.Module) -> PythonFacts:
+    """Everything the rules ask of a module, from one walk of its tree."""
     f = PythonFacts()
-    for node in ast.walk(module):
+    nodes = list(ast.walk(module))
+    for node in nodes:
         if isinstance(node, ast.Import):
             for a in node.names:
                 f.aliases[(a.asname or a.name).split(".")[0]] = a.name if a.asname else a.name.split(".")[0]
@@ -109,8 +112,8 @@ def facts(module: ast.Module) -> PythonFacts:
                 _collect_constants(item, f.constants, node.name + ".")
         if isinstance(node, ast.If) and _is_main_guard(node.test):
             f.has_main_guard = True
-    main_returns_code = _sys_exit_main(module, f.aliases)
-    for node in ast.walk(module):
+    main_returns_code = _sys_exit_main(module, nodes, f.aliases)
+    for node in nodes:
         if isinstance(node, ast.Constant) and isinstance(node.value, str) and len(node.value) < 200:
             f.strings.add(node.value)
         if isinstance(node, ast.Call):
@@ -118,6 +121,8 @@ def facts(module: ast.Module) -> PythonFacts:
             if name is None:
                 continue
             f.calls.append((name, node))
+            if name in ("sys.exit", "exit", "quit", "os._exit", "SystemExit"):
+                f.exit_calls.append(node)
             if name == "argparse.ArgumentParser":
                 f.parsers.append(node)
                 f.uses_argparse = True
@@ -165,10 +170,10 @@ def _is_main_guard(test: ast.expr) -> bool:
     )
 
 
-def _sys_exit_main(module: ast.Module, aliases: dict[str, str]) -> list[ast.Return] | None:
+def _sys_exit_main(module: ast.Module, nodes: list[ast.AST], aliases: dict[str, str]) -> list[ast.Return] | None:
     """The ``return`` statements of ``main`` when the module calls ``sys.exit(main())``."""
     called = False
-    for node in ast.walk(module):
+    for node in nodes:
         if isinstance(node, ast.Call) and qualified(node.func, aliases) in ("sys.exit", "SystemExit", "exit"):
             if node.args and isinstance(node.args[0], ast.Call) and dotted(node.args[0].func) == "main":
                 called = True

@@ -65,9 +65,13 @@ class Command:
         return [unquote(text(a, data)) for a in self.args]
 
 
-def commands(root, data: bytes) -> Iterator[Command]:
-    """Every simple command (outside heredoc bodies, which are data)."""
-    for node in walk(root):
+def commands(root, data: bytes, nodes: list | None = None) -> Iterator[Command]:
+    """Every simple command (outside heredoc bodies, which are data).
+
+    *nodes*, when given, is ``list(walk(root))`` computed once (see ``Script.sh_nodes``):
+    callers that ask several questions of one tree pass it to avoid walking it again.
+    """
+    for node in nodes if nodes is not None else walk(root):
         if node.type != "command":
             continue
         name_node = node.child_by_field_name("name")
@@ -81,10 +85,10 @@ _NUM = re.compile(r"^\d+$")
 _VAR = re.compile(r"^\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?$")
 
 
-def constants(root, data: bytes) -> dict[str, int]:
+def constants(root, data: bytes, nodes: list | None = None) -> dict[str, int]:
     """Variables assigned an integer literal anywhere (``EXIT_USAGE=2``, ``readonly X=3``)."""
     found: dict[str, int] = {}
-    for node in walk(root):
+    for node in nodes if nodes is not None else walk(root):
         if node.type != "variable_assignment":
             continue
         name = node.child_by_field_name("name")
@@ -107,11 +111,11 @@ def resolve_code(arg: str, consts: dict[str, int]) -> int | None:
     return None
 
 
-def exit_codes(root, data: bytes) -> list[tuple[int, int, int]]:
+def exit_codes(root, data: bytes, nodes: list | None = None) -> list[tuple[int, int, int]]:
     """(code, line, column) of every ``exit N`` whose code is known. Bare ``exit`` is not counted."""
-    consts = constants(root, data)
+    consts = constants(root, data, nodes)
     codes = []
-    for cmd in commands(root, data):
+    for cmd in commands(root, data, nodes):
         if cmd.name != "exit" or not cmd.args:
             continue
         code = resolve_code(text(cmd.args[0], data), consts)
@@ -153,8 +157,8 @@ def set_options(root, data: bytes, top_level_only: bool = True) -> set[str]:
     return on
 
 
-def case_items(root):
-    for node in walk(root):
+def case_items(root, nodes: list | None = None):
+    for node in nodes if nodes is not None else walk(root):
         if node.type == "case_item":
             yield node
 
@@ -165,14 +169,15 @@ def case_patterns(item, data: bytes) -> list[str]:
     ]
 
 
-def has_help_branch(root, data: bytes) -> bool:
+def has_help_branch(root, data: bytes, nodes: list | None = None) -> bool:
     """A ``-h``/``--help`` case pattern, or ``--help`` compared in a test."""
-    for item in case_items(root):
+    nodes = nodes if nodes is not None else list(walk(root))
+    for item in case_items(root, nodes):
         pats = case_patterns(item, data)
         for pat in pats:
             if any(p in ("-h", "--help", "-help", "-h*", "--help*") for p in pat.split("|")):
                 return True
-    for node in walk(root):
+    for node in nodes:
         if node.type in ("test_command", "binary_expression"):
             t = text(node, data)
             if "--help" in t or re.search(r"[\"' ]-h[\"' ]", t):
@@ -180,9 +185,9 @@ def has_help_branch(root, data: bytes) -> bool:
     return False
 
 
-def functions(root, data: bytes) -> dict[str, object]:
+def functions(root, data: bytes, nodes: list | None = None) -> dict[str, object]:
     found = {}
-    for node in walk(root):
+    for node in nodes if nodes is not None else walk(root):
         if node.type == "function_definition":
             name = node.child_by_field_name("name")
             if name is not None:
@@ -203,11 +208,12 @@ def body_exit_codes(node, data: bytes, consts: dict[str, int], funcs: dict, dept
     return codes
 
 
-def has_unknown_flag_exit(root, data: bytes, usage_code: int = 2) -> bool:
+def has_unknown_flag_exit(root, data: bytes, usage_code: int = 2, nodes: list | None = None) -> bool:
     """A case branch for unknown options (``-*``, ``*``) that exits with the usage code."""
-    consts = constants(root, data)
-    funcs = functions(root, data)
-    for item in case_items(root):
+    nodes = nodes if nodes is not None else list(walk(root))
+    consts = constants(root, data, nodes)
+    funcs = functions(root, data, nodes)
+    for item in case_items(root, nodes):
         pats = [p for pat in case_patterns(item, data) for p in pat.split("|")]
         if not any(p.startswith("-") and any(ch in p for ch in "*?[") or p == "*" for p in pats):
             continue
@@ -216,11 +222,11 @@ def has_unknown_flag_exit(root, data: bytes, usage_code: int = 2) -> bool:
     return False
 
 
-def sourced_paths(root, data: bytes) -> list[str]:
+def sourced_paths(root, data: bytes, nodes: list | None = None) -> list[str]:
     """Arguments of ``source``/``.`` commands, as written."""
     return [
         unquote(text(cmd.args[0], data))
-        for cmd in commands(root, data)
+        for cmd in commands(root, data, nodes)
         if cmd.name in ("source", ".") and cmd.args
     ]
 

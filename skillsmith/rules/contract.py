@@ -301,7 +301,7 @@ def help_missing(script):
             return
         from skillsmith import shell
 
-        if not shell.has_help_branch(tree.root_node, script.file.data):
+        if not shell.has_help_branch(tree.root_node, script.file.data, script.sh_nodes):
             yield Hit(script.path, "no -h/--help branch that prints usage and exits 0")
 
 
@@ -469,20 +469,14 @@ def exit_code_literal(script):
     Safe: adds the constants (`EXIT_USAGE = 2`, `readonly EXIT_USAGE=2`) and replaces the literals.
     """
     if script.language == "python":
+        if script.py_facts is None:
+            return
         import ast
 
-        module = script.py[0]
-        if module is None or script.py_facts is None:
-            return
-        aliases = script.py_facts.aliases
-        from skillsmith.python import qualified
-
-        for node in ast.walk(module):
-            arg = None
-            if isinstance(node, ast.Call) and qualified(node.func, aliases) in ("sys.exit", "exit", "quit", "SystemExit", "os._exit"):
-                arg = node.args[0] if node.args else None
+        for call in script.py_facts.exit_calls:
+            arg = call.args[0] if call.args else None
             if isinstance(arg, ast.Constant) and type(arg.value) is int and arg.value != 0:
-                yield Hit(script.path, f"exit code {arg.value} is a literal; name it (EXIT_... = {arg.value})", node.lineno, node.col_offset + 1)
+                yield Hit(script.path, f"exit code {arg.value} is a literal; name it (EXIT_... = {arg.value})", call.lineno, call.col_offset + 1)
     else:
         tree = script.sh_tree
         if tree is None:
@@ -490,7 +484,7 @@ def exit_code_literal(script):
         from skillsmith import shell
 
         data = script.file.data
-        for cmd in shell.commands(tree.root_node, data):
+        for cmd in shell.commands(tree.root_node, data, script.sh_nodes):
             if cmd.name == "exit" and cmd.args:
                 raw = shell.unquote(shell.text(cmd.args[0], data))
                 if raw.isdigit() and raw != "0":

@@ -91,8 +91,10 @@ def cited_path_missing(skill):
         actual = skill.resolve_case(target)
         if actual is not None:
             yield Hit(doc.file.path, f"{c.raw} does not exist; the file is {actual} (case differs, which breaks on case-sensitive file systems)", c.line, c.column)
-        elif c.kind == "link" or (c.kind == "path" and ("." in PurePosixPath(target).name or c.raw.endswith("/"))):
-            # a bare extensionless token ("scripts/CI") is as likely prose as a path
+        elif ("." in PurePosixPath(target).name or c.raw.endswith("/")) and c.kind != "mention" or (
+            c.kind == "link" and "/" in target
+        ):
+            # an extensionless token ("scripts/CI", a "(url)" placeholder) is as likely prose as a path
             yield Hit(doc.file.path, f"{c.raw} does not exist in the skill", c.line, c.column)
 
 

@@ -2,16 +2,10 @@
 
 from __future__ import annotations
 
-import re
-import shutil
-import subprocess
-
 from skillsmith import shell
 from skillsmith.finding import Hit
 from skillsmith.registry import rule
 from skillsmith.sourcefile import shebang_interpreter
-
-_BASH_LINE = re.compile(r"line (\d+):\s*(.*)")
 
 
 def _tree(script):
@@ -83,25 +77,12 @@ def bash_syntax(script):
 
     Use instead: close every `if`/`case`/loop so that `bash -n script.sh` passes.
     """
-    if script.language != "shell" or script.file.data is None or script.file.text is None:
+    if script.language != "shell" or script.unit is None:
         return
-    bash = shutil.which("bash")
-    if bash is None:
-        return
-    try:
-        proc = subprocess.run(
-            [bash, "-n"], input=script.file.data, capture_output=True, timeout=20,
-            env={"PATH": "/usr/bin:/bin", "LC_ALL": "C"},
-        )
-    except (OSError, subprocess.SubprocessError):
-        return
-    if proc.returncode != 0:
-        err = proc.stderr.decode("utf-8", "replace").strip().splitlines()
-        first = err[0] if err else "syntax error"
-        m = _BASH_LINE.search(first)
-        line = int(m.group(1)) if m else 1
-        msg = m.group(2) if m else first
-        yield Hit(script.path, f"bash -n: {msg}", line)
+    problem = script.unit.bash_errors.get(script.rel)
+    if problem is not None:
+        line, message = problem
+        yield Hit(script.path, f"bash -n: {message}", line)
 
 
 @rule("SHL003", "unknown-flag-exit-missing", summary="No branch rejects unknown options with exit 2.", seed="000 §6", scope="script")
@@ -133,5 +114,5 @@ def unknown_flag_exit_missing(script):
     tree = _tree(script)
     if tree is None:
         return
-    if not shell.has_unknown_flag_exit(tree.root_node, script.file.data):
+    if not shell.has_unknown_flag_exit(tree.root_node, script.file.data, nodes=script.sh_nodes):
         yield Hit(script.path, "no case branch rejects unknown options with exit 2 (e.g. -*) echo ... >&2; exit 2 ;;)")
