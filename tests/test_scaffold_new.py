@@ -154,6 +154,7 @@ def test_stabledge_declares_every_bundled_file_with_its_role(generated):
         "assets/facts.json": "asset", "assets/sample-input.txt": "asset",
         "assets/templates/report.md": "template", "references/guide.md": "reference",
         "scripts/main.py": "executable", "scripts/tool.sh": "executable", "scripts/verify_facts.py": "executable",
+        "tests/run.sh": "asset",
     }
 
 
