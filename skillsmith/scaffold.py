@@ -547,7 +547,7 @@ def update(skill_dir: str | Path = ".", *, pretend: bool = False) -> Updated:
     with tempfile.TemporaryDirectory(prefix="skillsmith-update-") as tmp:
         copy = Path(tmp) / "repo"
         history.git("clone", "--quiet", "--shared", str(top), str(copy))
-        sub = copy / root.relative_to(top)
+        sub = copy / root.relative_to(top.resolve())
         result = run_copier_update(sub, tag, old)
         result.diff = history.git("diff", "--no-color", "--", ".", cwd=sub)
         result.root = root

@@ -233,7 +233,7 @@ def test_kvist_target_routes_to_its_template_or_is_unavailable(tmp_path):
     r = run_cli("new", "kv-demo", "--target", "kvist", "--description", "Demo tool. Use for tests.", cwd=tmp_path)
     if scaffold.template_available("kvist"):
         assert r.code == 0, r.stderr
-        assert (tmp_path / "kv-demo" / scaffold.ANSWERS_FILE).is_file()
+        assert (tmp_path / "kv-demo").is_dir() and r.stdout.startswith("kv-demo/")
     else:
         assert r.code == 2 and "kvist target is not available" in r.stderr
 
