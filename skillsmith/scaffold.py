@@ -116,7 +116,10 @@ def validate(answers: Answers) -> None:
 
 def copier_settings():
     """Explicit, empty Copier settings: the user's Copier configuration does not apply."""
-    from copier.settings import Settings
+    try:
+        from copier import Settings
+    except ImportError:  # older Copier releases keep it in copier.settings
+        from copier.settings import Settings
 
     return Settings()
 
