@@ -158,15 +158,18 @@ def render(template: str, dest: Path, data: dict, *, overwrite: bool = False) ->
 
 
 def record_source(answers_file: Path, source: str, tag: str) -> None:
-    """Set ``_src_path`` and ``_commit`` in an answers file, keeping its other lines."""
+    """Set ``_src_path`` and ``_commit`` in an answers file, keeping its comments and answers."""
     import yaml
 
     file = read_text(answers_file)
-    kept = [line for line in file.text.splitlines() if not line.startswith(("_src_path:", "_commit:"))]
-    head = [line for line in kept if line.startswith("#")]
-    body = [line for line in kept if not line.startswith("#")]
-    recorded = yaml.safe_dump({"_commit": tag, "_src_path": source}, sort_keys=False).splitlines()
-    write_text(file, "\n".join(head + recorded + body) + "\n")
+    data = yaml.safe_load(file.text)
+    if not isinstance(data, dict):
+        raise InvalidInputError(f"{answers_file}: the rendered answers are not a mapping")
+    head = [line for line in file.text.splitlines() if line.startswith("#")]
+    answers = {"_commit": tag, "_src_path": source}
+    answers.update((k, v) for k, v in data.items() if k not in answers)
+    body = yaml.safe_dump(answers, sort_keys=False, allow_unicode=True, default_flow_style=False)
+    write_text(file, "\n".join(head) + "\n" + body)
 
 
 class copier_errors:
