@@ -118,7 +118,7 @@ def file_digest(path: Path) -> str:
 
 def clone(name: str) -> tuple[Path, str]:
     """The cached clone of template *name*'s history (refreshed when the bundle changes) and its newest tag."""
-    bundle = bundle_path(name)
+    bundle = bundle_path(name).resolve()
     if not bundle.is_file():
         raise FileNotFoundError(bundle)
     digest = file_digest(bundle)
@@ -185,6 +185,7 @@ def differences(folder: Path, repo: Path) -> list[str]:
 
 def stale(folder: Path, bundle: Path) -> list[str]:
     """Why *bundle* does not end with the template in *folder* (an empty list when it does)."""
+    bundle = bundle.resolve()
     if not bundle.is_file():
         return [f"{bundle} does not exist"]
     with tempfile.TemporaryDirectory() as tmp:
@@ -218,6 +219,7 @@ def next_version(tags: list[str], version: str) -> str:
 
 def regenerate(folder: Path, bundle: Path, version: str) -> str | None:
     """Append *folder* as a new tagged version to *bundle* if it changed; return the new tag or None."""
+    bundle = bundle.resolve()
     with tempfile.TemporaryDirectory() as tmp:
         repo = Path(tmp) / "repo"
         if bundle.is_file():

@@ -152,3 +152,18 @@ def test_update_rejects_an_unknown_template_version(repo, tmp_path, monkeypatch)
     monkeypatch.delenv(template_history.HISTORY_ENV)
     r = run_cli("update", "demo", cwd=repo)
     assert r.code == 4 and "'1.0.0' is not in this skillsmith's template history" in r.stderr
+
+
+def test_history_appends_only_when_the_template_changed(tmp_path):
+    bundle = tmp_path / "skill.bundle"
+    assert template_history.regenerate(TEMPLATES / "skill", bundle, "0.1.0") == "0.1.0"
+    assert template_history.regenerate(TEMPLATES / "skill", bundle, "0.1.0") is None
+    changed = tmp_path / "changed"
+    shutil.copytree(TEMPLATES / "skill", changed)
+    (changed / "copier.yml").write_text((changed / "copier.yml").read_text() + "\n# changed\n")
+    assert template_history.stale(changed, bundle) == ["copier.yml"]
+    # same skillsmith version, new template: a post-release keeps the tags in PEP 440 order
+    assert template_history.regenerate(changed, bundle, "0.1.0") == "0.1.0.post1"
+    assert template_history.stale(changed, bundle) == []
+    assert template_history.tag_path(bundle).read_text().strip() == "0.1.0.post1"
+    assert template_history.next_version(["0.1.0", "0.1.0.post1"], "0.2.0") == "0.2.0"
