@@ -120,6 +120,10 @@ def test_generated_scripts_keep_the_contract(generated, combo, tmp_path):
         if script.name == "verify_facts.py":
             offline = run(cmd + ["--offline"])
             assert offline.returncode == 0 and offline.stdout == ""
+            facts = tmp_path / "facts.json"
+            facts.write_text(json.dumps({"facts": [{"name": "n", "url": "https://127.0.0.1:9/", "expect": "x"}]}))
+            down = run(cmd + ["--live", "--facts", str(facts)])  # nothing listens on port 9
+            assert down.returncode == 7 and down.stdout == "" and "unreachable" in down.stderr
             continue
         ok = run(cmd + [str(sample)])
         assert ok.returncode == 0 and ok.stdout == f"{sample}\t2\t3\n" and ok.stderr == ""
