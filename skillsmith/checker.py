@@ -10,15 +10,18 @@ import os
 import sys
 import traceback
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 
-from skillsmith import cache, registry, suppression
+from skillsmith import bashcheck, cache, registry, suppression
 from skillsmith.discover import Unit, detect_target, discover, load_loose, load_skill
-from skillsmith.finding import Finding, Hit
+from skillsmith.finding import Finding, Hit, printable
 from skillsmith.sourcefile import MAX_BYTES
 
 #: below this many units the pool costs more than it saves
 POOL_THRESHOLD = 24
+#: units loaded together (sharing one ``bash -n`` run); also the largest pool task
+BATCH = 64
 
 
 @dataclass
@@ -50,7 +53,7 @@ def check_paths(paths: list[str | Path], options: Options | None = None) -> Resu
     if len(units) >= POOL_THRESHOLD and jobs > 1:
         outcomes = _pool_map(units, options, jobs)
     else:
-        outcomes = [check_unit(u, options) for u in units]
+        outcomes = [out for batch in batches(units, BATCH) for out in check_batch(batch, options)]
     findings: list[Finding] = []
     notes: list[str] = []
     errors = 0
@@ -67,19 +70,38 @@ def _pool_map(units: list[Unit], options: Options, jobs: int) -> list[dict]:
     import multiprocessing
 
     ctx = multiprocessing.get_context("fork") if sys.platform.startswith("linux") else None
-    chunk = max(1, len(units) // (jobs * 8))
+    size = max(1, min(BATCH, len(units) // (jobs * 8)))
+    work = batches(units, size)
     with concurrent.futures.ProcessPoolExecutor(max_workers=jobs, mp_context=ctx) as pool:
-        return list(pool.map(check_unit, units, [options] * len(units), chunksize=chunk))
+        return [out for outs in pool.map(check_batch, work, [options] * len(work)) for out in outs]
+
+
+def batches(units: list[Unit], size: int) -> list[list[Unit]]:
+    return [units[i:i + size] for i in range(0, len(units), size)]
+
+
+def check_batch(units: list[Unit], options: Options) -> list[dict]:
+    """:func:`check_unit` for several units, sharing one ``bash -n`` among all their shell scripts."""
+    prepared = [prepare_unit(u, options) for u in units]
+    todo = [p for p in prepared if p.result is None]
+    if any(r.id == bashcheck.RULE for p in todo for r in p.rules):
+        bashcheck.share([p.model for p in todo])
+    return [p.result if p.result is not None else evaluate_unit(p, options) for p in prepared]
 
 
 def enabled_rules(options: Options, unit: Unit, target: str) -> list[registry.Rule]:
     select = options.select if options.select is not None else unit.config.select
-    ignore = list(unit.config.ignore) + list(options.ignore)
+    ignore = tuple(unit.config.ignore) + tuple(options.ignore)
+    return _enabled(target, options.run, None if select is None else tuple(select), ignore)
+
+
+@lru_cache(maxsize=256)
+def _enabled(target: str, run: bool, select: tuple[str, ...] | None, ignore: tuple[str, ...]) -> list[registry.Rule]:
     rules = []
     for r in registry.all_rules():
         if target not in r.targets:
             continue
-        if r.scope == "run" and not options.run:
+        if r.scope == "run" and not run:
             continue
         if select is not None and not registry.matches(r.id, select):
             continue
@@ -89,24 +111,54 @@ def enabled_rules(options: Options, unit: Unit, target: str) -> list[registry.Ru
     return rules
 
 
+@dataclass
+class Prepared:
+    """A unit loaded, with its target, rules and cache key, or already answered by the cache."""
+
+    unit: Unit
+    model: object
+    target: str
+    rules: list
+    key: str | None
+    result: dict | None
+    stat_key: str | None = None
+
+
 def check_unit(unit: Unit, options: Options) -> dict:
     """Findings for one unit, as plain dicts (cheap to send between processes and to cache)."""
+    prepared = prepare_unit(unit, options)
+    return prepared.result if prepared.result is not None else evaluate_unit(prepared, options)
+
+
+def prepare_unit(unit: Unit, options: Options) -> Prepared:
+    model = load_skill(unit.root, unit.config, options.max_bytes, unit.ignorer) if unit.kind == "skill" \
+        else load_loose(unit, options.max_bytes)
+    use_cache = options.use_cache and not options.run
+    stat_key = _stat_key(unit, model, options) if use_cache else None
+    if stat_key is not None:
+        hit = cache.get(stat_key)  # nothing changed since the last run: no file is read
+        if hit is not None:
+            return Prepared(unit, model, "", [], None, hit)
     if unit.kind == "skill":
-        model = load_skill(unit.root, unit.config, options.max_bytes, unit.ignorer)
         target = options.target or unit.config.target or detect_target(model)
     else:
-        model = load_loose(unit, options.max_bytes)
         target = options.target or unit.config.target or "agentskills"
     model.target = target
     rules = enabled_rules(options, unit, target)
 
     key = None
-    if options.use_cache and not options.run:
+    if use_cache:
         key = _cache_key(unit, model, rules, target)
         hit = cache.get(key)
         if hit is not None:
-            return hit
+            cache.put(stat_key, hit)
+            return Prepared(unit, model, target, rules, key, hit, stat_key)
+    return Prepared(unit, model, target, rules, key, None, stat_key)
 
+
+def evaluate_unit(prepared: Prepared, options: Options) -> dict:
+    """Run the rules over a prepared unit; store the result in the cache."""
+    unit, model, rules, key = prepared.unit, prepared.model, prepared.rules, prepared.key
     hits: list[tuple[registry.Rule, Hit]] = []
     notes: list[str] = []
     errors = 0
@@ -156,31 +208,65 @@ def check_unit(unit: Unit, options: Options) -> dict:
         out.append(
             dict(
                 path=Path(path).as_posix(), line=hit.line, column=hit.column, rule=hit.code or rule.id,
-                message=hit.message, severity=rule.severity, end_line=hit.end_line,
+                message=printable(hit.message), severity=rule.severity, end_line=hit.end_line,
                 end_column=hit.end_column, fix=rule.fix,
             )
         )
     result = {"findings": out, "notes": notes, "errors": errors}
     if key is not None and not errors:
         cache.put(key, result)
+        if prepared.stat_key is not None:
+            cache.put(prepared.stat_key, result)
     return result
 
 
 def _cache_key(unit: Unit, model, rules, target: str) -> str:
+    """The unit's key by content: every file's bytes, plus the rules, target and config."""
     parts = [
         registry.ruleset_fingerprint().encode(),
         ",".join(r.id for r in rules).encode(),
         target.encode(),
         unit.kind.encode(),
-        str(unit.root).encode(),
-        repr(unit.config).encode(),
+        os.fsencode(unit.root),
+        _encode(repr(unit.config)),
     ]
     for rel, f in sorted(model.files.items()):
         data = f.data
-        parts.append(f"{rel}\0{f.mode:o}\0{f.size}".encode())
-        parts.append(data if data is not None else (f.read_error or "").encode())
-    for rel, link in sorted(getattr(model, "symlinks", {}).items()):
-        parts.append(f"L{rel}\0{link}".encode())
-    for rel in getattr(model, "dirs", []):
-        parts.append(f"D{rel}".encode())
+        parts.append(_encode(f"{rel}\0{f.mode:o}\0{f.size}"))
+        parts.append(data if data is not None else _encode(f.read_error or ""))
+    _tree_parts(model, parts)
     return cache.unit_key(parts)
+
+
+def _stat_key(unit: Unit, model, options: Options) -> str:
+    """The unit's key by file metadata (size, mtime in ns, inode, mode): found without reading a file.
+
+    A hit means no file of the unit changed since a run that stored it; any change to a file
+    (an edit, a checkout, a copy) changes its mtime or inode, and the unit falls back to the
+    content key.
+    """
+    parts = [
+        b"stat",
+        registry.ruleset_fingerprint().encode(),
+        _encode(repr((options.select, options.ignore, options.target, options.max_bytes))),
+        unit.kind.encode(),
+        os.fsencode(unit.root),
+        _encode(repr(unit.config)),
+    ]
+    for rel, f in sorted(model.files.items()):
+        parts.append(_encode(f"{rel}\0{f.mode:o}\0{f.size}\0{f.mtime_ns}\0{f.inode}"))
+    _tree_parts(model, parts)
+    return cache.unit_key(parts)
+
+
+def _tree_parts(model, parts: list[bytes]) -> None:
+    for rel, link in sorted(getattr(model, "symlinks", {}).items()):
+        parts.append(_encode(f"L{rel}\0{link}"))
+    for rel in getattr(model, "dirs", []):
+        parts.append(_encode(f"D{rel}"))
+    parts.append(b"T" if getattr(model, "truncated", False) else b"")
+
+
+def _encode(text: str) -> bytes:
+    """UTF-8, with the undecodable bytes of file names restored."""
+    return text.encode("utf-8", "surrogateescape")

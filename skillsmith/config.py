@@ -72,26 +72,48 @@ def glob_match(rel: str, pattern: str) -> bool:
     return any(fnmatch.fnmatchcase("/".join(parts[:i]), pattern) for i in range(1, len(parts)))
 
 
+#: folder -> nearest config file, so many skills below one folder share one walk upward
+_NEAREST: dict[Path, Path | None] = {}
+
+
 def find_config_file(start: Path) -> Path | None:
     """The nearest ``skillsmith.toml``, or ``pyproject.toml`` with ``[tool.skillsmith]``."""
+    walked: list[Path] = []
+    found = None
     for folder in [start, *start.parents]:
-        candidate = folder / "skillsmith.toml"
-        if candidate.is_file():
+        if folder in _NEAREST:
+            found = _NEAREST[folder]
+            break
+        walked.append(folder)
+        found = config_file_in(folder)
+        if found is not None:
+            break
+    for folder in walked:
+        _NEAREST[folder] = found
+    return found
+
+
+def config_file_in(folder: Path) -> Path | None:
+    candidate = folder / "skillsmith.toml"
+    if candidate.is_file():
+        return candidate
+    candidate = folder / "pyproject.toml"
+    if candidate.is_file():
+        try:
+            head = candidate.read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            return None
+        if re.search(r"^\s*\[\s*tool\.skillsmith(\s*\]|\.)", head, re.M):
             return candidate
-        candidate = folder / "pyproject.toml"
-        if candidate.is_file():
-            try:
-                head = candidate.read_text(encoding="utf-8", errors="replace")
-            except OSError:
-                continue
-            if re.search(r"^\s*\[\s*tool\.skillsmith(\s*\]|\.)", head, re.M):
-                return candidate
     return None
 
 
-def config_for(path: Path) -> Config:
-    start = path if path.is_dir() else path.parent
-    found = find_config_file(start.resolve())
+def config_for(path: Path, resolved: Path | None = None) -> Config:
+    """The config that applies to *path*; *resolved* is the folder's real path when already known."""
+    if resolved is None:
+        start = path if path.is_dir() else path.parent
+        resolved = start.resolve()
+    found = find_config_file(resolved)
     return load(found) if found else Config()
 
 
@@ -106,7 +128,8 @@ def load(source: Path) -> Config:
         doc = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         m = re.search(r"line (\d+)", str(exc))
-        line = int(m.group(1)) if m else 1
+        # "at end of document": the last line is where the unfinished value is
+        line = int(m.group(1)) if m else max(1, len(text.splitlines()))
         raise InvalidInputError(f"{source}:{line}: invalid TOML: {exc}", {"path": str(source), "line": line})
     table = doc.get("tool", {}).get("skillsmith", {}) if source.name == "pyproject.toml" else doc
     if source.name == "skillsmith.toml" and "tool" in table and "skillsmith" in table.get("tool", {}):

@@ -14,6 +14,7 @@ import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from skillsmith import frontmatter
 from skillsmith.config import Config, config_for
 from skillsmith.errors import NotFoundError
 from skillsmith.model import Loose, Skill, script_language
@@ -107,8 +108,9 @@ def discover(paths: list[str | Path]) -> list[Unit]:
             add(units, seen, Unit("skill", p, config, ignorer=ignorer))
             continue
         found = find_skills(p, ignorer)
+        real = p.resolve()  # walks follow no links, so a skill's real path is below the top's
         for root in found:
-            add(units, seen, Unit("skill", root, config_for(root), ignorer=ignorer))
+            add(units, seen, Unit("skill", root, config_for(root, real / root.relative_to(p)), ignorer=ignorer))
         if not found and any((p / d).is_dir() for d in ("references", "assets")):
             # a skill's folders without the SKILL.md that makes it a skill
             add(units, seen, Unit("skill", p, config, ignorer=ignorer))
@@ -235,7 +237,10 @@ def detect_target(skill: Skill) -> str:
     manifest = skill.files.get("manifest.json")
     if manifest is not None and manifest.text and '"plugin_api"' in manifest.text:
         return "kvist"
-    doc = skill.doc
-    if doc is not None and doc.frontmatter.raw and _PROGRESSIVE.search(doc.frontmatter.raw):
-        return "stabledge"
+    md = skill.skill_md
+    if md is not None and md.text and "progressive" in md.text:
+        # the frontmatter's lines only: no YAML parse, so a cached run stays cheap
+        lines, close = frontmatter.split(md.text)
+        if close and close > 0 and _PROGRESSIVE.search("\n".join(lines[1:close])):
+            return "stabledge"
     return "agentskills"

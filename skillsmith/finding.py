@@ -50,7 +50,19 @@ def display_path(path: str | Path) -> str:
     try:
         rel = os.path.relpath(path)
     except ValueError:  # another drive on Windows
-        return Path(path).as_posix()
+        return printable(Path(path).as_posix())
     if rel.startswith(".." + os.sep) or rel == "..":
-        return Path(path).as_posix()
-    return Path(rel).as_posix()
+        return printable(Path(path).as_posix())
+    return printable(Path(rel).as_posix())
+
+
+def printable(text: str) -> str:
+    """*text* with the undecodable bytes of file names (lone surrogates) as ``\\xNN`` escapes.
+
+    File names on POSIX are bytes; Python carries the ones that are not UTF-8 as lone
+    surrogates, which cannot be written as UTF-8 text or JSON.
+    """
+    try:
+        return text.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+    except UnicodeEncodeError:
+        return text.encode("utf-8", "backslashreplace").decode("utf-8")

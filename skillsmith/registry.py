@@ -158,17 +158,26 @@ def matches(rule_id: str, selectors: Iterable[str]) -> bool:
 
 @lru_cache(maxsize=1)
 def ruleset_fingerprint() -> str:
-    """Changes whenever the rules change: part of the cache key."""
-    import hashlib
+    """Changes whenever the rules or the code they run on change: part of the cache key.
 
+    Hashes the rules' metadata and the source of every module of the package (a rule's result
+    depends on the model and parsers as much as on its own code). Stable across processes.
+    """
+    import hashlib
+    from pathlib import Path
+
+    import skillsmith
     from skillsmith import __version__
 
     h = hashlib.blake2b(digest_size=12)
     h.update(__version__.encode())
     for r in all_rules():
-        h.update(f"{r.id}|{r.severity}|{r.fix}|{sorted(r.targets)}".encode())
-        code = getattr(r.check, "__code__", None)
-        if code is not None:
-            h.update(code.co_code)
-            h.update(repr(code.co_consts).encode())
+        h.update(f"{r.id}|{r.severity}|{r.scope}|{r.fix}|{r.library}|{sorted(r.targets)}".encode())
+    package = Path(skillsmith.__file__).parent
+    for source in sorted(package.rglob("*.py")):
+        try:
+            h.update(source.relative_to(package).as_posix().encode())
+            h.update(source.read_bytes())
+        except OSError:
+            pass
     return h.hexdigest()

@@ -30,6 +30,8 @@ class SourceFile:
     size: int
     mode: int
     max_bytes: int = MAX_BYTES
+    mtime_ns: int = 0  # with size and inode, what tells an unchanged file without reading it
+    inode: int = 0
     _data: bytes | None = field(default=None, repr=False)
     _read_error: str | None = field(default=None, repr=False)
     _read: bool = field(default=False, repr=False)
@@ -37,7 +39,8 @@ class SourceFile:
     @classmethod
     def from_path(cls, path: Path, rel: str, st: os.stat_result | None = None, max_bytes: int = MAX_BYTES):
         st = st or path.stat()
-        return cls(path=path, rel=rel, size=st.st_size, mode=stat.S_IMODE(st.st_mode), max_bytes=max_bytes)
+        return cls(path=path, rel=rel, size=st.st_size, mode=stat.S_IMODE(st.st_mode), max_bytes=max_bytes,
+                   mtime_ns=st.st_mtime_ns, inode=st.st_ino)
 
     @classmethod
     def from_bytes(cls, path: Path, rel: str, data: bytes, mode: int = 0o644) -> "SourceFile":
@@ -82,9 +85,11 @@ class SourceFile:
     def executable(self) -> bool:
         return bool(self.mode & 0o111)
 
-    @property
+    @cached_property
     def suffix(self) -> str:
-        return Path(self.rel).suffix.lower()
+        """``.py`` for ``scripts/run.PY``; ``""`` for ``Makefile``, ``.bashrc`` and ``name.``."""
+        ext = os.path.splitext(self.rel.rpartition("/")[2])[1]
+        return "" if ext == "." else ext.lower()
 
     @cached_property
     def is_binary(self) -> bool:

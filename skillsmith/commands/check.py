@@ -39,7 +39,7 @@ def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
     p.add_argument("--select", metavar="IDS", help="only these rules: comma-separated IDs or prefixes (SPC,CON001)")
     p.add_argument("--ignore", metavar="IDS", help="skip these rules: comma-separated IDs or prefixes")
     p.add_argument("--target", choices=TARGETS, help="check for this host instead of detecting it")
-    p.add_argument("--run", action="store_true", help="also run each entry script's --help and an unknown flag")
+    p.add_argument("--run", action="store_true", dest="run_scripts", help="also run each entry script's --help and an unknown flag")
     p.add_argument("--timeout", type=float, default=10.0, metavar="SECONDS", help="per-run timeout with --run (default: 10)")
     p.add_argument("--exit-zero", action="store_true", help="exit 0 even when findings remain")
     p.add_argument("--no-cache", action="store_true", help="do not read or write the results cache")
@@ -55,24 +55,15 @@ def split_ids(value: str | None) -> list[str] | None:
 
 def run(args: argparse.Namespace) -> int:
     from skillsmith import output
-    from skillsmith.checker import Options, check_paths
-    from skillsmith.errors import UsageError
-    from skillsmith.registry import all_rules, matches
+    from skillsmith.api import Options, check_result
     from skillsmith.reporters import report
 
     fmt = "json" if args.json else (args.format or "text")
-    select, ignore = split_ids(args.select), split_ids(args.ignore) or []
-    known = all_rules()
-    for sel in (select or []) + ignore:
-        if sel != "ALL" and not any(matches(r.id, [sel]) for r in known):
-            raise UsageError(f"no rule matches {sel!r}; see 'skillsmith rules'")
-    if args.jobs is not None and args.jobs < 1:
-        raise UsageError("--jobs must be at least 1")
     options = Options(
-        select=select, ignore=ignore, target=args.target, run=args.run, run_timeout=args.timeout,
-        jobs=args.jobs, use_cache=not args.no_cache,
+        select=split_ids(args.select), ignore=split_ids(args.ignore) or [], target=args.target,
+        run=args.run_scripts, run_timeout=args.timeout, jobs=args.jobs, use_cache=not args.no_cache,
     )
-    result = check_paths(args.paths or ["."], options)
+    result = check_result(args.paths or ["."], options)
     for line in result.notes:
         output.note(f"skillsmith: {line}")
     report(fmt, result)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import sys
+from pathlib import PurePosixPath
+from urllib.parse import quote
 
 from skillsmith import __version__, output
 from skillsmith.registry import all_rules
@@ -23,17 +25,17 @@ def document(result) -> dict:
             region["endLine"] = f.end_line
         if f.end_column:
             region["endColumn"] = f.end_column
-        results.append(
-            {
-                "ruleId": f.rule,
-                "ruleIndex": index.get(f.rule, 0),
-                "level": LEVEL[f.severity],
-                "message": {"text": f.message},
-                "locations": [
-                    {"physicalLocation": {"artifactLocation": {"uri": f.display_path()}, "region": region}}
-                ],
-            }
-        )
+        entry = {
+            "ruleId": f.rule,
+            "level": LEVEL[f.severity],
+            "message": {"text": f.message},
+            "locations": [
+                {"physicalLocation": {"artifactLocation": {"uri": uri(f.display_path())}, "region": region}}
+            ],
+        }
+        if f.rule in index:  # an external tool's own code (SC2086) has no entry in our rules
+            entry["ruleIndex"] = index[f.rule]
+        results.append(entry)
     return {
         "$schema": SCHEMA_URI,
         "version": "2.1.0",
@@ -61,6 +63,13 @@ def document(result) -> dict:
             }
         ],
     }
+
+
+def uri(path: str) -> str:
+    """A URI reference for *path*: relative paths percent-encoded, absolute ones as file: URIs."""
+    if PurePosixPath(path).is_absolute():
+        return "file://" + quote(path)
+    return quote(path)
 
 
 def report(result) -> None:

@@ -1,0 +1,55 @@
+"""The public Python API. The CLI uses it too, so both always agree.
+
+>>> from skillsmith.api import check
+>>> for finding in check(["skills/"], ignore=["CON013"]):
+...     print(finding.path, finding.line, finding.rule, finding.message)
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Iterable
+
+from skillsmith.checker import Options, Result, check_paths
+from skillsmith.errors import UsageError
+from skillsmith.finding import Finding
+from skillsmith.registry import TARGETS, all_rules, matches
+
+__all__ = ["check", "check_result", "Finding", "Options", "Result"]
+
+
+def check(
+    paths: Iterable[str | Path],
+    *,
+    select: Iterable[str] | None = None,
+    ignore: Iterable[str] | None = None,
+    target: str | None = None,
+) -> list[Finding]:
+    """Check skills, ``scripts/`` folders or single scripts; return the findings, sorted.
+
+    *select* and *ignore* take rule IDs or prefixes (``"SPC"``, ``"CON004"``); *target* is
+    one of ``agentskills``, ``stabledge``, ``kvist``, ``sucoder`` (default: detected).
+    Raises :class:`skillsmith.errors.UsageError` for an unknown rule or target and
+    :class:`skillsmith.errors.NotFoundError` for a missing path. Runs no skill code.
+    """
+    options = Options(
+        select=None if select is None else [s.upper() for s in select],
+        ignore=[s.upper() for s in ignore or ()],
+        target=target,
+    )
+    return check_result(list(paths), options).findings
+
+
+def check_result(paths: list[str | Path], options: Options) -> Result:
+    """Validate *options*, then check *paths*: findings plus the counts a report needs."""
+    known = all_rules()
+    for sel in (options.select or []) + list(options.ignore):
+        if sel != "ALL" and not any(matches(r.id, [sel]) for r in known):
+            raise UsageError(f"no rule matches {sel!r}; see 'skillsmith rules'")
+    if options.target is not None and options.target not in TARGETS:
+        raise UsageError(f"unknown target {options.target!r} (known: {', '.join(TARGETS)})")
+    if options.jobs is not None and options.jobs < 1:
+        raise UsageError("--jobs must be at least 1")
+    if options.run_timeout <= 0:
+        raise UsageError("--timeout must be more than 0 seconds")
+    return check_paths(paths or ["."], options)

@@ -1,0 +1,144 @@
+"""The results cache (by content hash and rule set) and the process pool."""
+
+from __future__ import annotations
+
+import json
+import os
+
+from conftest import run_cli, write_tree
+
+ANGLE = "---\nname: {name}\ndescription: Converts <file> to tables.\n---\n# {name}\n"
+
+
+def cache_entries(cache):
+    return sorted(cache.rglob("*.json"))
+
+
+def plant(entries, message):
+    """Rewrite cached results: a run that reports *message* read the cache, not the files."""
+    for entry in entries:
+        doc = json.loads(entry.read_text())
+        for f in doc["findings"]:
+            f["message"] = message
+        entry.write_text(json.dumps(doc))
+
+
+def messages(run):
+    return {f["message"] for f in run.json()["data"]}
+
+
+def test_second_run_comes_from_the_cache_and_a_change_invalidates_it(tmp_path):
+    cache = tmp_path / "cache"
+    env = {"SKILLSMITH_CACHE_DIR": str(cache)}
+    for name in ("one", "two"):
+        write_tree(tmp_path / "skills" / name, {"SKILL.md": ANGLE.format(name=name)})
+    first = run_cli("check", str(tmp_path / "skills"), "--json", env=env)
+    assert first.code == 10
+    entries = cache_entries(cache)
+    assert len(entries) == 4  # per skill: one by file metadata, one by content
+
+    plant(entries, "from the cache")
+    second = run_cli("check", str(tmp_path / "skills"), "--json", env=env)
+    assert messages(second) == {"from the cache"}
+    assert cache_entries(cache) == entries
+    strip = lambda run: [{k: v for k, v in f.items() if k != "message"} for f in run.json()["data"]]  # noqa: E731
+    assert strip(second) == strip(first)
+
+    # --no-cache ignores it
+    fresh = run_cli("check", str(tmp_path / "skills"), "--json", "--no-cache", env=env)
+    assert fresh.json() == first.json()
+
+    # a touched file (same bytes, new mtime) misses the metadata key and hits the content key
+    skill_md = tmp_path / "skills" / "one" / "SKILL.md"
+    os.utime(skill_md, ns=(skill_md.stat().st_atime_ns, skill_md.stat().st_mtime_ns + 10**9))
+    touched = run_cli("check", str(tmp_path / "skills"), "--json", env=env)
+    assert messages(touched) == {"from the cache"}
+    assert len(cache_entries(cache)) == 5
+
+    # changing any file of a skill invalidates both of its entries
+    for name in ("one", "two"):
+        (tmp_path / "skills" / name / "SKILL.md").write_text(ANGLE.format(name=name) + "\nMore.\n")
+    third = run_cli("check", str(tmp_path / "skills"), "--json", env=env)
+    assert "from the cache" not in messages(third)
+    assert third.json() == first.json()
+    assert len(cache_entries(cache)) == 9
+
+
+def test_weird_names_are_cached(tmp_path):
+    env = {"SKILLSMITH_CACHE_DIR": str(tmp_path / "cache")}
+    folder = os.fsencode(str(tmp_path)) + b"/sk\xffill"
+    os.mkdir(folder)
+    with open(folder + b"/SKILL.md", "wb") as fh:
+        fh.write(ANGLE.format(name="skill").encode())
+    with open(folder + b"/n\xe9\nw.md", "wb") as fh:
+        fh.write(b"# x\n")
+    runs = [run_cli("check", str(tmp_path), "--json", env=env) for _ in range(2)]
+    assert all("Traceback" not in r.stderr and r.code == 10 for r in runs), runs[0].stderr
+    assert runs[0].json() == runs[1].json()
+    assert len(cache_entries(tmp_path / "cache")) == 2
+
+
+def test_options_are_part_of_the_key(tmp_path):
+    cache = tmp_path / "cache"
+    env = {"SKILLSMITH_CACHE_DIR": str(cache)}
+    write_tree(tmp_path / "angle", {"SKILL.md": ANGLE.format(name="angle")})
+    assert run_cli("check", str(tmp_path / "angle"), "--json", env=env).json()["meta"]["count"] == 1
+    assert run_cli("check", str(tmp_path / "angle"), "--json", "--ignore", "SPC011", env=env).json()["meta"]["count"] == 0
+    assert run_cli("check", str(tmp_path / "angle"), "--json", env=env).json()["meta"]["count"] == 1
+
+
+def test_damaged_cache_is_a_miss(tmp_path):
+    cache = tmp_path / "cache"
+    env = {"SKILLSMITH_CACHE_DIR": str(cache)}
+    write_tree(tmp_path / "angle", {"SKILL.md": ANGLE.format(name="angle")})
+    first = run_cli("check", str(tmp_path / "angle"), "--json", env=env)
+    for entry in cache_entries(cache):
+        entry.write_text("{not json")
+    second = run_cli("check", str(tmp_path / "angle"), "--json", env=env)
+    assert second.json() == first.json()
+    assert "Traceback" not in second.stderr
+
+
+def test_pool_gives_the_same_findings_as_one_job(tmp_path):
+    files = {}
+    for i in range(40):
+        name = f"skill-{i:02d}"
+        if i % 3 == 0:
+            files[f"{name}/SKILL.md"] = ANGLE.format(name=name)
+        elif i % 3 == 1:
+            files[f"{name}/SKILL.md"] = f"---\nname: {name}\ndescription: caf\xe9\n---\n".encode("latin-1")
+        else:
+            files[f"{name}/SKILL.md"] = f"---\nname: Wrong_{i}\ndescription: Fine. Use when fine.\n---\n"
+            files[f"{name}/references/guide.md"] = "# Guide\n\x00"
+    write_tree(tmp_path / "many", files)
+    one = run_cli("check", str(tmp_path / "many"), "--json", "--no-cache", "--jobs", "1")
+    pool = run_cli("check", str(tmp_path / "many"), "--json", "--no-cache", "--jobs", "2")
+    assert one.code == pool.code == 10
+    assert pool.json() == one.json()
+    assert pool.json()["meta"]["units"] == 40
+    assert {f["rule"] for f in one.json()["data"]} >= {"SPC011", "FIL003", "FIL004", "SPC007"}
+    # the pool's results fill the cache, and a cached run agrees too
+    env = {"SKILLSMITH_CACHE_DIR": str(tmp_path / "cache")}
+    cold = run_cli("check", str(tmp_path / "many"), "--json", "--jobs", "2", env=env)
+    warm = run_cli("check", str(tmp_path / "many"), "--json", "--jobs", "2", env=env)
+    assert cold.json() == warm.json() == one.json()
+
+
+def test_bash_syntax_is_shared_across_units_with_the_same_verdicts(tmp_path):
+    """One `bash -n` serves many skills; a rejected batch is split until each verdict is exact."""
+    from skillsmith.api import Options, check_result
+
+    good = "#!/usr/bin/env bash\nset -uo pipefail\necho ok\n"
+    bad = "#!/usr/bin/env bash\nset -uo pipefail\nif true; then\nfi\n"  # tree-sitter accepts it, bash does not
+    roots = []
+    for i in range(30):
+        name = f"sh-{i:02d}"
+        roots.append(write_tree(tmp_path / name, {
+            "SKILL.md": f"---\nname: {name}\ndescription: Shell. Use when shell.\n---\nRun `scripts/run.sh x`.\n",
+            "scripts/run.sh": bad if i in (3, 17, 18) else good,
+        }))
+    options = Options(select=["SHL002"], use_cache=False, jobs=1)
+    together = check_result([str(tmp_path)], options).findings
+    alone = [f for root in roots for f in check_result([str(root)], options).findings]
+    assert sorted(together) == sorted(alone)
+    assert [(f.path.split("/")[-3], f.line) for f in together] == [("sh-03", 4), ("sh-17", 4), ("sh-18", 4)]

@@ -1,0 +1,158 @@
+"""Configuration files, the nearest one upward, and inline suppression comments."""
+
+from __future__ import annotations
+
+import pytest
+
+from conftest import run_cli, write_tree
+from skillsmith.registry import get_rule
+
+ANGLE = "---\nname: {name}\ndescription: Converts <file> to tables.\n---\n# {name}\n"  # SPC011 on line 3
+NETWORK = "---\nname: {name}\ndescription: Fetches. Use when fetching.\nnetwork: false\n---\n# {name}\n"  # SPC015 for agentskills
+LATIN1 = "---\nname: {name}\ndescription: caf\xe9\n---\n".encode("latin-1")  # FIL003
+
+
+def rules_of(r) -> list[str]:
+    assert "Traceback" not in r.stderr
+    return sorted(f["rule"] for f in r.json()["data"])
+
+
+def check(path, *extra, cwd=None):
+    return run_cli("check", str(path), "--json", "--no-cache", *extra, cwd=cwd)
+
+
+def test_pyproject_tool_table_applies(tmp_path):
+    write_tree(tmp_path, {
+        "pyproject.toml": '[project]\nname = "x"\n\n[tool.skillsmith]\nignore = ["SPC011"]\n',
+        "skills/angle/SKILL.md": ANGLE.format(name="angle"),
+    })
+    r = check(tmp_path / "skills")
+    assert r.code == 0, r.stdout
+    assert rules_of(r) == []
+
+
+def test_pyproject_without_tool_table_is_passed_over(tmp_path):
+    write_tree(tmp_path, {
+        "skillsmith.toml": 'ignore = ["SPC011"]\n',
+        "repo/pyproject.toml": '[project]\nname = "x"\n',
+        "repo/skills/angle/SKILL.md": ANGLE.format(name="angle"),
+    })
+    assert rules_of(check(tmp_path / "repo" / "skills")) == []
+
+
+def test_nearest_config_wins(tmp_path):
+    write_tree(tmp_path, {
+        "skillsmith.toml": 'ignore = ["SPC011"]\n',
+        "inner/pyproject.toml": '[tool.skillsmith]\nignore = ["SPC015"]\n',
+        "inner/angle/SKILL.md": ANGLE.format(name="angle"),
+        "inner/network/SKILL.md": NETWORK.format(name="network"),
+        "outer-angle/SKILL.md": ANGLE.format(name="outer-angle"),
+    })
+    # below inner/ only inner's config applies: SPC011 is back, SPC015 is gone
+    assert rules_of(check(tmp_path / "inner")) == ["SPC011"]
+    # each skill found from the top gets the config nearest to it
+    assert rules_of(check(tmp_path)) == ["SPC011"]
+    paths = [f["path"] for f in check(tmp_path).json()["data"]]
+    assert all("/inner/angle/" in p for p in paths)
+
+
+def test_select_and_cli_override(tmp_path):
+    write_tree(tmp_path, {
+        "skillsmith.toml": 'select = ["FIL"]\n',
+        "latin/SKILL.md": LATIN1,
+        "angle/SKILL.md": ANGLE.format(name="angle"),
+    })
+    assert rules_of(check(tmp_path)) == ["FIL003"]
+    assert rules_of(check(tmp_path, "--select", "SPC")) == ["SPC011"]
+    assert rules_of(check(tmp_path, "--ignore", "FIL")) == []
+
+
+def test_per_file_ignores(tmp_path):
+    write_tree(tmp_path, {
+        "skillsmith.toml": '[per-file-ignores]\n"legacy/**" = ["FIL003"]\n"*/scripts/*.sh" = ["FIL004"]\n',
+        "legacy/old/SKILL.md": LATIN1.replace(b"{name}", b"old"),
+        "current/SKILL.md": LATIN1.replace(b"{name}", b"current"),
+        "current/scripts/bin.sh": b"#!/usr/bin/env bash\n\0\n",
+    })
+    r = check(tmp_path, "--select", "FIL")
+    assert rules_of(r) == ["FIL003"]
+    assert r.json()["data"][0]["path"].endswith("current/SKILL.md")
+
+
+def test_exclude(tmp_path):
+    write_tree(tmp_path, {
+        "pyproject.toml": '[tool.skillsmith]\nexclude = ["vendor", "drafts/*"]\n',
+        "vendor/angle/SKILL.md": ANGLE.format(name="angle"),
+        "drafts/angle/SKILL.md": ANGLE.format(name="angle"),
+        "mine/angle/SKILL.md": ANGLE.format(name="angle"),
+    })
+    r = check(tmp_path)
+    assert [f["path"].split("/")[-3] for f in r.json()["data"]] == ["mine"]
+
+
+def test_target(tmp_path):
+    write_tree(tmp_path, {"network/SKILL.md": NETWORK.format(name="network")})
+    assert rules_of(check(tmp_path)) == ["SPC015"]
+    (tmp_path / "skillsmith.toml").write_text('target = "stabledge"\n')
+    assert rules_of(check(tmp_path)) == []
+    assert rules_of(check(tmp_path, "--target", "agentskills")) == ["SPC015"]
+
+
+def test_markdown_suppression(tmp_path):
+    body = ["# long"] + [f"line {i}" for i in range(600)]
+    body[499] = "<!-- skillsmith: ignore[SPC016] -->"  # the line before the finding
+    write_tree(tmp_path, {
+        "long/SKILL.md": "---\nname: long\ndescription: Long. Use when long.\n---\n" + "\n".join(body) + "\n",
+        "angle/SKILL.md": "---\nname: angle\ndescription: Converts <file> to tables.  # skillsmith: ignore[SPC011]\n---\n",
+    })
+    assert rules_of(check(tmp_path)) == []
+    (tmp_path / "long" / "SKILL.md").write_text(
+        "---\nname: long\ndescription: Long. Use when long.\n---\n" + "\n".join(f"x{i}" for i in range(600)) + "\n"
+    )
+    assert rules_of(check(tmp_path)) == ["SPC016"]
+
+
+def test_whole_file_suppression_in_a_script(tmp_path):
+    write_tree(tmp_path, {
+        "s/SKILL.md": "---\nname: s\ndescription: S. Use when s.\n---\nRun `scripts/run.sh --help`.\n",
+        "s/scripts/run.sh": "#!/usr/bin/env bash\n# skillsmith: ignore-file[RUN002]\nexit 0\n",
+    })
+    r = run_cli("check", str(tmp_path), "--run", "--select", "RUN", "--json", "--no-cache")
+    assert rules_of(r) == ["RUN001"]  # --help prints nothing; RUN002 is silenced
+
+
+@pytest.mark.skipif(get_rule("CON014") is None, reason="CON014 (exit-code-literal) is not registered yet")
+def test_line_suppression_in_a_script(tmp_path):
+    script = (
+        "#!/usr/bin/env bash\nset -uo pipefail\n"
+        'case "${1:-}" in\n'
+        "  --three) exit 3 ;;\n"  # line 4: reported
+        "  -*) echo bad >&2; exit 2 ;;  # skillsmith: ignore[CON014]\n"  # line 5: silenced (and line 6)
+        "esac\n"
+    )
+    write_tree(tmp_path, {"s/SKILL.md": ANGLE.format(name="s"), "s/scripts/run.sh": script})
+    r = check(tmp_path, "--select", "CON014")
+    assert [f["line"] for f in r.json()["data"]] == [4], r.stdout
+    (tmp_path / "s" / "scripts" / "run.sh").write_text(script.replace("  # skillsmith: ignore[CON014]", ""))
+    r = check(tmp_path, "--select", "CON014")
+    assert [f["line"] for f in r.json()["data"]] == [4, 5], r.stdout
+
+
+@pytest.mark.parametrize("name, content, line, words", [
+    ("skillsmith.toml", 'select = ["SPC"]\nignore = [\n', 2, "invalid TOML"),
+    ("skillsmith.toml", 'select = ["SPC"]\n\nfrobnicate = 1\n', 3, "unknown key 'frobnicate'"),
+    ("pyproject.toml", '[project]\nname = "x"\n\n[tool.skillsmith]\nselect = 3\n', 5, "'select' must be a list"),
+    ("pyproject.toml", '[tool.skillsmith]\n\ntarget = "nowhere"\n', 3, "unknown target 'nowhere'"),
+    ("skillsmith.toml", 'per-file-ignores = ["x"]\n', 1, "per-file-ignores"),
+])
+def test_broken_config_is_exit_4_with_file_and_line(tmp_path, name, content, line, words):
+    write_tree(tmp_path, {name: content, "angle/SKILL.md": ANGLE.format(name="angle")})
+    r = check(tmp_path / "angle")
+    assert r.code == 4, r.stdout + r.stderr
+    error = r.json()["error"]
+    assert error["code"] == "INVALID_INPUT"
+    assert error["details"]["line"] == line
+    assert error["details"]["path"].endswith(name)
+    assert f"{name}:{line}:" in r.stderr
+    assert words in r.stderr
+    assert "Traceback" not in r.stderr

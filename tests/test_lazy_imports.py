@@ -1,0 +1,43 @@
+"""`--help`, `rules` and a `check` that needs no fix never import the heavy libraries."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+
+import pytest
+
+from conftest import EXAMPLE
+
+HEAVY = ("copier", "libcst", "questionary", "ruamel", "prompt_toolkit")
+
+
+def imported_modules(*args: str, cwd=None) -> set[str]:
+    """Top-level modules a real `python -X importtime -m skillsmith ARGS` imports."""
+    env = dict(os.environ, SKILLSMITH_CACHE_DIR=os.environ.get("SKILLSMITH_CACHE_DIR", "/tmp/skillsmith-test-cache"))
+    proc = subprocess.run(
+        [sys.executable, "-X", "importtime", "-m", "skillsmith", *args],
+        capture_output=True, text=True, env=env, cwd=cwd, stdin=subprocess.DEVNULL, timeout=120,
+    )
+    assert proc.returncode in (0, 10), proc.stderr[-2000:]
+    names = re.findall(r"^import time:\s+\d+\s+\|\s+\d+\s+\|\s+(\S.*)$", proc.stderr, re.M)
+    assert names, "no -X importtime output"
+    return {n.strip().split(".")[0] for n in names}
+
+
+@pytest.mark.parametrize("args", [
+    ("--help",),
+    ("check", "--help"),
+    ("rules",),
+    ("rules", "SPC007", "--json"),
+    ("check", str(EXAMPLE), "--no-cache"),
+    ("check", str(EXAMPLE), "--format", "sarif"),
+])
+def test_no_heavy_imports(args):
+    loaded = imported_modules(*args)
+    assert "skillsmith" in loaded
+    if "--no-cache" in args:
+        assert "yaml" in loaded  # the probe sees modules imported lazily, mid-run
+    assert not loaded & set(HEAVY), f"{' '.join(args)} imported {sorted(loaded & set(HEAVY))}"
