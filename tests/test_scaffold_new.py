@@ -98,6 +98,8 @@ def test_every_combination_passes_its_own_tests(generated):
     with ThreadPoolExecutor(max_workers=3) as pool:
         results = list(pool.map(run_suite, representatives.values()))
     assert len(results) == 12
+    ran = run_cli("check", "--run", "--json", "--no-cache", *map(str, representatives.values()))
+    assert ran.json()["data"] == [] and ran.code == 0, ran.stdout[:3000]
     for root, proc in results:
         assert proc.returncode == 0, f"{root.name}: {proc.stdout}{proc.stderr}"
         passed, failed = proc.stdout.split()[0], proc.stdout.split()[2]
