@@ -93,13 +93,30 @@ def summary_problem(text: str) -> str | None:
     return None
 
 
+def identifier_problem(name: object, target: str) -> str | None:
+    """Why *name* cannot name a skill for *target* (check's own message), or None.
+
+    A kvist skill is named by its kvist id (``log_digest``), checked by the kvist rules'
+    validator when it is installed; every other target uses the Agent Skills name rule.
+    """
+    if target != "kvist":
+        return name_problem(name)
+    try:
+        from skillsmith.kvist import ident_problem
+    except ImportError:
+        ident_problem = None
+    if not isinstance(name, str) or not name or name in (".", "..") or "/" in name or "\\" in name:
+        return f"{name!r} cannot be a folder name"
+    return ident_problem(name, "id") if ident_problem else None
+
+
 def validate(answers: Answers) -> None:
     """Raise :class:`UsageError` with ``check``'s own message when an answer is invalid."""
-    for problem in (name_problem(answers.name), description_problem(answers.description)):
-        if problem:
-            raise UsageError(problem)
     if answers.target not in TARGETS:
         raise UsageError(f"unknown target {answers.target!r}; choose one of {', '.join(TARGETS)}")
+    for problem in (identifier_problem(answers.name, answers.target), description_problem(answers.description)):
+        if problem:
+            raise UsageError(problem)
     if not answers.scripts:
         raise UsageError("a skill needs at least one script")
     for script in answers.scripts:
@@ -188,6 +205,8 @@ class copier_errors:
             raise SkillsmithError(f"git failed: {detail[-1] if detail else error}") from None
         if isinstance(error, CopierError):
             raise InvalidInputError(f"template rendering failed: {error}") from None
+        if isinstance(error, ValueError) and str(error).startswith("Validation error for question"):
+            raise UsageError(str(error).split(": ", 1)[-1]) from None
         if isinstance(error, FileNotFoundError) and str(error.filename or "").endswith(".bundle"):
             raise SkillsmithError(f"template history not found: {error.filename} (reinstall skillsmith)") from None
         return False

@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 from skillsmith import scaffold
-from skillsmith.rules.spec import description_problem, name_problem
+from skillsmith.rules.spec import description_problem
 
 
 def split_scripts(text: str) -> list[str]:
@@ -58,16 +58,21 @@ def ask(options: dict) -> dict | None:
 
     out = {"output": create_output(stdout=sys.stderr)}
     dest = options["dest"]
+    targets = ["agentskills", "stabledge"] + (["kvist"] if scaffold.template_available("kvist") else [])
+    default = options["target"] if options["target"] in targets else None
+    target = questionary.select("Target host:", choices=targets, default=default, **out).unsafe_ask()
     name = questionary.text(
-        "Skill name:", validate=validator(name_problem, lambda t: folder_problem(dest, t) if not options["force"] else None),
+        "Skill name:" if target != "kvist" else "kvist id:",
+        validate=validator(
+            lambda t: scaffold.identifier_problem(t, target),
+            lambda t: None if options["force"] else folder_problem(dest, t),
+        ),
         **out,
     ).unsafe_ask()
     description = questionary.text(
         "Description (what it does and when to use it):", default=options["description"] or "",
         validate=validator(description_problem), **out,
     ).unsafe_ask()
-    targets = ["agentskills", "stabledge"] + (["kvist"] if scaffold.template_available("kvist") else [])
-    target = questionary.select("Target host:", choices=targets, default=options["target"] if options["target"] in targets else None, **out).unsafe_ask()
     answers = dict(options, name=name, description=description, target=target)
     if target != "kvist":
         answers["license"] = questionary.text(

@@ -236,10 +236,12 @@ def test_no_name_without_terminal_is_usage_error(tmp_path):
 
 
 def test_kvist_target_routes_to_its_template_or_is_unavailable(tmp_path):
-    r = run_cli("new", "kv-demo", "--target", "kvist", "--description", "Demo tool. Use for tests.", cwd=tmp_path)
+    r = run_cli("new", "kv_demo", "--target", "kvist", "--description", "Demo tool. Use for tests.", cwd=tmp_path)
     if scaffold.template_available("kvist"):
         assert r.code == 0, r.stderr
-        assert (tmp_path / "kv-demo").is_dir() and r.stdout.startswith("kv-demo/")
+        assert (tmp_path / "kv_demo").is_dir() and r.stdout.startswith("kv_demo/")
+        bad = run_cli("new", "Kv-Demo", "--target", "kvist", cwd=tmp_path)
+        assert bad.code == 2 and "lowercase" in bad.stderr and not (tmp_path / "Kv-Demo").exists()
     else:
         assert r.code == 2 and "kvist target is not available" in r.stderr
 

@@ -26,6 +26,8 @@ def answer(child: pexpect.spawn, prompt: str, text: str) -> None:
 
 def test_wizard_asks_validates_summarises_and_creates(tmp_path):
     child = spawn(tmp_path)
+    child.expect_exact("Target host:")
+    child.send("\x1b[B" + ENTER)  # arrow down: stabledge
     child.expect_exact("Skill name:")
     child.send("Bad_Name")
     # the answer is refused as typed, with check's own message
@@ -33,8 +35,6 @@ def test_wizard_asks_validates_summarises_and_creates(tmp_path):
     child.expect_exact(name_problem("Bad_Name")[:40])
     child.send(ERASE + "word-count" + ENTER)
     answer(child, "Description", "Counts words in drafts. Use when the user asks how long a text is.")
-    child.expect_exact("Target host:")
-    child.send("\x1b[B" + ENTER)  # arrow down: stabledge
     answer(child, "License", "MIT")
     answer(child, "Author", "Ada")
     child.expect_exact("Scripts")
@@ -64,10 +64,10 @@ def test_wizard_asks_validates_summarises_and_creates(tmp_path):
 
 def test_wizard_can_be_declined(tmp_path):
     child = spawn(tmp_path)
-    answer(child, "Skill name:", "demo")
-    answer(child, "Description", "A demo. Use in tests.")
     child.expect_exact("Target host:")
     child.send(ENTER)
+    answer(child, "Skill name:", "demo")
+    answer(child, "Description", "A demo. Use in tests.")
     for prompt in ("License", "Author", "Scripts"):
         answer(child, prompt, "main.py" if prompt == "Scripts" else "")
     for prompt in ("Include example", "accept --json", "staleness verifier"):

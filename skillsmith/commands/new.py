@@ -83,5 +83,6 @@ def run(args: argparse.Namespace) -> int:
         for rel in created.files:
             output.data(str(created.root / rel))
     version = f" (template {created.version})" if created.version else ""
-    output.note(f"skillsmith: created {created.root}{version}; try: bash {created.root}/tests/run.sh && skillsmith check {created.root}")
+    suite = f"bash {created.root}/tests/run.sh && " if "tests/run.sh" in created.files else ""
+    output.note(f"skillsmith: created {created.root}{version}; try: {suite}skillsmith check {created.root}")
     return exitcodes.OK
