@@ -413,6 +413,9 @@ def add_script(skill_dir: str | Path, file_name: str, *, description: str | None
         raise NotFoundError(f"{root}: no such skill folder")
     if not (root / "SKILL.md").is_file():
         raise NotFoundError(f"{root}: no SKILL.md; is this a skill folder?")
+    for folder in ("scripts", "tests"):
+        if (root / folder).is_symlink():
+            raise InvalidInputError(f"{root / folder} is a symbolic link; skillsmith writes only inside the skill")
     problem = script_problem(file_name)
     if problem:
         raise UsageError(problem)

@@ -89,3 +89,15 @@ def test_add_script_errors(tmp_path):
     assert r.code == 4 and "new cases go above this line" in r.stderr
     assert not (skill / "scripts" / "x.py").exists()
     assert run_cli("add", cwd=tmp_path).code == 2
+
+
+def test_add_never_writes_through_a_symlinked_folder(tmp_path):
+    skill = new_skill(tmp_path)
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (skill / "scripts" / "main.py").rename(outside / "main.py")
+    (skill / "scripts").rmdir()
+    (skill / "scripts").symlink_to(outside)
+    r = run_cli("add", "script", str(skill), "x.py")
+    assert r.code == 4 and "symbolic link" in r.stderr
+    assert sorted(p.name for p in outside.iterdir()) == ["main.py"]

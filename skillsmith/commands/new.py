@@ -33,7 +33,7 @@ def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
     from skillsmith.cli import formatter
 
     p = sub.add_parser("new", help=HELP, description=DESCRIPTION, epilog=EPILOG, formatter_class=formatter)
-    p.add_argument("name", nargs="?", metavar="NAME", help="skill name: lowercase letters, digits and single hyphens")
+    p.add_argument("name", nargs="?", metavar="NAME", help="skill name: lowercase letters, digits and single hyphens (for kvist: its id, like log_digest)")
     p.add_argument("--dest", default=".", metavar="PARENT", help="folder to create the skill in (default: .)")
     p.add_argument("--target", choices=("agentskills", "stabledge", "kvist"), default="agentskills",
                    help="host the skill is written for (default: agentskills)")
