@@ -14,7 +14,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from skillsmith import bashcheck, cache, registry, suppression
-from skillsmith.discover import Unit, detect_target, discover, load_loose, load_skill
+from skillsmith.discover import Unit, detect_target, discover, load_loose, load_project, load_skill
 from skillsmith.finding import Finding, Hit, printable
 from skillsmith.sourcefile import MAX_BYTES
 
@@ -34,6 +34,7 @@ class Options:
     max_bytes: int = MAX_BYTES
     jobs: int | None = None
     use_cache: bool = True
+    suppressions: bool = True  # honour inline `skillsmith: ignore[...]` comments (audit does not)
 
 
 @dataclass
@@ -131,9 +132,14 @@ def check_unit(unit: Unit, options: Options) -> dict:
 
 
 def prepare_unit(unit: Unit, options: Options) -> Prepared:
-    model = load_skill(unit.root, unit.config, options.max_bytes, unit.ignorer) if unit.kind == "skill" \
-        else load_loose(unit, options.max_bytes)
-    use_cache = options.use_cache and not options.run
+    if unit.kind == "skill":
+        model = load_skill(unit.root, unit.config, options.max_bytes, unit.ignorer)
+    elif unit.kind == "project":
+        model = load_project(unit)
+    else:
+        model = load_loose(unit, options.max_bytes)
+    # project units are cheap (link states); results without suppressions are not cached
+    use_cache = options.use_cache and not options.run and unit.kind != "project" and options.suppressions
     stat_key = _stat_key(unit, model, options) if use_cache else None
     if stat_key is not None:
         hit = cache.get(stat_key)  # nothing changed since the last run: no file is read
@@ -141,6 +147,8 @@ def prepare_unit(unit: Unit, options: Options) -> Prepared:
             return Prepared(unit, model, "", [], None, hit)
     if unit.kind == "skill":
         target = options.target or unit.config.target or detect_target(model)
+    elif unit.kind == "project":
+        target = options.target or unit.config.target or "sucoder"
     else:
         target = options.target or unit.config.target or "agentskills"
     model.target = target
@@ -179,6 +187,8 @@ def evaluate_unit(prepared: Prepared, options: Options) -> dict:
     for rule in rules:
         if rule.scope == "skill" and unit.kind == "skill":
             run(rule, model)
+        elif rule.scope == "project" and unit.kind == "project":
+            run(rule, model)
         elif rule.scope == "file":
             for f in files.values():
                 run(rule, (model, f))
@@ -200,7 +210,7 @@ def evaluate_unit(prepared: Prepared, options: Options) -> dict:
         if ignored and registry.matches(rule.id, ignored):
             continue
         f = by_path.get(path)
-        if f is not None and f.text is not None:
+        if f is not None and f.text is not None and options.suppressions:
             if path not in tables:
                 tables[path] = suppression.parse(f.lines)
             if suppression.suppressed(rule.id, hit.line, tables[path]):

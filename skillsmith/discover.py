@@ -17,6 +17,8 @@ from pathlib import Path
 from skillsmith import frontmatter
 from skillsmith.config import Config, config_for
 from skillsmith.errors import NotFoundError
+from skillsmith.gitrepo import safe_options
+from skillsmith.links import Project, is_project_root
 from skillsmith.model import Loose, Skill, script_language
 from skillsmith.sourcefile import SourceFile
 
@@ -32,7 +34,7 @@ MAX_FILES_PER_SKILL = 5000
 class Unit:
     """What one worker checks: a skill or a set of loose scripts, with its config."""
 
-    kind: str  # "skill" | "loose"
+    kind: str  # "skill" | "loose" | "project"
     root: Path
     config: Config
     files: list[tuple[str, Path]] = field(default_factory=list)  # loose: (rel, path)
@@ -56,7 +58,7 @@ def git_ignored(root: Path) -> set[str] | None:
         probe = probe.parent
     try:
         out = subprocess.run(
-            ["git", "-C", str(root), "ls-files", "--others", "--ignored", "--exclude-standard", "--directory", "-z"],
+            ["git", "-C", str(root), *safe_options(), "ls-files", "--others", "--ignored", "--exclude-standard", "--directory", "-z"],
             capture_output=True, timeout=60, check=False, stdin=subprocess.DEVNULL,
         )
     except (OSError, subprocess.SubprocessError):
@@ -107,6 +109,9 @@ def discover(paths: list[str | Path]) -> list[Unit]:
         if (p / "SKILL.md").is_file() or (p / "SKILL.md").is_symlink():
             add(units, seen, Unit("skill", p, config, ignorer=ignorer))
             continue
+        if is_project_root(p):
+            # AGENT.md, CLAUDE.md, .skills/ or .claude/ here: project-scope rules run on it too
+            add(units, seen, Unit("project", p, config))
         found = find_skills(p, ignorer)
         real = p.resolve()  # walks follow no links, so a skill's real path is below the top's
         for root in found:
@@ -122,7 +127,10 @@ def discover(paths: list[str | Path]) -> list[Unit]:
 
 
 def add(units: list[Unit], seen: set[Path], unit: Unit) -> None:
-    key = unit.root if unit.kind == "skill" else unit.root / "\0".join(r for r, _ in unit.files)
+    if unit.kind == "project":
+        key = ("project", unit.root)
+    else:
+        key = unit.root if unit.kind == "skill" else unit.root / "\0".join(r for r, _ in unit.files)
     if key not in seen:
         seen.add(key)
         units.append(unit)
@@ -216,6 +224,10 @@ def load_skill(root: Path, config: Config, max_bytes: int, ignorer: Ignorer | No
         elif kind == "truncated":
             skill.truncated = True  # type: ignore[attr-defined]
     return skill
+
+
+def load_project(unit: Unit) -> Project:
+    return Project(unit.root)
 
 
 def load_loose(unit: Unit, max_bytes: int) -> Loose:

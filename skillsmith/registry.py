@@ -35,7 +35,7 @@ FAMILIES = {
 TARGETS = ("agentskills", "stabledge", "kvist", "sucoder")
 
 #: what a rule's check receives
-SCOPES = ("skill", "script", "file", "project", "run")
+SCOPES = ("skill", "script", "file", "project", "run", "audit")
 
 _ID = re.compile(r"^[A-Z]{3}\d{3}$")
 _NAME = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")

@@ -1,0 +1,138 @@
+"""Agent-agnostic discovery links in a project root (seed 002).
+
+A project keeps one source of truth under agent-agnostic names and links the names an agent
+discovers natively to it:
+
+- ``CLAUDE.md -> AGENT.md`` (or ``AGENT.org``): project instructions;
+- ``.claude/skills -> ../.skills``: project skills.
+
+:func:`inspect` reports the state of both links; :func:`create` makes a missing one. Nothing
+here ever replaces or removes an existing file, folder or link.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+
+#: names whose presence in a folder makes it a project root for the ``project`` rule scope
+PROJECT_MARKERS = ("AGENT.md", "AGENT.org", "CLAUDE.md", ".skills", ".claude")
+
+# states of one link
+ABSENT = "absent"  # nothing to link: no canonical file or folder
+MISSING = "missing"  # the canonical exists, the link does not
+LINKED = "linked"  # the link (or the canonical) resolves to the other
+DIVERGED = "diverged"  # both exist independently
+BROKEN = "broken"  # a link that points at nothing
+BLOCKED = "blocked"  # the link's parent cannot hold it (.claude is a file or a link)
+
+
+@dataclass(frozen=True)
+class Pair:
+    """One discovery link: where it lives, what it stands for, and the text it holds."""
+
+    link: str  # relative to the project root: "CLAUDE.md", ".claude/skills"
+    canonical: str  # relative to the project root: "AGENT.md", ".skills"
+    target: str  # the link's content, relative to the link's folder: "AGENT.md", "../.skills"
+    folder: bool  # the canonical is a folder
+
+
+@dataclass(frozen=True)
+class LinkState:
+    pair: Pair
+    state: str
+    detail: str
+    broken: str | None = None  # the dangling link, relative to the root, when state is BROKEN
+
+
+def pairs(root: Path) -> list[Pair]:
+    """The two discovery links; instructions prefer ``AGENT.md`` and fall back to ``AGENT.org``."""
+    agent = "AGENT.md"
+    if not os.path.lexists(root / "AGENT.md") and os.path.lexists(root / "AGENT.org"):
+        agent = "AGENT.org"
+    return [
+        Pair("CLAUDE.md", agent, agent, folder=False),
+        Pair(".claude/skills", ".skills", "../.skills", folder=True),
+    ]
+
+
+def is_project_root(path: Path) -> bool:
+    return any(os.path.lexists(path / name) for name in PROJECT_MARKERS)
+
+
+def _is_kind(path: Path, folder: bool) -> bool:
+    return path.is_dir() if folder else path.is_file()
+
+
+def _same(a: Path, b: Path) -> bool:
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return False
+
+
+def inspect_pair(root: Path, pair: Pair) -> LinkState:
+    link, canonical = root / pair.link, root / pair.canonical
+    for rel, path in ((pair.link, link), (pair.canonical, canonical)):
+        if path.is_symlink() and not path.exists():
+            target = os.readlink(path)
+            return LinkState(pair, BROKEN, f"{rel} is a link to {target}, which does not exist", broken=rel)
+    if not _is_kind(canonical, pair.folder):
+        return LinkState(pair, ABSENT, f"no {pair.canonical} to link to")
+    if not os.path.lexists(link):
+        parent = link.parent
+        if parent != root and (parent.is_symlink() or (os.path.lexists(parent) and not parent.is_dir())):
+            what = "a link" if parent.is_symlink() else "not a folder"
+            rel = parent.relative_to(root).as_posix()
+            return LinkState(pair, BLOCKED, f"{rel} is {what}; {pair.link} cannot be created inside it")
+        return LinkState(pair, MISSING, f"{pair.link} is missing; it should link to {pair.target}")
+    if _same(link, canonical):
+        return LinkState(pair, LINKED, f"{pair.link} and {pair.canonical} are the same")
+    if link.is_symlink():
+        detail = f"{pair.link} links to {os.readlink(link)}, not to {pair.canonical}"
+    else:
+        kind = "folders" if pair.folder else "files"
+        detail = f"{pair.link} and {pair.canonical} both exist as separate {kind}"
+    return LinkState(pair, DIVERGED, detail)
+
+
+def inspect(root: Path) -> list[LinkState]:
+    """The state of each discovery link below *root*."""
+    return [inspect_pair(root, pair) for pair in pairs(root)]
+
+
+def create(root: Path, state: LinkState) -> LinkState:
+    """Create the missing link of *state*; an existing path is never replaced.
+
+    Returns the new state (LINKED), or DIVERGED when something appeared meanwhile.
+    """
+    pair = state.pair
+    link = root / pair.link
+    if link.parent != root:
+        try:
+            link.parent.mkdir(exist_ok=True)
+        except FileExistsError:
+            return LinkState(pair, BLOCKED, f"{link.parent.name} is not a folder")
+        if link.parent.is_symlink():
+            return LinkState(pair, BLOCKED, f"{link.parent.name} is a link; {pair.link} not created")
+    try:
+        os.symlink(pair.target, link, target_is_directory=pair.folder)
+    except FileExistsError:
+        return LinkState(pair, DIVERGED, f"{pair.link} appeared meanwhile; left alone")
+    return LinkState(pair, LINKED, f"{pair.link} -> {pair.target}")
+
+
+@dataclass
+class Project:
+    """A project root for the ``project`` rule scope: it has no files of its own to check."""
+
+    root: Path
+    target: str = "sucoder"
+    files: dict = field(default_factory=dict)
+    scripts: list = field(default_factory=list)
+
+    @cached_property
+    def links(self) -> list[LinkState]:
+        return inspect(self.root)

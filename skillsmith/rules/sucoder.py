@@ -1,0 +1,439 @@
+"""sucoder rules (seed 002): discovery links of a project, and the skills audit.
+
+- SUC001-SUC003 (scope ``project``, target ``sucoder``): the ``CLAUDE.md -> AGENT.md`` and
+  ``.claude/skills -> ../.skills`` links of a project root (see :mod:`skillsmith.links`).
+- SUC010-SUC012 (scope ``audit``): what the auditor must be able to read and track.
+- SUC020-SUC022 (scope ``audit``): scope creep, a change that gives a skill network or process
+  use or tools it did not have at the baseline.
+
+Rules with scope ``audit`` run only in ``skillsmith audit``; they receive a
+:class:`skillsmith.audit.Review`.
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+import re
+from pathlib import Path, PurePosixPath
+
+from skillsmith import links
+from skillsmith.finding import Hit
+from skillsmith.registry import rule
+
+SEED_LINKS = "002 Agent-Agnostic Discovery via Symlinks"
+SEED_PERMS = "002 Auditor Permissions"
+SEED_AUDIT = "002 Compliance Auditing"
+
+
+# -- project: discovery links ------------------------------------------------------------------
+
+
+def _link_hits(project, states: tuple[str, ...]):
+    for s in project.links:
+        if s.state in states:
+            # where to look: the dangling link, the canonical a missing link stands for, or the copy
+            rel = s.broken or (s.pair.canonical if s.state == links.MISSING else s.pair.link)
+            yield Hit(project.root / rel, s.detail)
+
+
+@rule("SUC001", "discovery-links-diverge", summary="AGENT.md and CLAUDE.md (or .skills/ and .claude/skills) exist independently.",
+      seed=SEED_LINKS, scope="project", targets=["sucoder"], severity="warning")
+def discovery_links_diverge(project):
+    """
+    ## What it does
+    Flags a project root where `CLAUDE.md` and `AGENT.md` (or `.claude/skills` and `.skills/`)
+    both exist and neither is a link to the other.
+
+    ## Why is this bad?
+    A project keeps one source of truth under the agent-agnostic name; Claude reads
+    `CLAUDE.md` and `.claude/skills`, other agents read `AGENT.md` and `.skills/`. Two
+    independent copies drift, and each agent follows different instructions.
+
+    ## Example
+    ```
+    AGENT.md        (a file)
+    CLAUDE.md       (another file)
+    ```
+
+    Use instead: merge the two into `AGENT.md`, delete `CLAUDE.md` and run `skillsmith link`,
+    which creates `CLAUDE.md -> AGENT.md` and `.claude/skills -> ../.skills`.
+
+    ## Fix safety
+    No automatic fix: merging two instruction files needs a human. `skillsmith link` never
+    overwrites either of them.
+    """
+    yield from _link_hits(project, (links.DIVERGED, links.BLOCKED))
+
+
+@rule("SUC002", "discovery-link-broken", summary="CLAUDE.md, AGENT.md, .skills or .claude/skills is a link to nothing.",
+      seed=SEED_LINKS, scope="project", targets=["sucoder"])
+def discovery_link_broken(project):
+    """
+    ## What it does
+    Flags a discovery link (`CLAUDE.md`, `.claude/skills`, or the canonical `AGENT.md` /
+    `.skills` themselves) that is a symbolic link whose target does not exist.
+
+    ## Why is this bad?
+    The agent finds no instructions or no skills, silently: a dangling link looks like a
+    project without them.
+
+    ## Example
+    `CLAUDE.md -> AGENT.md` after `AGENT.md` was renamed to `AGENTS.md`.
+
+    Use instead: restore the target, or remove the link and run `skillsmith link`.
+
+    ## Fix safety
+    No automatic fix: skillsmith does not remove links.
+    """
+    yield from _link_hits(project, (links.BROKEN,))
+
+
+@rule("SUC003", "discovery-link-missing", summary="AGENT.md or .skills/ exists without its CLAUDE.md or .claude/skills link.",
+      seed=SEED_LINKS, scope="project", targets=["sucoder"], severity="warning")
+def discovery_link_missing(project):
+    """
+    ## What it does
+    Flags a project root with `AGENT.md` (or `AGENT.org`) but no `CLAUDE.md`, or with
+    `.skills/` but no `.claude/skills`.
+
+    ## Why is this bad?
+    Claude discovers only `CLAUDE.md` and `.claude/skills` natively; without the links it never
+    sees the project's instructions or skills.
+
+    ## Example
+    ```
+    AGENT.md
+    .skills/table-formatter/SKILL.md
+    ```
+
+    Use instead: run `skillsmith link` to create `CLAUDE.md -> AGENT.md` and
+    `.claude/skills -> ../.skills`.
+
+    ## Fix safety
+    `skillsmith link` only creates links where nothing exists, so it is always safe.
+    """
+    yield from _link_hits(project, (links.MISSING,))
+
+
+# -- audit: what the auditor must be able to read ---------------------------------------------
+
+
+@rule("SUC010", "audit-unreadable", summary="A file is not world-readable (o+r) or a folder not o+rx.",
+      seed=SEED_PERMS, scope="audit")
+def audit_unreadable(review):
+    """
+    ## What it does
+    In `skillsmith audit`, flags every file of the skills folder without the read bit for
+    others (`o+r`) and every folder without `o+rx`, before any content is reviewed.
+
+    ## Why is this bad?
+    The auditor runs as its own user and reads the skills through the world-readable bits. A
+    file it cannot read cannot be inspected, so the audit assumes the worst: hiding a change
+    behind `chmod o-r` must never pass.
+
+    ## Example
+    ```
+    -rw-r----- coder coder  my-skill/SKILL.md
+    ```
+
+    Use instead: `chmod -R o+rX SKILLS_FOLDER`.
+
+    ## Fix safety
+    No automatic fix: the audit never modifies the skills.
+    """
+    for e in review.entries:
+        if e.kind == "file" and not e.mode & 0o004:
+            yield Hit(e.path, f"not readable by others (mode {e.mode:04o}); the auditor cannot inspect it")
+        elif e.kind == "dir" and e.mode & 0o005 != 0o005:
+            yield Hit(e.path, f"folder not readable and searchable by others (mode {e.mode:04o}, needs o+rx)")
+        elif e.kind == "other":
+            yield Hit(e.path, "not a regular file, folder or link (a device, FIFO or socket)")
+
+
+@rule("SUC011", "audit-link-escapes", summary="A link in the skills folder points outside it, or at nothing.",
+      seed=SEED_PERMS, scope="audit")
+def audit_link_escapes(review):
+    """
+    ## What it does
+    In `skillsmith audit`, flags symbolic links whose target lies outside the audited folder or
+    does not exist.
+
+    ## Why is this bad?
+    A link lets a skill pull in content the audit never reviews (`notes.md -> ~/.ssh/config`)
+    or that changes without a commit. The audit reviews the folder, so everything a skill loads
+    must be in it.
+
+    ## Example
+    `my-skill/references/env.md -> /home/coder/.env`
+
+    Use instead: copy the content into the skill.
+
+    ## Fix safety
+    No automatic fix.
+    """
+    root = os.path.realpath(review.root)
+    for e in review.entries:
+        if e.kind != "symlink":
+            continue
+        try:
+            target = os.readlink(e.path)
+        except OSError:
+            continue
+        resolved = os.path.realpath(e.path)
+        if resolved != root and not resolved.startswith(root + os.sep):
+            yield Hit(e.path, f"link to {target}, outside the audited folder")
+        elif not os.path.exists(e.path):
+            yield Hit(e.path, f"link to {target}, which does not exist")
+
+
+@rule("SUC012", "audit-untracked", summary="A file in the skills folder is ignored by git, so its history is not kept.",
+      seed=SEED_AUDIT, scope="audit", severity="warning")
+def audit_untracked(review):
+    """
+    ## What it does
+    In `skillsmith audit`, flags files that git ignores (through `.gitignore` or
+    `.git/info/exclude`).
+
+    ## Why is this bad?
+    The diff review sees only what git tracks, and history is the forensic record of who
+    changed what. An ignored file can change any time without either noticing.
+
+    ## Example
+    `.gitignore` holds `*.local.md` and `my-skill/notes.local.md` exists.
+
+    Use instead: track the file, or delete it from the skills folder.
+
+    ## Fix safety
+    No automatic fix.
+    """
+    for rel in review.ignored:
+        yield Hit(review.root / rel.rstrip("/"), "ignored by git: changes to it are never reviewed or recorded")
+
+
+# -- audit: scope creep -----------------------------------------------------------------------
+
+NETWORK_MODULES = (
+    "socket", "ssl", "urllib.request", "urllib3", "http.client", "http.server", "requests", "httpx", "aiohttp",
+    "ftplib", "smtplib", "poplib", "imaplib", "telnetlib", "paramiko", "websocket", "websockets",
+    "xmlrpc.client", "pycurl", "asyncssh",
+)
+PROCESS_MODULES = ("subprocess", "pty", "multiprocessing", "pexpect", "sh", "plumbum")
+PROCESS_CALLS = re.compile(r"^os\.(system|popen|exec\w*|spawn\w*|fork\w*|posix_spawn\w*|kill\w*)$")
+NETWORK_COMMANDS = frozenset(
+    "curl wget nc ncat netcat socat ssh scp sftp rsync telnet ftp aria2c http https xh".split()
+)
+PROCESS_COMMANDS = frozenset(
+    "sudo su doas eval exec nohup setsid disown crontab at batch systemctl launchctl kill pkill killall".split()
+)
+_MD_COMMAND = re.compile(r"(?:^|[`\s$(|;&])(" + "|".join(sorted(NETWORK_COMMANDS)) + r")\s+\S")
+_SHELLS = {"bash", "sh", "zsh", "dash", "ksh"}
+
+
+def _module_of(name: str, modules: tuple[str, ...]) -> str | None:
+    return next((m for m in modules if name == m or name.startswith(m + ".")), None)
+
+
+def python_capabilities(text: str):
+    try:
+        module = ast.parse(text)
+    except (SyntaxError, ValueError):
+        return
+    from skillsmith import python
+
+    for node in ast.walk(module):
+        names = []
+        if isinstance(node, ast.Import):
+            names = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names = [node.module] + [f"{node.module}.{a.name}" for a in node.names]
+        for name in names:
+            for category, modules in (("network", NETWORK_MODULES), ("process", PROCESS_MODULES)):
+                found = _module_of(name, modules)
+                if found:
+                    yield category, f"imports {found}", node.lineno
+    for name, call in python.facts(module).calls:
+        if PROCESS_CALLS.match(name):
+            yield "process", f"calls {name}()", call.lineno
+
+
+def shell_capabilities(data: bytes):
+    from skillsmith import shell
+
+    tree = shell.parse(data)
+    for cmd in shell.commands(tree.root_node, data):
+        name = PurePosixPath(cmd.name).name
+        line = cmd.node.start_point[0] + 1
+        if name in NETWORK_COMMANDS:
+            yield "network", f"runs {name}", line
+        elif name in PROCESS_COMMANDS:
+            yield "process", f"runs {name}", line
+        elif name in _SHELLS and "-c" in cmd.arg_texts(data):
+            yield "process", f"runs {name} -c", line
+    for number, line in enumerate(data.decode("utf-8", "replace").splitlines(), 1):
+        if "/dev/tcp/" in line or "/dev/udp/" in line:
+            yield "network", "opens /dev/tcp", number
+
+
+def markdown_capabilities(text: str):
+    """Network commands the skill's Markdown tells the agent to run (in code)."""
+    fenced = False
+    for number, line in enumerate(text.splitlines(), 1):
+        if line.lstrip().startswith(("```", "~~~")):
+            fenced = not fenced
+            continue
+        code = line if fenced else " ".join(re.findall(r"`([^`]+)`", line))
+        m = _MD_COMMAND.search(code)
+        if m:
+            yield "network", f"tells the agent to run {m.group(1)}", number
+
+
+def allowed_tools(text: str) -> tuple[set[str], int]:
+    """The tools SKILL.md's ``allowed-tools`` grants, and the line of the key."""
+    from skillsmith import frontmatter
+
+    fm = frontmatter.parse(text)
+    if not fm.data:
+        return set(), 1
+    value = fm.data.get("allowed-tools")
+    line = fm.key_lines.get("allowed-tools", fm.start_line)
+    if isinstance(value, str):
+        return set(re.findall(r"[^\s,()]+(?:\([^)]*\))?", value)), line
+    if isinstance(value, list):
+        return {str(v).strip() for v in value if str(v).strip()}, line
+    return set(), line
+
+
+def capabilities(rel: str, data: bytes):
+    """(category, label, line) of what a file of a skill gives it: network, process, tools."""
+    suffix = PurePosixPath(rel).suffix.lower()
+    text = data.decode("utf-8", "replace")
+    if b"\0" in data[:8192]:
+        return
+    if PurePosixPath(rel).name == "SKILL.md":
+        tools, line = allowed_tools(text)
+        for tool in sorted(tools):
+            yield "tools", tool, line
+    if suffix in (".md", ".markdown"):
+        yield from markdown_capabilities(text)
+        return
+    first = text.split("\n", 1)[0]
+    if suffix == ".py" or (first.startswith("#!") and "python" in first):
+        yield from python_capabilities(text)
+    elif suffix in (".sh", ".bash") or (first.startswith("#!") and any(s in first for s in _SHELLS)):
+        yield from shell_capabilities(data)
+    if rel_is_script(rel):
+        yield "process", "runs scripts", 1
+
+
+def rel_is_script(rel: str) -> bool:
+    return "scripts" in PurePosixPath(rel).parts[:-1]
+
+
+def creep(review, category: str):
+    """(path, label, line) of capabilities of *category* a reviewed skill has now and lacked at the baseline."""
+    if review.mode != "diff":
+        return
+    for skill in review.touched_skills:
+        before = {label for rel, data in review.old_files(skill).items()
+                  for cat, label, _ in capabilities(rel, data) if cat == category}
+        seen = set()
+        for rel, data in sorted(review.new_files(skill).items()):
+            for cat, label, line in capabilities(rel, data):
+                if cat == category and label not in before and label not in seen:
+                    seen.add(label)
+                    yield review.root / rel, label, line
+
+
+def _what(skill_path: Path, review) -> str:
+    rel = skill_path.relative_to(review.root).as_posix()
+    skill = review.skill_of(rel)
+    return f"skill {skill!r}" if skill else "the skill"
+
+
+@rule("SUC020", "scope-creep-tools", summary="A change adds allowed-tools the skill did not have at the baseline.",
+      seed=SEED_AUDIT, scope="audit")
+def scope_creep_tools(review):
+    """
+    ## What it does
+    In a diff review of `skillsmith audit`, flags tools in a skill's `allowed-tools` that the
+    skill did not list at the baseline (`refs/audited`, or `--since REF`). A new skill's tools
+    are all new.
+
+    ## Why is this bad?
+    `allowed-tools` lets the agent use tools without asking. A change that widens it is a
+    permission grant, and the agent that wrote the change should not grant itself anything.
+
+    ## Example
+    ```diff
+    -allowed-tools: Read Grep
+    +allowed-tools: Read Grep Bash(curl:*)
+    ```
+
+    Use instead: have a human review the new tool and approve it (`skillsmith audit --approve`
+    after the change is accepted).
+
+    ## Fix safety
+    No automatic fix: the audit never modifies the skills.
+    """
+    for path, label, line in creep(review, "tools"):
+        yield Hit(path, f"{_what(path, review)} gains allowed tool {label!r}", line)
+
+
+@rule("SUC021", "scope-creep-network", summary="A change gives a skill network use it did not have at the baseline.",
+      seed=SEED_AUDIT, scope="audit")
+def scope_creep_network(review):
+    """
+    ## What it does
+    In a diff review of `skillsmith audit`, flags network use in a skill that it did not have at
+    the baseline: Python imports of `socket`, `urllib.request`, `requests`, `httpx` ...; shell
+    commands `curl`, `wget`, `nc`, `ssh`, `scp`, `rsync` ..., `/dev/tcp`; and the same commands
+    in the code of its Markdown. A new skill's network use is all new.
+
+    ## Why is this bad?
+    Network access is how data leaves the machine and how remote code arrives. A skill that
+    gains it in an unreviewed change is the first thing an auditor wants to see.
+
+    ## Example
+    ```diff
+     import json
+    +import urllib.request
+    ```
+
+    Use instead: if the skill needs the network, a human approves it once
+    (`skillsmith audit --approve`).
+
+    ## Fix safety
+    No automatic fix.
+    """
+    for path, label, line in creep(review, "network"):
+        yield Hit(path, f"{_what(path, review)} gains network use: {label}", line)
+
+
+@rule("SUC022", "scope-creep-process", summary="A change gives a skill process use it did not have at the baseline.",
+      seed=SEED_AUDIT, scope="audit")
+def scope_creep_process(review):
+    """
+    ## What it does
+    In a diff review of `skillsmith audit`, flags process use in a skill that it did not have at
+    the baseline: its first script under `scripts/`, Python `subprocess`, `pty`,
+    `multiprocessing`, `os.system`, `os.exec*`; shell `sudo`, `eval`, `exec`, `nohup`,
+    `crontab`, `kill`, `bash -c`.
+
+    ## Why is this bad?
+    A skill that starts running programs, escalating privileges or scheduling jobs can do
+    anything its user can. Instructions became code in an unreviewed change.
+
+    ## Example
+    ```diff
+    +import subprocess
+    +subprocess.run(["crontab", "job.txt"])
+    ```
+
+    Use instead: keep process use out of agent-written skills, or have a human approve it.
+
+    ## Fix safety
+    No automatic fix.
+    """
+    for path, label, line in creep(review, "process"):
+        yield Hit(path, f"{_what(path, review)} gains process use: {label}", line)
