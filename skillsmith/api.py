@@ -16,7 +16,10 @@ from skillsmith.finding import Finding
 from skillsmith.registry import TARGETS, all_rules, matches
 from skillsmith.scaffold import Created, Updated, add_script, new, update
 
-__all__ = ["check", "check_result", "Finding", "Options", "Result", "new", "add_script", "update", "Created", "Updated"]
+__all__ = [
+    "check", "check_result", "fix", "Finding", "Options", "Result",
+    "new", "add_script", "update", "Created", "Updated",
+]
 
 
 def check(
@@ -54,3 +57,27 @@ def check_result(paths: list[str | Path], options: Options) -> Result:
     if options.run_timeout <= 0:
         raise UsageError("--timeout must be more than 0 seconds")
     return check_paths(paths or ["."], options)
+
+
+def fix(
+    paths: Iterable[str | Path],
+    *,
+    select: Iterable[str] | None = None,
+    unsafe: bool = False,
+    write: bool = True,
+):
+    """Fix what can be fixed below *paths*; return a :class:`skillsmith.fixer.FixResult`.
+
+    ``result.changed`` lists the files changed (written when *write*, else only computed:
+    each has ``new_data``/``new_mode`` and ``diff()``), ``result.skipped`` the files left
+    alone and why, ``result.remaining`` the findings that still need a person. *unsafe* also
+    applies fixes that change behaviour. Raises :class:`UsageError` for an unknown rule.
+    """
+    from skillsmith.fixer import FixOptions, fix_paths
+
+    chosen = None if select is None else [s.upper() for s in select]
+    known = all_rules()
+    for sel in chosen or []:
+        if sel != "ALL" and not any(matches(r.id, [sel]) for r in known):
+            raise UsageError(f"no rule matches {sel!r}; see 'skillsmith rules'")
+    return fix_paths(list(paths) or ["."], FixOptions(select=chosen, unsafe=unsafe, write=write))

@@ -60,7 +60,7 @@ def check_paths(paths: list[str | Path], options: Options | None = None) -> Resu
     errors = 0
     for out in outcomes:
         findings.extend(Finding(**f) for f in out["findings"])
-        notes.extend(out["notes"])
+        notes.extend(n for n in out["notes"] if n not in notes)
         errors += out["errors"]
     findings.sort()
     return Result(findings, len(units), notes, errors)
@@ -176,6 +176,9 @@ def evaluate_unit(prepared: Prepared, options: Options) -> dict:
         try:
             for hit in rule.check(subject) or ():
                 hits.append((rule, hit))
+        except registry.Skipped as why:
+            if str(why) not in notes:
+                notes.append(str(why))
         except Exception as exc:  # a rule bug must not lose the other findings
             errors += 1
             where = getattr(subject, "path", None) or getattr(subject, "root", "")
@@ -230,6 +233,25 @@ def evaluate_unit(prepared: Prepared, options: Options) -> dict:
     return result
 
 
+def _tool_versions(rules) -> tuple:
+    """Each external tool the rules run: where it is and when it changed (None: not installed)."""
+    return _tools_state(tuple(sorted({t for r in rules for t in r.tools})))
+
+
+@lru_cache(maxsize=16)
+def _tools_state(tools: tuple) -> tuple:
+    import shutil
+
+    found = []
+    for tool in tools:
+        path = shutil.which(tool)
+        try:
+            found.append((tool, path, os.stat(path).st_mtime_ns if path else None))
+        except OSError:
+            found.append((tool, path, None))
+    return tuple(found)
+
+
 def _cache_key(unit: Unit, model, rules, target: str) -> str:
     """The unit's key by content: every file's bytes, plus the rules, target and config."""
     parts = [
@@ -239,6 +261,7 @@ def _cache_key(unit: Unit, model, rules, target: str) -> str:
         unit.kind.encode(),
         os.fsencode(unit.root),
         _encode(repr(unit.config)),
+        _encode(repr(_tool_versions(rules))),
     ]
     for rel, f in sorted(model.files.items()):
         data = f.data
@@ -259,6 +282,7 @@ def _stat_key(unit: Unit, model, options: Options) -> str:
         b"stat",
         registry.ruleset_fingerprint().encode(),
         _encode(repr((options.select, options.ignore, options.target, options.max_bytes))),
+        _encode(repr(_tool_versions(registry.all_rules()))),
         unit.kind.encode(),
         os.fsencode(unit.root),
         _encode(repr(unit.config)),

@@ -54,6 +54,7 @@ class Rule:
     fix: str | None = None  # "safe" | "unsafe" | None
     doc: str = ""
     library: bool = False  # also applies to sourced libraries (scope "script")
+    tools: tuple = ()  # external programs the check runs (found on PATH); part of the cache key
 
     @property
     def family(self) -> str:
@@ -74,6 +75,13 @@ class Rule:
         }
 
 
+class Skipped(Exception):
+    """Raised by a check that cannot run here (an optional tool is missing).
+
+    The message is shown once on stderr; it is neither a finding nor an internal error.
+    """
+
+
 _RULES: dict[str, Rule] = {}
 _LOADED = False
 
@@ -89,6 +97,7 @@ def rule(
     targets: Iterable[str] = TARGETS,
     fix: str | None = None,
     library: bool = False,
+    tools: Iterable[str] = (),
 ) -> Callable:
     """Register the decorated check function as a rule; its docstring is the rule's documentation.
 
@@ -110,7 +119,7 @@ def rule(
         if id in _RULES or any(r.name == name for r in _RULES.values()):
             raise ValueError(f"rule {id} ({name}) registered twice")
         doc = inspect.cleandoc(check.__doc__ or "")
-        _RULES[id] = Rule(id, name, summary, seed, severity, scope, check, targets, fix, doc, library)
+        _RULES[id] = Rule(id, name, summary, seed, severity, scope, check, targets, fix, doc, library, tuple(tools))
         return check
 
     return register

@@ -257,3 +257,172 @@ def top_level_is_library(root, data: bytes) -> bool:
         else:
             return False
     return has_function
+
+
+_SELF_ARGS = {"$0", '"$0"', "${0}", '"${0}"', '"${BASH_SOURCE[0]}"', "${BASH_SOURCE[0]}", '"$BASH_SOURCE"', "$BASH_SOURCE"}
+_SED_RANGE = re.compile(r"^(\d+),(\d+)p$")
+
+
+@dataclass(frozen=True)
+class LineRange:
+    """A command that prints a fixed range of the script's own lines (``sed -n '2,30p' "$0"``)."""
+
+    first: int
+    last: int
+    node: object  # the command
+
+
+def self_line_ranges(root, data: bytes, nodes: list | None = None) -> list[LineRange]:
+    """``sed -n 'A,Bp' "$0"`` and ``head -n B "$0"`` commands: help text cut at a fixed line."""
+    found = []
+    for cmd in commands(root, data, nodes):
+        raw = [text(a, data) for a in cmd.args]
+        if not raw or raw[-1] not in _SELF_ARGS:
+            continue
+        args = [unquote(a) for a in raw[:-1]]
+        if cmd.name == "sed":
+            flags = [a for a in args if a.startswith("-")]
+            scripts = [a for a in args if not a.startswith("-")]
+            if not any("n" in f[1:] for f in flags if not f.startswith("--")) or len(scripts) != 1:
+                continue
+            m = _SED_RANGE.match(scripts[0].strip())
+            if m:
+                found.append(LineRange(int(m.group(1)), int(m.group(2)), cmd.node))
+        elif cmd.name == "head":
+            count = None
+            if len(args) == 2 and args[0] == "-n" and _NUM.match(args[1]):
+                count = int(args[1])
+            elif len(args) == 1 and re.match(r"^-n?\d+$", args[0]):
+                count = int(args[0].lstrip("-n"))
+            if count is not None:
+                found.append(LineRange(1, count, cmd.node))
+    return found
+
+
+_EXPANSIONS = {"simple_expansion", "expansion", "command_substitution"}
+#: contexts where word splitting does not happen or quoting is not ours to change
+_NO_QUOTING = {
+    "test_command", "arithmetic_expansion", "variable_assignment", "declaration_command",
+    "heredoc_body", "heredoc_redirect", "string", "ERROR",
+}
+#: expansions that cannot split: numbers and flags
+_SAFE_SPECIALS = re.compile(r"^\$\{?[#?$!\-]\}?$|^\$\{#")
+
+
+def unquoted_expansions(root, data: bytes, nodes: list | None = None) -> list:
+    """Expansion nodes (``$var``, ``${var}``, ``$@``, ``$(cmd)``) left unquoted in command arguments.
+
+    Not counted: anything inside ``[[ ]]``/``[ ]``, arithmetic, assignments, declarations,
+    ``case`` items, heredocs or strings; arguments of ``eval`` and ``let``; ``$#``, ``$?``,
+    ``$$``, ``$!`` and ``${#...}``, which expand to numbers.
+    """
+    found = []
+    for cmd in commands(root, data, nodes):
+        if cmd.name in ("eval", "let") or _inside(cmd.node, _NO_QUOTING):
+            continue
+        for arg in cmd.args:
+            parts = [arg] if arg.type in _EXPANSIONS else (
+                [c for c in arg.children if c.type in _EXPANSIONS] if arg.type == "concatenation" else [])
+            for node in parts:
+                if not _SAFE_SPECIALS.match(text(node, data)):
+                    found.append(node)
+    return found
+
+
+def _inside(node, types) -> bool:
+    parent = node.parent
+    while parent is not None:
+        if parent.type in types:
+            return True
+        parent = parent.parent
+    return False
+
+
+#: variables bash always sets (or sets before a script can read them)
+ALWAYS_SET = frozenset(
+    "HOME PATH PWD IFS BASH BASH_SOURCE BASH_VERSION BASH_VERSINFO BASH_LINENO BASH_REMATCH "
+    "BASH_ARGV0 BASHPID BASHOPTS SHELLOPTS FUNCNAME LINENO RANDOM SRANDOM SECONDS EPOCHSECONDS "
+    "EPOCHREALTIME PPID UID EUID GROUPS HOSTNAME HOSTTYPE OSTYPE MACHTYPE PIPESTATUS SHLVL "
+    "OPTIND OPTERR PS4".split()
+)
+_DEFAULT_OPS = {":-", "-", ":=", "=", ":?", "?", ":+", "+"}
+_READ_VALUE_FLAGS = {"-p", "-d", "-t", "-n", "-N", "-u", "-i"}
+_IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+
+
+def assigned_names(root, data: bytes, nodes: list | None = None) -> set[str]:
+    """Names the script gives a value: assignments, ``for``/``select``, ``read``, ``getopts``,
+    ``printf -v``, ``mapfile``/``readarray`` and ``${x:=default}``."""
+    names: set[str] = set()
+    for node in nodes if nodes is not None else walk(root):
+        t = node.type
+        if t == "variable_assignment":
+            name = node.child_by_field_name("name")
+            if name is not None and name.type == "subscript":
+                name = name.child_by_field_name("name")
+            if name is not None:
+                names.add(text(name, data))
+        elif t == "for_statement":
+            var = node.child_by_field_name("variable")
+            if var is not None:
+                names.add(text(var, data))
+        elif t == "expansion" and any(c.type in (":=", "=") for c in node.children):
+            names.update(text(c, data) for c in node.children if c.type == "variable_name")
+        elif t == "command":
+            name_node = node.child_by_field_name("name")
+            if name_node is None:
+                continue
+            cmd = text(name_node, data)
+            args = [unquote(text(a, data)) for a in node.children_by_field_name("argument")]
+            if cmd == "read":
+                skip = False
+                for i, a in enumerate(args):
+                    if skip:
+                        skip = False
+                    elif a in _READ_VALUE_FLAGS:
+                        skip = True
+                    elif a == "-a" and i + 1 < len(args):
+                        names.add(args[i + 1])
+                    elif _IDENT.match(a):
+                        names.add(a)
+                names.add("REPLY")
+            elif cmd == "getopts" and len(args) >= 2:
+                names.update({args[1], "OPTARG"})
+            elif cmd == "printf" and "-v" in args[:-1]:
+                names.add(args[args.index("-v") + 1])
+            elif cmd in ("mapfile", "readarray"):
+                idents = [a for a in args if _IDENT.match(a)]
+                names.add(idents[-1] if idents else "MAPFILE")
+    return names
+
+
+def possibly_unset(root, data: bytes, nodes: list | None = None) -> list[str]:
+    """Variables read without a default that may be unset when the script runs.
+
+    Positional parameters (``$1``, ``${2}``) count unless the script tests ``$#``; names the
+    script never assigns (nor bash always sets) count; ``${x:-default}`` and its kin never do. Under ``set -u`` each would
+    stop the script where it used to read an empty string.
+    """
+    nodes = nodes if nodes is not None else list(walk(root))
+    assigned = assigned_names(root, data, nodes) | ALWAYS_SET
+    # a script that tests its argument count ($# outside strings) reads its positionals knowingly
+    counted = any(n.type == "simple_expansion" and text(n, data) == "$#" and not _inside(n, {"string"}) for n in nodes)
+    risky: list[str] = []
+    for node in nodes:
+        if node.type == "simple_expansion":
+            target = next((c for c in node.children if c.type == "variable_name"), None)
+        elif node.type == "expansion":
+            if any(c.type in _DEFAULT_OPS for c in node.children) or any(c.type == "!" for c in node.children):
+                continue
+            target = next((c for c in node.children if c.type in ("variable_name", "subscript")), None)
+            if target is not None and target.type == "subscript":
+                target = target.child_by_field_name("name")
+        else:
+            continue
+        if target is None:
+            continue
+        name = text(target, data)
+        if name.isdigit() and name != "0" and not counted or not name.isdigit() and name not in assigned:
+            if name not in risky:
+                risky.append(name)
+    return risky

@@ -27,7 +27,8 @@ def strict_mode_missing(script):
     `set -eu` plus a later `set -o pipefail`. `-e` is optional and never required.
 
     For `#!/bin/sh` scripts only `nounset` is required: `pipefail` is not available in every
-    POSIX shell (dash before 0.5.11 rejects it, and `set -o pipefail` then aborts the script).
+    POSIX shell (dash 0.5.12, /bin/sh on Debian 12, rejects it: `set -o pipefail` aborts the
+    script with "Illegal option -o pipefail"). The fix adds `set -u` to such scripts.
 
     ## Why is this bad?
     Without `nounset` a typo in a variable name expands to nothing (`rm -rf "$DIR/"`);
@@ -49,6 +50,11 @@ def strict_mode_missing(script):
     ## Fix safety
     Safe: merges into an existing top-level `set` line (`set -e` becomes `set -euo pipefail`)
     or inserts `set -uo pipefail` after the header block. It never adds `-e`.
+
+    When the script reads a variable that may be unset (`$1` without a default, an
+    environment variable it never assigns such as `$TMPDIR`), `set -u` would stop it there
+    instead of reading an empty string, so the safe fix adds only `pipefail` and the finding
+    stays; `--unsafe-fixes` adds `nounset` too. Give such reads a default (`${1:-}`) first.
     """
     tree = _tree(script)
     if tree is None:
@@ -57,7 +63,12 @@ def strict_mode_missing(script):
     need = ["nounset"] if is_posix_sh(script) else ["nounset", "pipefail"]
     missing = [o for o in need if o not in on]
     if missing:
-        yield Hit(script.path, f"strict mode is missing {' and '.join(missing)}; add 'set -uo pipefail' after the header")
+        message = f"strict mode is missing {' and '.join(missing)}; add 'set -uo pipefail' after the header"
+        unset = shell.possibly_unset(tree.root_node, script.file.data, script.sh_nodes) if "nounset" in missing else []
+        if unset:
+            shown = ", ".join("$" + name for name in unset[:3])
+            message += f" (first give {shown} a default: set -u stops the script on an unset variable)"
+        yield Hit(script.path, message)
 
 
 @rule("SHL002", "bash-syntax", summary="`bash -n` reports a syntax error.", seed="000 §10", scope="script", library=True)

@@ -1,0 +1,38 @@
+"""Make a help that prints a fixed line range of the script stop where the header ends.
+
+``sed -n '2,30p' "$0"`` prints code when the header is shorter than 29 lines and cuts it
+when it is longer. The command is replaced by an ``awk`` one that starts at the same line
+and prints comment lines until the block ends; what the rest of a pipeline does with them
+is unchanged. It also runs after the header codemod, whose new lines a range that was right
+before would cut off.
+"""
+
+from __future__ import annotations
+
+from skillsmith import shell
+from skillsmith.fixer import Edit
+from skillsmith.rules.shell_fixes import range_problem
+from skillsmith.shell_layout import Layout
+
+
+class HelpRange:
+    DESCRIPTION = "Replace `sed -n '2,30p' \"$0\"` help printing with one that stops at the end of the header."
+    #: the header rules too: their fixes move the header's end, which a fixed range misses
+    RULES = ("SHL050", "CON004", "CON005", "CON006", "CON007")
+    SAFE = True
+
+    def __init__(self, path=None):
+        self.path = path
+
+    def edits(self, source: bytes, tree) -> list[Edit]:
+        layout = Layout(source, tree)
+        edits = []
+        for rng in shell.self_line_ranges(layout.root, source):
+            node = rng.node
+            if range_problem(rng, layout.header, layout.shebang is not None) is None or not layout.free(node.start_byte, node.end_byte):
+                continue
+            self_arg = shell.text(node.children_by_field_name("argument")[-1], source)
+            start = f"NR < {rng.first} {{ next }} " if rng.first > 1 else ""
+            awk = f"awk '{start}/^#/ {{ print; next }} {{ exit }}' {self_arg}"
+            edits.append(Edit(node.start_byte, node.end_byte, awk.encode()))
+        return edits

@@ -1,0 +1,229 @@
+"""`skillsmith fix` on Python scripts: expected outputs byte for byte, safety, CLI contract.
+
+Each ``tests/fixtures/fix_python/<case>.py`` is fixed (as ``scripts/<case>.py``) and must equal
+``<case>.fixed.py`` byte for byte; a case without ``.fixed.py`` must be skipped and left as
+it was. A second run changes nothing.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import stat
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import FIXTURES, run_cli
+
+CASES = FIXTURES / "fix_python"
+NAMES = sorted(p.stem for p in CASES.glob("*.py") if not p.name.endswith(".fixed.py"))
+SKIPPED = {n for n in NAMES if not (CASES / f"{n}.fixed.py").exists()}
+
+
+@pytest.fixture(scope="module")
+def fixed_tree(tmp_path_factory):
+    """Every case copied into one scripts/ folder (mode 644) and fixed once with the CLI."""
+    root = tmp_path_factory.mktemp("fixpy")
+    scripts = root / "scripts"
+    scripts.mkdir()
+    for name in NAMES:
+        target = scripts / f"{name}.py"
+        shutil.copyfile(CASES / f"{name}.py", target)
+        target.chmod(0o644)
+    first = run_cli("fix", "scripts", "--json", cwd=root)
+    second = run_cli("fix", "scripts", "--check", cwd=root)
+    return root, first, second
+
+
+def test_expected_cases_are_the_documented_ones():
+    assert {"syntax_error", "fstring_312", "roundtrip_bug"} <= SKIPPED
+    for required in ("argparse_in_main", "argparse_module_level", "alias_parser", "subcommands",
+                     "crlf_file", "bom_file", "latin1_cookie", "partial_docstring"):
+        assert required in NAMES and required not in SKIPPED
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_fixed_output_matches_byte_for_byte(fixed_tree, name):
+    root, first, _ = fixed_tree
+    got = (root / "scripts" / f"{name}.py").read_bytes()
+    if name in SKIPPED:
+        assert got == (CASES / f"{name}.py").read_bytes()
+        assert stat.S_IMODE((root / "scripts" / f"{name}.py").stat().st_mode) == 0o644
+    else:
+        assert got == (CASES / f"{name}.fixed.py").read_bytes()
+        assert (root / "scripts" / f"{name}.py").stat().st_mode & 0o111 == 0o111
+
+
+def test_json_lists_fixed_and_skipped_files(fixed_tree):
+    _, first, _ = fixed_tree
+    assert first.code == 10  # the skipped files still need a person
+    doc = first.json()
+    assert doc["meta"]["schema"] == "skillsmith.fix/v1"
+    by_name = {Path(item["path"]).stem: item for item in doc["data"]}
+    assert {n for n, i in by_name.items() if i["status"] == "skipped"} == SKIPPED
+    assert "libcst" in by_name["roundtrip_bug"]["reason"]
+    assert "3.11" in by_name["fstring_312"]["reason"]
+    assert {"CON004", "PYS002", "PYS003", "CON014", "PYS052"} <= set(by_name["argparse_in_main"]["rules"])
+    assert "skipped" in first.stderr and "scripts/syntax_error.py" in first.stderr
+
+
+def test_second_run_changes_nothing(fixed_tree):
+    _, _, second = fixed_tree
+    assert second.code == 0, second.stderr
+    assert second.stdout == ""
+    assert "would fix 0 files" in second.stderr
+
+
+def test_no_safe_fixable_finding_remains(fixed_tree):
+    root, _, _ = fixed_tree
+    r = run_cli("check", "scripts", "--json", "--no-cache", cwd=root)
+    for f in r.json()["data"]:
+        if Path(f["path"]).stem not in SKIPPED:
+            assert f["fix"] != "safe", f
+
+
+@pytest.mark.parametrize("name", sorted(set(NAMES) - SKIPPED))
+def test_fixed_scripts_still_answer_help(fixed_tree, name):
+    root, _, _ = fixed_tree
+    script = root / "scripts" / f"{name}.py"
+    proc = subprocess.run([sys.executable, str(script), "--help"], capture_output=True, timeout=30,
+                          stdin=subprocess.DEVNULL)
+    assert proc.returncode == 0, proc.stderr
+    if b"epilog" in (CASES / f"{name}.fixed.py").read_bytes():
+        assert b"examples:" in proc.stdout
+
+
+def _one_script(tmp_path: Path, name: str = "argparse_in_main") -> Path:
+    scripts = tmp_path / "scripts"
+    scripts.mkdir()
+    target = scripts / f"{name}.py"
+    shutil.copyfile(CASES / f"{name}.py", target)
+    target.chmod(0o644)
+    return target
+
+
+def test_check_mode_exits_10_and_writes_nothing(tmp_path):
+    target = _one_script(tmp_path)
+    before = target.read_bytes()
+    r = run_cli("fix", "scripts", "--check", cwd=tmp_path)
+    assert r.code == 10
+    assert r.stdout == ""
+    assert "would fix 1 file" in r.stderr
+    assert target.read_bytes() == before
+    assert stat.S_IMODE(target.stat().st_mode) == 0o644
+
+
+def test_diff_prints_the_change_and_writes_nothing(tmp_path):
+    target = _one_script(tmp_path)
+    before = target.read_bytes()
+    r = run_cli("fix", "scripts", "--diff", cwd=tmp_path)
+    assert r.code == 10
+    assert "+++ b/argparse_in_main.py" in r.stdout
+    assert "+    sys.exit(main())" in r.stdout
+    assert "new mode 100755" in r.stdout
+    assert target.read_bytes() == before
+    assert list(target.parent.iterdir()) == [target]
+
+
+def test_select_limits_the_fixes(tmp_path):
+    target = _one_script(tmp_path)
+    r = run_cli("fix", "scripts", "--select", "CON014", cwd=tmp_path)
+    assert r.code == 0, r.stderr  # findings of other rules are not looked at
+    text = target.read_text()
+    assert "sys.exit(EXIT_INVALID)" in text
+    assert '"""' not in text and "epilog" not in text
+    assert stat.S_IMODE(target.stat().st_mode) == 0o644
+
+
+def test_unsafe_fixes_need_the_flag(tmp_path):
+    target = _one_script(tmp_path, "subcommands")
+    assert run_cli("fix", "scripts", cwd=tmp_path).code == 10
+    safe = target.read_text()
+    assert 'print("Reading store...")' in safe and "def emit_json" in safe
+    r = run_cli("fix", "scripts", "--unsafe-fixes", cwd=tmp_path)
+    assert r.code == 0, r.stderr
+    text = target.read_text()
+    assert 'print("Reading store...", file=sys.stderr)' in text
+    assert 'emit_json(["a", "b"], "' in text
+    assert 'print(json.dumps({"added": args.item}))' not in text
+
+
+def test_unknown_select_is_usage_error(tmp_path):
+    r = run_cli("fix", str(tmp_path), "--select", "NOPE1")
+    assert r.code == 2
+    assert r.stdout == ""
+
+
+def test_missing_path_is_not_found(tmp_path):
+    r = run_cli("fix", str(tmp_path / "nope"), "--json")
+    assert r.code == 3
+    assert r.json()["error"]["code"] == "NOT_FOUND"
+
+
+def test_symlinked_script_is_never_written_through(tmp_path):
+    outside = tmp_path / "outside.py"
+    shutil.copyfile(CASES / "argparse_in_main.py", outside)
+    scripts = tmp_path / "skill" / "scripts"
+    scripts.mkdir(parents=True)
+    os.symlink(outside, scripts / "linked.py")
+    before = outside.read_bytes()
+    run_cli("fix", str(tmp_path / "skill" / "scripts"))
+    assert outside.read_bytes() == before
+    assert (scripts / "linked.py").is_symlink()
+
+
+@pytest.mark.parametrize("rule_id", ["PYS050", "PYS051", "PYS052", "PYS053"])
+def test_rule_fixture_is_fixed_completely(tmp_path, rule_id):
+    shutil.copytree(FIXTURES / "rules" / rule_id, tmp_path / rule_id)
+    r = run_cli("fix", rule_id, "--unsafe-fixes", "--json", cwd=tmp_path)
+    assert r.code == 0, r.stderr
+    [item] = r.json()["data"]
+    assert rule_id in item["rules"]
+    after = run_cli("check", rule_id, "--json", "--no-cache", cwd=tmp_path)
+    assert after.code == 0, after.stdout
+
+
+def test_codemods_run_under_libcst_cli(tmp_path):
+    """Every codemod is listed by libcst's CLI, and one runs there on its own."""
+    from importlib import resources
+
+    config = resources.files("skillsmith.codemods") / ".libcst.codemod.yaml"
+    (tmp_path / ".libcst.codemod.yaml").write_text(config.read_text())
+    target = _one_script(tmp_path)
+    listed = subprocess.run([sys.executable, "-m", "libcst.tool", "list"], cwd=tmp_path, capture_output=True,
+                            text=True, timeout=120)
+    names = {p.stem for p in (Path(__file__).resolve().parent.parent / "codemods").glob("py_*.py")}
+    assert len(names) == 7
+    for name in names:
+        assert f"{name}." in listed.stdout
+    proc = subprocess.run(
+        [sys.executable, "-m", "libcst.tool", "codemod", "--no-format", "py_exit_constants.ExitConstants", "scripts"],
+        cwd=tmp_path, capture_output=True, text=True, timeout=120,
+    )
+    assert proc.returncode == 0, proc.stderr
+    text = target.read_text()
+    assert "\nEXIT_INVALID = 4\n" in text and "sys.exit(EXIT_INVALID)" in text
+
+
+def test_libcst_is_not_imported_when_nothing_needs_a_fix():
+    from conftest import EXAMPLE
+
+    code = ("import sys\nfrom skillsmith.cli import main\nrc = main(['fix', sys.argv[1]])\n"
+            "print(rc, 'libcst' in sys.modules)")
+    proc = subprocess.run([sys.executable, "-c", code, str(EXAMPLE)], capture_output=True, text=True, timeout=120)
+    assert proc.stdout.split() == ["0", "False"], proc.stderr
+
+
+def test_missing_trailing_newline_stays_missing(tmp_path):
+    scripts = tmp_path / "scripts"
+    scripts.mkdir()
+    target = scripts / "tool.py"
+    target.write_bytes(b'import argparse\nimport sys\n\n\ndef main():\n    argparse.ArgumentParser().parse_args()\n'
+                       b'    sys.exit(3)\n\n\nif __name__ == "__main__":\n    main()')
+    r = run_cli("fix", "scripts", cwd=tmp_path)
+    assert r.code == 0, r.stderr
+    data = target.read_bytes()
+    assert data.endswith(b"    main()") and b"sys.exit(EXIT_NOT_FOUND)" in data
