@@ -8,8 +8,6 @@ settings never leak in. Copier is imported only inside the functions that render
 
 from __future__ import annotations
 
-import contextlib
-import os
 import re
 import subprocess
 import warnings
@@ -293,31 +291,13 @@ def write_text(file: TextFile, text: str) -> None:
 
 
 def write_bytes(path: Path, data: bytes, mode: int | None = None) -> None:
-    """Atomic write: a temp file in the same folder, fsync, ``os.replace``; never through a symlink."""
-    import stat
-    import tempfile
+    """Atomic write (see :mod:`skillsmith.atomic`); never through a symbolic link."""
+    from skillsmith.atomic import atomic_write
 
-    if path.is_symlink():
-        raise InvalidInputError(f"{path}: is a symbolic link; not written through")
-    if mode is None:
-        try:
-            mode = stat.S_IMODE(path.stat().st_mode)
-        except FileNotFoundError:
-            umask = os.umask(0)
-            os.umask(umask)
-            mode = 0o666 & ~umask
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-            fh.flush()
-            os.fchmod(fh.fileno(), mode)
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
+        atomic_write(path, data, mode=mode)
+    except OSError as exc:
+        raise InvalidInputError(f"{path}: not written: {exc}") from None
 
 
 # -- add script --------------------------------------------------------------------------
