@@ -171,7 +171,14 @@ def header_description(script):
     if not h.description:
         yield Hit(script.path, "the header has no one-line description before its fields", h.start_line)
     elif not h.description.endswith("."):
-        yield Hit(script.path, "the header's description should be one sentence ending in a period", h.description_line)
+        index = h.description_line - h.start_line
+        wraps = index + 1 < len(h.lines) and h.lines[index + 1].strip() and not h.fields.get(
+            h.lines[index + 1].split(":", 1)[0].strip().capitalize()
+        )
+        if wraps:
+            yield Hit(script.path, "the header's description runs onto the next line; make the first line one sentence ending in a period", h.description_line)
+        else:
+            yield Hit(script.path, "the header's description should be one sentence ending in a period", h.description_line)
 
 
 @rule("CON006", "header-field-missing", summary="The header lacks Usage, Input, Output, Stderr, Exit or Examples.", seed="000 §3", scope="script", fix="safe")
