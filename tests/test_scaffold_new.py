@@ -70,6 +70,9 @@ def test_every_combination_has_zero_findings(generated):
     findings = r.json()["data"]
     assert findings == [], json.dumps(findings, indent=1)[:3000]
     assert r.code == 0
+    # and no fix, not even an unsafe one, would change a generated file
+    fixed = run_cli("fix", "--check", "--unsafe-fixes", *map(str, generated.values()), env={"PATH": path})
+    assert fixed.code == 0 and fixed.stdout == "", fixed.stdout[:3000] + fixed.stderr
 
 
 def behaviour(root: Path) -> dict[str, str]:
