@@ -370,6 +370,8 @@ def insert_scripts_entry(text: str, entry: str) -> str:
         while last > start + 1 and not lines[last - 1].strip():
             last -= 1
         entry = "\n" + entry
+    if last < len(lines) and lines[last].strip():
+        entry += "\n"  # keep a blank line before what follows
     if not lines[last - 1].endswith("\n"):
         lines[last - 1] += "\n"
     return "".join(lines[:last]) + entry + "".join(lines[last:])

@@ -73,6 +73,7 @@ def test_insert_scripts_entry_appends_a_section_when_missing():
     assert insert_scripts_entry("# T\n\nText.", "- x\n") == "# T\n\nText.\n\n## Scripts\n\n- x\n"
     text = "# T\n\n## Scripts\n\n- a\n  more about a\n\nProse.\n\n## Other\n"
     assert insert_scripts_entry(text, "- b\n") == "# T\n\n## Scripts\n\n- a\n  more about a\n- b\n\nProse.\n\n## Other\n"
+    assert insert_scripts_entry("## Scripts\n## Other\n", "- x\n") == "## Scripts\n\n- x\n\n## Other\n"
 
 
 def test_add_script_errors(tmp_path):
