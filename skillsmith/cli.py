@@ -33,8 +33,11 @@ exit codes:
   5 missing dependency, 10 findings remain
 
 examples:
+  skillsmith new my-skill --script fetch.py --description "Fetches pages. Use when ..."
+  skillsmith new                              # the interactive wizard (on a terminal)
   skillsmith check my-skill/
   skillsmith check skills/ --format sarif > skillsmith.sarif
+  skillsmith fix my-skill/scripts/ --diff     # show what fix would change
   skillsmith rules SPC007
 """
 
