@@ -123,7 +123,7 @@ def script(name: str, file: str, fixable: bool) -> str:
         ending = "main()"
     else:
         text = COMPLIANT.format(name=name, file=file)
-        text = "import os\n".join(text.rsplit("import sys\n", 1)) if False else text.replace("import sys\n", "import os\nimport sys\n", 1)
+        text = text.replace("import sys\n", "import os\nimport sys\n", 1)
         code = "EXIT_INVALID"
         extra = ',\n        epilog="examples:\\n  tool.py export.jsonl\\n",\n        formatter_class=argparse.RawDescriptionHelpFormatter,\n    '
         ending = "sys.exit(main())"

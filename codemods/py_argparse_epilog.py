@@ -38,7 +38,7 @@ class ArgparseEpilog(WalkOnlyInto, VisitorBasedCodemodCommand):
         if self.facts is None or not self.facts.facts.parsers:
             return False
         parsers = {id(call) for call in self.facts.facts.parsers}
-        self.walk_only_into(defs_containing(self.facts.module, lambda n: id(n) in parsers))
+        self.walk_only_into(defs_containing(self.facts, lambda n: id(n) in parsers))
         return True
 
     def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.Call:

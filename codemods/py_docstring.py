@@ -15,8 +15,19 @@ FIELD_WIDTH = len("Examples:")
 _QUOTE = re.compile(r'^([A-Za-z]*)("""|\'\'\'|"|\')')
 
 
-def field_line(name: str, value: str, indent: str = "") -> str:
-    return f"{indent}{name + ':':<{FIELD_WIDTH}}{value}".rstrip()
+def field_line(name: str, value: str, indent: str = "", width: int = FIELD_WIDTH) -> str:
+    width = max(width, len(name) + 2)
+    return f"{indent}{name + ':':<{width}}{value}".rstrip()
+
+
+def value_column(lines: list[str]) -> int:
+    """Where the values of existing ``Name:   value`` lines start (after their indent), else the default."""
+    columns = []
+    for line in lines:
+        m = re.match(r"^\s*(\w+:\s+)\S", line)
+        if m and not line.strip().lower().startswith("examples"):
+            columns.append(len(m.group(1)))
+    return max(set(columns), key=columns.count) if columns else FIELD_WIDTH
 
 
 class DocstringContract(VisitorBasedCodemodCommand):
@@ -134,7 +145,8 @@ def amended_docstring(literal: str, facts: ScriptFacts) -> str | None:
     # missing fields
     missing_fields = [name for name in FIELDS if name != "Examples" and name not in header.fields]
     present = [f for name, f in header.fields.items() if name != "Examples"]
-    new_field_lines = [field_line(name, values[name], indent) for name in missing_fields]
+    width = max([value_column(field_lines)] + [len(name) + 2 for name in missing_fields])
+    new_field_lines = [field_line(name, values[name], indent, width) for name in missing_fields]
     examples = header.fields.get("Examples")
     if new_field_lines:
         if present:

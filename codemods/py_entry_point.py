@@ -2,11 +2,22 @@
 
 from __future__ import annotations
 
+import re
+
 import libcst as cst
 from libcst.codemod import VisitorBasedCodemodCommand
 
 from skillsmith.codemods.pyscript import SHEBANG, module_alias, facts_for
 from skillsmith.rules.python_fixes import main_returns_codes
+
+
+_COOKIE = re.compile(r"^[ \t\f]*#.*?coding[:=]")
+
+
+def cookie_on_second_line(module: cst.Module) -> bool:
+    """A new first line would push this coding cookie out of the two lines Python reads it from."""
+    header = module.header
+    return len(header) >= 2 and header[1].comment is not None and bool(_COOKIE.match(header[1].comment.value))
 
 
 def is_main_guard(stmt) -> bool:
@@ -49,7 +60,7 @@ class EntryPoint(VisitorBasedCodemodCommand):
         is_entry = facts.facts.has_main_guard or facts.facts.uses_argparse
         has_shebang = bool(module.header) and module.header[0].comment is not None \
             and module.header[0].comment.value.startswith("#!")
-        if is_entry and not has_shebang:
+        if is_entry and not has_shebang and not cookie_on_second_line(module):
             line = cst.EmptyLine(comment=cst.Comment(SHEBANG))
             module = module.with_changes(header=[line] + list(module.header))
         if main_returns_codes(facts.module):

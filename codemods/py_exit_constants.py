@@ -45,7 +45,7 @@ class ExitConstants(WalkOnlyInto, VisitorBasedCodemodCommand):
                 and type(node.args[0].value) is int and qualified(node.func, aliases) in EXIT_FUNCTIONS
             )
 
-        self.walk_only_into(defs_containing(facts.module, literal_exit))
+        self.walk_only_into(defs_containing(facts, literal_exit))
         return any(code != 0 for code, _, _ in facts.facts.exit_codes)
 
     def _name_for(self, code: int) -> str:

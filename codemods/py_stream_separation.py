@@ -36,7 +36,7 @@ class StreamSeparation(WalkOnlyInto, VisitorBasedCodemodCommand):
         if facts is None:
             return False
         prints = {id(call) for name, call in facts.facts.calls if name == "print"}
-        self.walk_only_into(defs_containing(facts.module, lambda n: id(n) in prints))
+        self.walk_only_into(defs_containing(facts, lambda n: id(n) in prints))
         return bool(prints)
 
     def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.Call:

@@ -68,6 +68,7 @@ class ScriptFacts:
     prog: str = ""
     description: str | None = None  # parser description, when a literal
     epilog_examples: list[str] = field(default_factory=list)  # lines under "examples:" in a literal epilog
+    walked: list[tuple[ast.AST, str | None]] = field(default_factory=list)  # every node, with its top-level def
 
     @property
     def docstring(self) -> tuple[str | None, int]:
@@ -141,7 +142,7 @@ class ScriptFacts:
 
     @property
     def reads_stdin(self) -> bool:
-        return any(python.dotted(n) == "sys.stdin" for n in ast.walk(self.module) if isinstance(n, ast.Attribute))
+        return any(isinstance(n, ast.Attribute) and python.dotted(n) == "sys.stdin" for n, _ in self.walked)
 
     @property
     def promises_json(self) -> bool:
@@ -169,7 +170,7 @@ def script_facts(code: str, filename: str | None) -> ScriptFacts | None:
         return None
     facts = python.facts(module)
     name = os.path.basename(filename) if filename else "script.py"
-    sf = ScriptFacts(module, facts, filename or name, prog=name)
+    sf = ScriptFacts(module, facts, filename or name, prog=name, walked=_walk(module))
     if facts.parsers:
         parser = facts.parsers[0]
         prog = python.keyword(parser, "prog")
@@ -213,24 +214,33 @@ def _module_string(module: ast.Module, name: str) -> str | None:
     return None
 
 
-def _assigned_name(module: ast.Module, call: ast.Call) -> str | None:
-    for node in ast.walk(module):
+def _walk(module: ast.Module) -> list[tuple[ast.AST, str | None]]:
+    """Every node once, with the name of the top-level function or class holding it (or None)."""
+    out = []
+    for stmt in module.body:
+        owner = stmt.name if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) else None
+        out.extend((node, owner) for node in ast.walk(stmt))
+    return out
+
+
+def _assigned_name(sf: ScriptFacts, call: ast.Call) -> str | None:
+    for node, _ in sf.walked:
         if isinstance(node, ast.Assign) and node.value is call and isinstance(node.targets[0], ast.Name):
             return node.targets[0].id
     return None
 
 
 def _read_arguments(sf: ScriptFacts, parser: ast.Call) -> None:
-    name = _assigned_name(sf.module, parser)
+    name = _assigned_name(sf, parser)
     if name is None:
         return
     subparsers: set[str] = set()
-    for node in ast.walk(sf.module):
+    for node, _ in sf.walked:
         if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call):
             call = node.value
             if python.dotted(call.func) == f"{name}.add_subparsers" and isinstance(node.targets[0], ast.Name):
                 subparsers.add(node.targets[0].id)
-    for node in ast.walk(sf.module):
+    for node, _ in sf.walked:
         if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Attribute):
             continue
         owner = python.dotted(node.func.value)
@@ -266,14 +276,9 @@ def _argument(call: ast.Call) -> Argument | None:
     return Argument([], shown, True, nargs not in ("?", "*"), nargs)
 
 
-def defs_containing(module: ast.Module, wanted) -> set[str]:
+def defs_containing(sf: ScriptFacts, wanted) -> set[str]:
     """Names of the top-level functions and classes holding a node for which *wanted* is true."""
-    names = set()
-    for stmt in module.body:
-        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            if any(wanted(node) for node in ast.walk(stmt)):
-                names.add(stmt.name)
-    return names
+    return {owner for node, owner in sf.walked if owner is not None and wanted(node)}
 
 
 # -- libcst helpers shared by the codemods -------------------------------------------------
@@ -379,7 +384,11 @@ def add_arguments(call, new_args: list):
 
     args = list(call.args)
     if not args:
-        return call.with_changes(args=new_args)
+        comma = cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))
+        grown = call.with_changes(args=[a.with_changes(comma=comma) for a in new_args[:-1]] + new_args[-1:])
+        if len(cst.Module(body=[]).code_for_node(grown)) <= MAX_INLINE_CALL:
+            return grown
+        return one_argument_per_line(grown)
     last = args[-1]
     first_comma = args[0].comma
     multiline = (
@@ -402,7 +411,30 @@ def add_arguments(call, new_args: list):
     out = args[:-1] + [last.with_changes(comma=comma)]
     for i, arg in enumerate(new_args):
         out.append(arg.with_changes(comma=trailing if i == len(new_args) - 1 else comma))
-    return call.with_changes(args=out)
+    grown = call.with_changes(args=out)
+    if len(cst.Module(body=[]).code_for_node(grown)) <= MAX_INLINE_CALL:
+        return grown
+    return one_argument_per_line(grown)
+
+
+#: a call that grows longer than this is laid out one argument per line
+MAX_INLINE_CALL = 72
+
+
+def one_argument_per_line(call):
+    """*call* with each argument on its own line, indented one level, and a trailing comma."""
+    import libcst as cst
+
+    def newline_then(extra: str):
+        return cst.ParenthesizedWhitespace(
+            first_line=cst.TrailingWhitespace(), empty_lines=[], indent=True,
+            last_line=cst.SimpleWhitespace(extra),
+        )
+
+    unit = "    "
+    args = [a.with_changes(comma=cst.Comma(whitespace_after=newline_then(unit))) for a in call.args]
+    args[-1] = args[-1].with_changes(comma=cst.Comma(whitespace_after=newline_then("")))
+    return call.with_changes(whitespace_before_args=newline_then(unit), args=args)
 
 
 def insertion_index(body) -> int:

@@ -14,8 +14,12 @@ from skillsmith.checker import Options, Result, check_paths
 from skillsmith.errors import UsageError
 from skillsmith.finding import Finding
 from skillsmith.registry import TARGETS, all_rules, matches
+from skillsmith.scaffold import Created, Updated, add_script, new, update
 
-__all__ = ["check", "check_result", "fix", "Finding", "Options", "Result"]
+__all__ = [
+    "check", "check_result", "fix", "Finding", "Options", "Result",
+    "new", "add_script", "update", "Created", "Updated",
+]
 
 
 def check(

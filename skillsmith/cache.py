@@ -1,7 +1,9 @@
 """Results cached by content hash and rule-set version, so an unchanged tree re-checks fast.
 
-One small JSON file per unit under ``$SKILLSMITH_CACHE_DIR`` (default
-``$XDG_CACHE_HOME/skillsmith`` or ``~/.cache/skillsmith``). A damaged entry is a miss.
+One small JSON file per key under ``$SKILLSMITH_CACHE_DIR`` (default
+``$XDG_CACHE_HOME/skillsmith`` or ``~/.cache/skillsmith``). A damaged entry is a miss. Each
+unit is stored under two keys (see ``checker``): one from its files' metadata, which answers
+an untouched unit without reading it, and one from its files' content.
 """
 
 from __future__ import annotations

@@ -16,7 +16,7 @@ from skillsmith import __version__, exitcodes
 from skillsmith.errors import SkillsmithError, UsageError
 
 #: commands in the order ``--help`` lists them
-COMMANDS = ("check", "fix", "rules", "link", "audit")
+COMMANDS = ("new", "add", "update", "check", "fix", "rules", "link", "audit")
 
 DESCRIPTION = """\
 skillsmith: scaffold, check and fix agent skills.
@@ -33,8 +33,11 @@ exit codes:
   5 missing dependency, 10 findings remain
 
 examples:
+  skillsmith new my-skill --script fetch.py --description "Fetches pages. Use when ..."
+  skillsmith new                              # the interactive wizard (on a terminal)
   skillsmith check my-skill/
   skillsmith check skills/ --format sarif > skillsmith.sarif
+  skillsmith fix my-skill/scripts/ --diff     # show what fix would change
   skillsmith rules SPC007
 """
 

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from skillsmith import frontmatter
 from skillsmith.config import Config, config_for
-from skillsmith.errors import NotFoundError
+from skillsmith.errors import InvalidInputError, NotFoundError
 from skillsmith.gitrepo import safe_options
 from skillsmith.links import Project, is_project_root
 from skillsmith.model import Loose, Skill, script_language
@@ -104,7 +104,8 @@ def discover(paths: list[str | Path]) -> list[Unit]:
                 add(units, seen, Unit("loose", p.parent, config, [(p.name, p)]))
             continue
         if not p.is_dir():
-            continue
+            what = "a broken symbolic link" if p.is_symlink() else "not a regular file or folder"
+            raise InvalidInputError(f"{given}: {what}", {"path": str(given)})
         ignorer = Ignorer(p, config)
         if (p / "SKILL.md").is_file() or (p / "SKILL.md").is_symlink():
             add(units, seen, Unit("skill", p, config, ignorer=ignorer))

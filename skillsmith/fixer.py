@@ -559,7 +559,7 @@ def fix_paths(paths: list[str | Path], options: FixOptions | None = None) -> Fix
 
 
 #: below this many files a process pool costs more than it saves
-POOL_THRESHOLD = 8
+POOL_THRESHOLD = 24
 
 
 def _transform_all(todo: list[tuple[SourceFile, set[str]]], unsafe: bool) -> list[FileFix]:
@@ -576,12 +576,23 @@ def _transform_all(todo: list[tuple[SourceFile, set[str]]], unsafe: bool) -> lis
     for f, _ in todo:
         f.data  # read in the parent: workers get the same bytes the parent will compare
         kinds.add(file_kind(f))
-    for kind in kinds & set(CODEMOD_PREFIX):
-        load_fixers(kind)  # import once here (libcst for Python); forked workers inherit it
+    if "python" in kinds:
+        prepare_python_codemods()  # once here; forked workers inherit libcst and the instances
+    if "shell" in kinds:
+        load_fixers("shell")
     ctx = multiprocessing.get_context("fork") if sys.platform.startswith("linux") else None
     chunk = max(1, len(todo) // (jobs * 4))
     with concurrent.futures.ProcessPoolExecutor(max_workers=jobs, mp_context=ctx) as pool:
         return list(pool.map(_fix_one, todo, [unsafe] * len(todo), chunksize=chunk))
+
+
+def prepare_python_codemods() -> None:
+    """Import libcst and the Python codemods and build their instances (libcst's set-up is slow)."""
+    from libcst.codemod import CodemodContext
+
+    for fx in load_fixers("python"):
+        if fx.impl not in _INSTANCES and not getattr(fx.impl, "METADATA_DEPENDENCIES", ()):
+            _INSTANCES[fx.impl] = fx.impl(CodemodContext())
 
 
 def _fix_one(item: tuple[SourceFile, set[str]], unsafe: bool) -> FileFix:

@@ -68,3 +68,53 @@ def cli():
 @pytest.fixture(autouse=True)
 def _isolated_cache(tmp_path_factory, monkeypatch):
     monkeypatch.setenv("SKILLSMITH_CACHE_DIR", str(tmp_path_factory.getbasetemp() / "cache"))
+
+
+# -- the wheel, built and installed once per session (tests/test_wheel.py, tests/test_scaffold_wheel.py)
+
+WHEEL_SOURCES = ("pyproject.toml", "README.md", "LICENSE", "skillsmith", "codemods", "templates")
+
+
+def run_ok(*cmd, **kw) -> subprocess.CompletedProcess:
+    """Run *cmd*; fail the test with its output unless it exits 0."""
+    proc = subprocess.run([str(c) for c in cmd], capture_output=True, text=True, stdin=subprocess.DEVNULL,
+                          timeout=300, **kw)
+    assert proc.returncode == 0, f"{' '.join(map(str, cmd))} -> {proc.returncode}\n{proc.stdout}\n{proc.stderr}"
+    return proc
+
+
+@pytest.fixture(scope="session")
+def built_wheel(tmp_path_factory) -> Path:
+    """The wheel, built from a copy of the source so the work tree gets no build/ or egg-info."""
+    import shutil
+
+    base = tmp_path_factory.mktemp("wheel")
+    src = base / "src"
+    src.mkdir()
+    for name in WHEEL_SOURCES:
+        path = ROOT / name
+        if path.is_dir():
+            shutil.copytree(path, src / name, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+        elif path.exists():
+            shutil.copy2(path, src / name)
+    # --no-isolation: the build backend comes from the test environment, no download needed
+    run_ok(sys.executable, "-m", "build", "--wheel", "--no-isolation", "--outdir", base / "dist", src)
+    [built] = (base / "dist").glob("skillsmith-*.whl")
+    return built
+
+
+@pytest.fixture(scope="session")
+def wheel_venv(built_wheel, tmp_path_factory) -> Path:
+    """A fresh venv with the wheel installed; its dependencies come from this environment."""
+    import sysconfig
+    import venv
+
+    env_dir = tmp_path_factory.mktemp("venv") / "env"
+    venv.EnvBuilder(with_pip=False).create(env_dir)
+    python = env_dir / "bin" / "python"
+    site = Path(run_ok(python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])").stdout.strip())
+    # the dependencies (copier, libcst, ...) are already here: reuse them rather than download them,
+    # after the venv's own site-packages, so the wheel's skillsmith is the one imported
+    (site / "zz_test_dependencies.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
+    run_ok(sys.executable, "-m", "pip", "--python", python, "install", "--no-deps", "--no-index", "--quiet", built_wheel)
+    return env_dir

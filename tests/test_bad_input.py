@@ -298,10 +298,14 @@ def test_fifo_and_socket_are_skipped(tmp_path):
     survived(r)
 
 
-def test_fifo_given_as_path_is_survived(tmp_path):
+def test_fifo_or_broken_link_given_as_path_is_invalid_input(tmp_path):
     os.mkfifo(tmp_path / "pipe.sh")
-    r = run_cli("check", str(tmp_path / "pipe.sh"), "--json", "--no-cache", timeout=30)
-    survived(r, 0, 4, 10)
+    (tmp_path / "gone.sh").symlink_to(tmp_path / "nowhere.sh")
+    for name, why in (("pipe.sh", "not a regular file"), ("gone.sh", "broken symbolic link")):
+        r = run_cli("check", str(tmp_path / name), "--json", "--no-cache", timeout=30)
+        survived(r, 4)
+        assert r.json()["error"]["code"] == "INVALID_INPUT"
+        assert why in r.stderr
 
 
 def test_garbage_files_everywhere(tmp_path):
@@ -315,3 +319,14 @@ def test_garbage_files_everywhere(tmp_path):
         write_tree(root, {n: bytes(rng.randrange(256) for _ in range(rng.randrange(1, 400))) for n in names})
     r = run_cli("check", str(tmp_path), "--json", "--no-cache", timeout=60)
     survived(r)
+
+
+def test_astral_characters_after_a_brace_do_not_crash_the_shell_parser(tmp_path):
+    # each of these crashed tree-sitter-bash 0.25 (a segmentation fault, no way to catch it)
+    crashers = [b"{\xf3\xb9\x81\x92", b"{\xf2\x9d\x94\x96", b"\n{\xf3\x83\xb9\xa3", b"\x01{\xf3\xa4\x91\xa3"]
+    files = {f"scripts/s{i}.sh": b"#!/usr/bin/env bash\nset -uo pipefail\n" + c + b"\necho ok\n" for i, c in enumerate(crashers)}
+    files["scripts/emoji.sh"] = "#!/usr/bin/env bash\n# Prints \U0001F600.\nset -uo pipefail\necho '\U0001F600' {\U0001F600}\n".encode()
+    for i, (rel, data) in enumerate(files.items()):
+        root = skill(tmp_path, name=f"astral-{i}", files={rel: data})
+        r = run_cli("check", str(root), "--json", "--no-cache", timeout=60)
+        survived(r)

@@ -153,7 +153,7 @@ def _parses(data: bytes) -> bool:
         return False
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(scripts())
 def test_fix_keeps_scripts_parsing_and_is_idempotent(data):
     ast.parse(data)  # the generator makes valid scripts

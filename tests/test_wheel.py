@@ -3,20 +3,13 @@
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
-import sys
-import sysconfig
-import venv
 import zipfile
 from pathlib import Path
 
 import pytest
 
 from conftest import ROOT
-
-SOURCES = ("pyproject.toml", "README.md", "LICENSE", "skillsmith", "codemods", "templates")
-
 
 def sh(*cmd, **kw) -> subprocess.CompletedProcess:
     proc = subprocess.run([str(c) for c in cmd], capture_output=True, text=True, stdin=subprocess.DEVNULL,
@@ -25,36 +18,14 @@ def sh(*cmd, **kw) -> subprocess.CompletedProcess:
     return proc
 
 
-@pytest.fixture(scope="module")
-def wheel(tmp_path_factory) -> Path:
-    """Build the wheel from a copy of the source, so the work tree gets no build/ or egg-info."""
-    base = tmp_path_factory.mktemp("wheel")
-    src = base / "src"
-    src.mkdir()
-    for name in SOURCES:
-        path = ROOT / name
-        if path.is_dir():
-            shutil.copytree(path, src / name, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
-        elif path.exists():
-            shutil.copy2(path, src / name)
-    # --no-isolation: the build backend comes from the test environment, no download needed
-    sh(sys.executable, "-m", "build", "--wheel", "--no-isolation", "--outdir", base / "dist", src)
-    [built] = (base / "dist").glob("skillsmith-*.whl")
-    return built
+@pytest.fixture
+def wheel(built_wheel) -> Path:
+    return built_wheel
 
 
-@pytest.fixture(scope="module")
-def installed(wheel, tmp_path_factory) -> Path:
-    """A fresh venv with the wheel installed; its dependencies come from this environment."""
-    env_dir = tmp_path_factory.mktemp("venv") / "env"
-    venv.EnvBuilder(with_pip=False).create(env_dir)
-    python = env_dir / "bin" / "python"
-    site = Path(sh(python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])").stdout.strip())
-    # the dependencies (copier, libcst, ...) are already here: reuse them rather than download them,
-    # after the venv's own site-packages, so the wheel's skillsmith is the one imported
-    (site / "zz_test_dependencies.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
-    sh(sys.executable, "-m", "pip", "--python", python, "install", "--no-deps", "--no-index", "--quiet", wheel)
-    return env_dir
+@pytest.fixture
+def installed(wheel_venv) -> Path:
+    return wheel_venv
 
 
 def test_wheel_holds_only_the_skillsmith_package(wheel):

@@ -84,7 +84,7 @@ def run(args: argparse.Namespace) -> int:
         return exitcodes.FINDINGS if changed else exitcodes.OK
     remaining = result.remaining
     fixable = sum(1 for f in remaining if f.fix == "safe" or (args.unsafe_fixes and f.fix == "unsafe"))
-    summary += f"; {len(remaining)} finding{'s' if len(remaining) != 1 else ''} remain"
+    summary += f"; {len(remaining)} finding{'s remain' if len(remaining) != 1 else ' remains'}"
     if fixable:
         summary += f" ({fixable} with a fix that could not be applied)"
     output.note(f"skillsmith: {summary}" + ("; run `skillsmith check` to see them" if remaining else ""))
