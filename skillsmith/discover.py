@@ -20,12 +20,9 @@ from skillsmith.errors import InvalidInputError, NotFoundError
 from skillsmith.gitrepo import safe_options
 from skillsmith.links import Project, is_project_root
 from skillsmith.model import Loose, Skill, script_language
+from skillsmith.skipped import SKIP_DIRS, skip_dir  # noqa: F401 (SKIP_DIRS is part of this module's interface)
 from skillsmith.sourcefile import SourceFile
 
-SKIP_DIRS = frozenset(
-    {".git", ".hg", ".svn", "node_modules", "__pycache__", ".venv", "venv", ".tox", ".nox",
-     ".mypy_cache", ".pytest_cache", ".ruff_cache", ".hypothesis", "site-packages", ".eggs"}
-)
 #: a skill with more files than this is cut short (and a finding says so)
 MAX_FILES_PER_SKILL = 5000
 
@@ -39,12 +36,6 @@ class Unit:
     config: Config
     files: list[tuple[str, Path]] = field(default_factory=list)  # loose: (rel, path)
     ignorer: "Ignorer | None" = None  # shared by every unit found under one given path
-
-
-def skip_dir(entry: os.DirEntry) -> bool:
-    if entry.name in SKIP_DIRS:
-        return True
-    return os.path.exists(os.path.join(entry.path, "pyvenv.cfg"))
 
 
 def git_ignored(root: Path) -> set[str] | None:
