@@ -89,6 +89,10 @@ def discover(paths: list[str | Path]) -> list[Unit]:
         p = p.absolute()
         config = config_for(p)
         if p.is_file():
+            try:
+                os.close(os.open(p, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0)))
+            except OSError as exc:  # named on the command line: the caller's input is unusable
+                raise InvalidInputError(f"{given}: cannot read: {exc.strerror}", {"path": str(given)})
             if p.name == "SKILL.md":
                 add(units, seen, Unit("skill", p.parent, config))
             else:
