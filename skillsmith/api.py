@@ -46,8 +46,9 @@ def check(
 
 def check_result(paths: list[str | Path], options: Options) -> Result:
     """Validate *options*, then check *paths*: findings plus the counts a report needs."""
-    known = all_rules()
-    for sel in (options.select or []) + list(options.ignore):
+    selectors = (options.select or []) + list(options.ignore)
+    known = all_rules() if selectors else []
+    for sel in selectors:
         if sel != "ALL" and not any(matches(r.id, [sel]) for r in known):
             raise UsageError(f"no rule matches {sel!r}; see 'skillsmith rules'")
     if options.target is not None and options.target not in TARGETS:

@@ -12,11 +12,14 @@ import traceback
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from skillsmith import bashcheck, cache, registry, suppression
-from skillsmith.discover import Unit, detect_target, discover, load_loose, load_project, load_skill
 from skillsmith.finding import Finding, Hit, printable
 from skillsmith.sourcefile import MAX_BYTES
+
+if TYPE_CHECKING:
+    from skillsmith.discover import Unit
 
 #: below this many units the pool costs more than it saves
 POOL_THRESHOLD = 24
@@ -47,7 +50,45 @@ class Result:
 
 def check_paths(paths: list[str | Path], options: Options | None = None) -> Result:
     options = options or Options()
+    run_key = _run_key(paths, options)
+    if run_key is not None:
+        hit = cache.get(run_key)
+        # nothing below the paths changed since a run that stored it (and no tool moved)
+        if hit is not None and [list(t) for t in _tools_state(tuple(hit["tools"]))] == hit["tool_state"]:
+            return Result([Finding(**f) for f in hit["findings"]], hit["units"], hit["notes"], 0)
     registry.load_rules()
+    result = _check(paths, options)
+    if run_key is not None and not result.internal_errors:
+        tools = tuple(sorted({t for r in registry.all_rules() for t in r.tools}))
+        cache.put(run_key, {
+            "findings": [dict(vars(f)) for f in result.findings], "units": result.units, "notes": result.notes,
+            "tools": tools, "tool_state": [list(t) for t in _tools_state(tools)],
+        })
+    return result
+
+
+def _run_key(paths: list[str | Path], options: Options) -> str | None:
+    """The whole-run key (see ``skillsmith.snapshot``), or None when this run is not cached.
+
+    It is computed before any rule is loaded, so an unchanged tree costs one walk and one read.
+    """
+    if not options.use_cache or options.run or not options.suppressions:
+        return None
+    from skillsmith import snapshot
+
+    salt = repr((
+        "run", registry.package_fingerprint(), sys.version_info[:2], options.select, options.ignore,
+        options.target, options.max_bytes,
+    )).encode()
+    try:
+        return snapshot.tree_key([os.fspath(p) for p in paths], salt)
+    except (OSError, ValueError):
+        return None
+
+
+def _check(paths: list[str | Path], options: Options) -> Result:
+    from skillsmith.discover import discover
+
     units = discover(paths)
     jobs = options.jobs if options.jobs is not None else (os.cpu_count() or 1)
     outcomes: list[dict]
@@ -132,6 +173,8 @@ def check_unit(unit: Unit, options: Options) -> dict:
 
 
 def prepare_unit(unit: Unit, options: Options) -> Prepared:
+    from skillsmith.discover import detect_target, load_loose, load_project, load_skill
+
     if unit.kind == "skill":
         model = load_skill(unit.root, unit.config, options.max_bytes, unit.ignorer)
     elif unit.kind == "project":

@@ -20,12 +20,9 @@ from skillsmith.errors import InvalidInputError, NotFoundError
 from skillsmith.gitrepo import safe_options
 from skillsmith.links import Project, is_project_root
 from skillsmith.model import Loose, Skill, script_language
+from skillsmith.skipped import SKIP_DIRS, skip_dir  # noqa: F401 (SKIP_DIRS is part of this module's interface)
 from skillsmith.sourcefile import SourceFile
 
-SKIP_DIRS = frozenset(
-    {".git", ".hg", ".svn", "node_modules", "__pycache__", ".venv", "venv", ".tox", ".nox",
-     ".mypy_cache", ".pytest_cache", ".ruff_cache", ".hypothesis", "site-packages", ".eggs"}
-)
 #: a skill with more files than this is cut short (and a finding says so)
 MAX_FILES_PER_SKILL = 5000
 
@@ -39,12 +36,6 @@ class Unit:
     config: Config
     files: list[tuple[str, Path]] = field(default_factory=list)  # loose: (rel, path)
     ignorer: "Ignorer | None" = None  # shared by every unit found under one given path
-
-
-def skip_dir(entry: os.DirEntry) -> bool:
-    if entry.name in SKIP_DIRS:
-        return True
-    return os.path.exists(os.path.join(entry.path, "pyvenv.cfg"))
 
 
 def git_ignored(root: Path) -> set[str] | None:
@@ -98,6 +89,10 @@ def discover(paths: list[str | Path]) -> list[Unit]:
         p = p.absolute()
         config = config_for(p)
         if p.is_file():
+            try:
+                os.close(os.open(p, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0)))
+            except OSError as exc:  # named on the command line: the caller's input is unusable
+                raise InvalidInputError(f"{given}: cannot read: {exc.strerror}", {"path": str(given)})
             if p.name == "SKILL.md":
                 add(units, seen, Unit("skill", p.parent, config))
             else:

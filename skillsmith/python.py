@@ -79,6 +79,7 @@ class PythonFacts:
     calls: list[tuple[str, ast.Call]] = field(default_factory=list)  # (qualified name, call)
     strings: set[str] = field(default_factory=set)
     exit_calls: list[ast.Call] = field(default_factory=list)  # sys.exit(...), exit(...), SystemExit(...)
+    nodes: list[ast.AST] = field(default_factory=list, repr=False)  # every node, walked once
     has_main_guard: bool = False
     uses_argparse: bool = False
     reads_argv: bool = False
@@ -97,9 +98,12 @@ def qualified(node: ast.AST, aliases: dict[str, str]) -> str | None:
 def facts(module: ast.Module) -> PythonFacts:
     """Everything the rules ask of a module, from one walk of its tree."""
     f = PythonFacts()
-    nodes = list(ast.walk(module))
+    nodes = f.nodes = list(ast.walk(module))
+    calls = []
     for node in nodes:
-        if isinstance(node, ast.Import):
+        if isinstance(node, ast.Call):
+            calls.append(node)
+        elif isinstance(node, ast.Import):
             for a in node.names:
                 f.aliases[(a.asname or a.name).split(".")[0]] = a.name if a.asname else a.name.split(".")[0]
         elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
@@ -112,24 +116,28 @@ def facts(module: ast.Module) -> PythonFacts:
                 _collect_constants(item, f.constants, node.name + ".")
         if isinstance(node, ast.If) and _is_main_guard(node.test):
             f.has_main_guard = True
-    main_returns_code = _sys_exit_main(module, nodes, f.aliases)
+    exits_with_main = False
+    for node in calls:
+        name = qualified(node.func, f.aliases)
+        if name is None:
+            continue
+        f.calls.append((name, node))
+        if name in EXIT_CALLS or name == "exit":
+            f.exit_calls.append(node)
+            if node.args and isinstance(node.args[0], ast.Call) and dotted(node.args[0].func) == "main":
+                exits_with_main = name != "os._exit"
+        if name == "argparse.ArgumentParser":
+            f.parsers.append(node)
+            f.uses_argparse = True
+        if name in ("sys.exit", "exit", "quit", "os._exit"):
+            _add_exit(f, node.args[0] if node.args else None, node, default=0)
+        if name.endswith(".error") and f.uses_argparse:
+            f.exit_codes.append((2, node.lineno, node.col_offset + 1))
+    main_returns_code = _main_returns(module) if exits_with_main else None
     for node in nodes:
-        if isinstance(node, ast.Constant) and isinstance(node.value, str) and len(node.value) < 200:
-            f.strings.add(node.value)
-        if isinstance(node, ast.Call):
-            name = qualified(node.func, f.aliases)
-            if name is None:
-                continue
-            f.calls.append((name, node))
-            if name in ("sys.exit", "exit", "quit", "os._exit", "SystemExit"):
-                f.exit_calls.append(node)
-            if name == "argparse.ArgumentParser":
-                f.parsers.append(node)
-                f.uses_argparse = True
-            if name in ("sys.exit", "exit", "quit", "os._exit"):
-                _add_exit(f, node.args[0] if node.args else None, node, default=0)
-            if name.endswith(".error") and f.uses_argparse:
-                f.exit_codes.append((2, node.lineno, node.col_offset + 1))
+        if isinstance(node, ast.Constant):
+            if isinstance(node.value, str) and len(node.value) < 200:
+                f.strings.add(node.value)
         elif isinstance(node, ast.Raise) and node.exc is not None:
             exc = node.exc
             if isinstance(exc, ast.Call) and qualified(exc.func, f.aliases) == "SystemExit":
@@ -170,15 +178,8 @@ def _is_main_guard(test: ast.expr) -> bool:
     )
 
 
-def _sys_exit_main(module: ast.Module, nodes: list[ast.AST], aliases: dict[str, str]) -> list[ast.Return] | None:
-    """The ``return`` statements of ``main`` when the module calls ``sys.exit(main())``."""
-    called = False
-    for node in nodes:
-        if isinstance(node, ast.Call) and qualified(node.func, aliases) in ("sys.exit", "SystemExit", "exit"):
-            if node.args and isinstance(node.args[0], ast.Call) and dotted(node.args[0].func) == "main":
-                called = True
-    if not called:
-        return None
+def _main_returns(module: ast.Module) -> list[ast.Return] | None:
+    """The ``return`` statements of ``main`` (the module calls ``sys.exit(main())``)."""
     for node in module.body:
         if isinstance(node, ast.FunctionDef) and node.name == "main":
             return [n for n in ast.walk(node) if isinstance(n, ast.Return) and n.value is not None]

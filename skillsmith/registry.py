@@ -7,7 +7,6 @@ Rules live in ``skillsmith/rules/<family>.py`` and register themselves with :fun
 from __future__ import annotations
 
 import importlib
-import inspect
 import pkgutil
 import re
 from dataclasses import dataclass, field
@@ -118,11 +117,19 @@ def rule(
     def register(check: Callable) -> Callable:
         if id in _RULES or any(r.name == name for r in _RULES.values()):
             raise ValueError(f"rule {id} ({name}) registered twice")
-        doc = inspect.cleandoc(check.__doc__ or "")
+        doc = cleandoc(check.__doc__ or "")
         _RULES[id] = Rule(id, name, summary, seed, severity, scope, check, targets, fix, doc, library, tuple(tools))
         return check
 
     return register
+
+
+def cleandoc(doc: str) -> str:
+    """A docstring without its indentation and surrounding blank lines (as ``inspect.cleandoc``)."""
+    lines = doc.expandtabs().split("\n")
+    indent = min((len(ln) - len(ln.lstrip()) for ln in lines[1:] if ln.strip()), default=0)
+    lines = [lines[0].strip()] + [ln[indent:].rstrip() for ln in lines[1:]]
+    return "\n".join(lines).strip("\n")
 
 
 def load_rules() -> None:
@@ -173,6 +180,18 @@ def ruleset_fingerprint() -> str:
     depends on the model and parsers as much as on its own code). Stable across processes.
     """
     import hashlib
+
+    h = hashlib.blake2b(digest_size=12)
+    h.update(package_fingerprint().encode())
+    for r in all_rules():
+        h.update(f"{r.id}|{r.severity}|{r.scope}|{r.fix}|{r.library}|{sorted(r.targets)}".encode())
+    return h.hexdigest()
+
+
+@lru_cache(maxsize=1)
+def package_fingerprint() -> str:
+    """A hash of skillsmith's version and source files, computed without importing the rules."""
+    import hashlib
     from pathlib import Path
 
     import skillsmith
@@ -180,8 +199,6 @@ def ruleset_fingerprint() -> str:
 
     h = hashlib.blake2b(digest_size=12)
     h.update(__version__.encode())
-    for r in all_rules():
-        h.update(f"{r.id}|{r.severity}|{r.scope}|{r.fix}|{r.library}|{sorted(r.targets)}".encode())
     package = Path(skillsmith.__file__).parent
     for source in sorted(package.rglob("*.py")):
         try:

@@ -122,7 +122,7 @@ def test_unreadable_file_is_fil001(tmp_path):
     assert "ermission denied" in hits[0]["message"]
 
 
-def test_unreadable_script_given_alone_is_a_finding(tmp_path):
+def test_unreadable_script_given_alone_is_invalid_input(tmp_path):
     script = tmp_path / "tool.sh"
     script.write_text("#!/usr/bin/env bash\nset -uo pipefail\n")
     script.chmod(0)
@@ -132,11 +132,10 @@ def test_unreadable_script_given_alone_is_a_finding(tmp_path):
         proc = run_unprivileged("check", str(script), "--json", "--no-cache")
     finally:
         script.chmod(0o644)
-    assert proc.returncode == 10, proc.stdout + proc.stderr
+    assert proc.returncode == 4, proc.stdout + proc.stderr  # a file named explicitly: exit 4
     assert "Traceback" not in proc.stderr
-    found = {f["rule"] for f in json.loads(proc.stdout)["data"]}
-    assert "FIL001" in found
-    assert not found & {"CON001", "CON004", "SHL001"}  # nothing judged the text it could not read
+    assert json.loads(proc.stdout)["error"]["code"] == "INVALID_INPUT"
+    assert "tool.sh" in proc.stderr and "ermission denied" in proc.stderr
 
 
 def test_oversized_reference_is_fil002_and_asset_is_not(tmp_path):

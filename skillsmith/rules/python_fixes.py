@@ -106,7 +106,7 @@ def json_helpers_missing(script):
         return
     if defines(module, "emit_json"):
         return
-    for node in ast.walk(module):
+    for node in facts.nodes or ast.walk(module):
         if is_envelope(node):
             return
     at = dumps[0] if dumps else None
