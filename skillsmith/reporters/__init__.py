@@ -14,9 +14,9 @@ def summary(result) -> str:
     from collections import Counter
 
     n = len(result.findings)
-    units = f"{result.units} unit{'s' if result.units != 1 else ''} (skills or script sets)"
     if result.units == 0:
-        units = "nothing"
+        return "No skills or scripts found (a skill is a folder with a SKILL.md)."
+    units = f"{result.units} unit{'s' if result.units != 1 else ''} (skills or script sets)"
     if not n:
         return f"All checks passed ({units} checked)."
     files = len({f.path for f in result.findings})
