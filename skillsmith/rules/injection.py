@@ -217,7 +217,7 @@ def secret_exfiltration(subject):
 
 
 @rule("SEC052", "self-modification", summary="Skill text tells the agent to change its own settings or permissions.",
-      seed=SEED, scope="file")
+      seed=SEED, scope="file", severity="warning")
 def self_modification(subject):
     """
     ## What it does
@@ -238,6 +238,9 @@ def self_modification(subject):
     ```
 
     Use instead: list the tools the skill needs in `allowed-tools` and let a human grant them.
+
+    A warning in `check`, because setup skills (installing an MCP server, a hook) legitimately
+    touch these files; `skillsmith audit` treats every hit as a concern to review.
 
     ## Fix safety
     No automatic fix.
