@@ -38,6 +38,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
+from skillsmith.finding import display_path
 from skillsmith.sourcefile import SourceFile
 
 KINDS = ("python", "shell", "file")
@@ -190,8 +191,12 @@ class FileFix:
         return self.skipped is None and (self.new_data is not None or self.new_mode is not None)
 
     def diff(self) -> str:
-        """A unified diff of the change (git-style mode lines for a mode change)."""
-        rel = self.file.rel
+        """A unified diff of the change (git-style mode lines for a mode change).
+
+        Paths are relative to the current folder, as in findings, so that ``git apply`` or
+        ``patch -p1`` run from there applies it.
+        """
+        rel = display_path(self.file.path)
         out = []
         if self.new_mode is not None:
             out.append(f"diff --git a/{rel} b/{rel}\nold mode 100{self.file.mode:o}\nnew mode 100{self.new_mode:o}\n")

@@ -124,7 +124,7 @@ def test_diff_prints_the_change_and_writes_nothing(tmp_path):
     before = target.read_bytes()
     r = run_cli("fix", "scripts", "--diff", cwd=tmp_path)
     assert r.code == 10
-    assert "+++ b/argparse_in_main.py" in r.stdout
+    assert "+++ b/scripts/argparse_in_main.py" in r.stdout  # relative to the current folder
     assert "+    sys.exit(main())" in r.stdout
     assert "new mode 100755" in r.stdout
     assert target.read_bytes() == before
