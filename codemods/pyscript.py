@@ -361,13 +361,7 @@ def dotted_cst(node) -> str | None:
 
 
 def qualified_cst(node, aliases: dict[str, str]) -> str | None:
-    name = dotted_cst(node)
-    if name is None:
-        return None
-    head, _, rest = name.partition(".")
-    if head in aliases:
-        return aliases[head] + ("." + rest if rest else "")
-    return name
+    return python.resolve_alias(dotted_cst(node), aliases)
 
 
 def module_alias(aliases: dict[str, str], module: str) -> str | None:

@@ -86,7 +86,11 @@ class PythonFacts:
 
 
 def qualified(node: ast.AST, aliases: dict[str, str]) -> str | None:
-    name = dotted(node)
+    return resolve_alias(dotted(node), aliases)
+
+
+def resolve_alias(name: str | None, aliases: dict[str, str]) -> str | None:
+    """*name* with its first part replaced by what it was imported as (``AP`` -> ``argparse.ArgumentParser``)."""
     if name is None:
         return None
     head, _, rest = name.partition(".")

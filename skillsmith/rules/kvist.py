@@ -50,6 +50,18 @@ def _file_in_skill(skill, value: str) -> str | None:
 # -- manifest.json ------------------------------------------------------------------------------
 
 
+def json_object_problems(f, label: str, expected: str):
+    """Hits for a JSON file that is not UTF-8, does not parse, or is not an object."""
+    if f.text is None:
+        yield Hit(f.path, f"{label} is not UTF-8 text")
+        return
+    doc = kvist.parse_json(f.text)
+    if doc.error:
+        yield Hit(f.path, f"{label} is not valid JSON: {doc.error}", doc.error_line, doc.error_column)
+    elif not isinstance(doc.data, dict):
+        yield Hit(f.path, f"{label} must be {expected}")
+
+
 @rule("KVS001", "manifest-missing", summary="A kvist skill has no manifest.json.", seed=f"{SEED} manifest.json",
       scope="skill", targets=TARGET)
 def manifest_missing(skill):
@@ -91,14 +103,7 @@ def manifest_invalid_json(skill):
     f = skill.files.get(kvist.MANIFEST)
     if f is None or f.data is None:
         return
-    if f.text is None:
-        yield Hit(f.path, "manifest.json is not UTF-8 text")
-        return
-    doc = kvist.parse_json(f.text)
-    if doc.error:
-        yield Hit(f.path, f"manifest.json is not valid JSON: {doc.error}", doc.error_line, doc.error_column)
-    elif not isinstance(doc.data, dict):
-        yield Hit(f.path, "manifest.json must be a JSON object")
+    yield from json_object_problems(f, "manifest.json", "a JSON object")
 
 
 @rule("KVS003", "manifest-key-missing", summary="manifest.json or one of its tools lacks a required key.",
@@ -918,15 +923,8 @@ def contract_missing(skill):
     if f is None:
         yield Hit(skill.root / kvist.CONTRACT, "tests/contract.json is missing: it maps each tool to sample arguments")
         return
-    if f.text is None:
-        if f.data is not None:
-            yield Hit(f.path, "tests/contract.json is not UTF-8 text")
-        return
-    doc = kvist.parse_json(f.text)
-    if doc.error:
-        yield Hit(f.path, f"tests/contract.json is not valid JSON: {doc.error}", doc.error_line, doc.error_column)
-    elif not isinstance(doc.data, dict):
-        yield Hit(f.path, "tests/contract.json must be a JSON object: {\"tool\": {arguments}}")
+    if f.data is not None:
+        yield from json_object_problems(f, "tests/contract.json", 'a JSON object: {"tool": {arguments}}')
 
 
 @rule("KVS027", "contract-tools-mismatch", summary="tests/contract.json does not name exactly the manifest's tools.",
