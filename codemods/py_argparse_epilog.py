@@ -6,8 +6,14 @@ import ast
 
 import libcst as cst
 from libcst.codemod import VisitorBasedCodemodCommand
-
-from skillsmith.codemods.pyscript import WalkOnlyInto, add_arguments, defs_containing, facts_for, module_alias, qualified_cst
+from skillsmith.codemods.pyscript import (
+    WalkOnlyInto,
+    add_arguments,
+    defs_containing,
+    facts_for,
+    module_alias,
+    qualified_cst,
+)
 
 FORMATTER = "RawDescriptionHelpFormatter"
 RAW_FORMATTERS = ("RawDescriptionHelpFormatter", "RawTextHelpFormatter")

@@ -6,10 +6,9 @@ import re
 
 import libcst as cst
 from libcst.codemod import VisitorBasedCodemodCommand
+from skillsmith.codemods.pyscript import SHEBANG, facts_for, module_alias
 
-from skillsmith.codemods.pyscript import SHEBANG, module_alias, facts_for
-from skillsmith.rules.python_fixes import main_returns_codes
-
+from skillsmith.rules.python import main_returns_codes
 
 _COOKIE = re.compile(r"^[ \t\f]*#.*?coding[:=]")
 

@@ -6,12 +6,18 @@ import ast
 
 import libcst as cst
 from libcst.codemod import VisitorBasedCodemodCommand
-
 from skillsmith.codemods.pyscript import (
-    WalkOnlyInto, defined_names, defs_containing, exit_constant_name, facts_for, insertion_index, qualified_cst,
+    WalkOnlyInto,
+    defined_names,
+    defs_containing,
+    exit_constant_name,
+    facts_for,
+    insertion_index,
+    qualified_cst,
     separated,
 )
-from skillsmith.python import qualified
+
+from skillsmith.lang.python import qualified
 
 EXIT_FUNCTIONS = ("sys.exit", "exit", "quit", "SystemExit", "os._exit")
 

@@ -4,8 +4,12 @@ from __future__ import annotations
 
 import libcst as cst
 from libcst.codemod import VisitorBasedCodemodCommand
-
-from skillsmith.codemods.pyscript import defined_names, module_alias, facts_for, separated
+from skillsmith.codemods.pyscript import (
+    defined_names,
+    facts_for,
+    module_alias,
+    separated,
+)
 
 EMIT_JSON = '''\
 def emit_json(data, schema):

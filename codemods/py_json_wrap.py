@@ -6,8 +6,7 @@ import os
 
 import libcst as cst
 from libcst.codemod import VisitorBasedCodemodCommand
-
-from skillsmith.codemods.pyscript import defined_names, qualified_cst, facts_for
+from skillsmith.codemods.pyscript import defined_names, facts_for, qualified_cst
 
 
 def is_envelope(node) -> bool:

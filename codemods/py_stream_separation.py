@@ -4,9 +4,14 @@ from __future__ import annotations
 
 import libcst as cst
 from libcst.codemod import VisitorBasedCodemodCommand
+from skillsmith.codemods.pyscript import (
+    WalkOnlyInto,
+    defs_containing,
+    facts_for,
+    module_alias,
+)
 
-from skillsmith.codemods.pyscript import WalkOnlyInto, defs_containing, facts_for, module_alias
-from skillsmith.rules.python_fixes import is_status_text as is_status
+from skillsmith.rules.python import is_status_text as is_status
 
 
 def literal_text(node) -> str | None:

@@ -13,8 +13,8 @@ import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from skillsmith import header as contract
-from skillsmith import python
+from skillsmith.lang import python
+from skillsmith.model import header as contract
 
 #: constant names for the protocol's exit codes (seed 000 §5)
 EXIT_NAMES = {

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import re
 
-from skillsmith import shell
-from skillsmith.fixer import Edit
-from skillsmith.shell_layout import Layout, code_name
+from skillsmith.fix.edits import Edit
+from skillsmith.lang import shell
+from skillsmith.lang.shell_layout import Layout, code_name
 
 _DOC_NAME = re.compile(r"\b(\d{1,3})\s+([A-Za-z][A-Za-z_-]*)\s*(?=[,;)]|$)")
 #: top-level nodes that only define things; the prologue is the run of them at the top

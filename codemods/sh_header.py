@@ -11,10 +11,10 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from skillsmith import shell
-from skillsmith.fixer import Edit
-from skillsmith.header import FIELDS
-from skillsmith.shell_layout import Layout, code_name
+from skillsmith.fix.edits import Edit
+from skillsmith.lang import shell
+from skillsmith.lang.shell_layout import Layout, code_name
+from skillsmith.model.header import FIELDS
 
 #: field labels padded so values line up, as in the protocol's example
 LABELS = {name: f"{name}:".ljust(9) for name in FIELDS}

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import re
 
-from skillsmith import shell
-from skillsmith.fixer import Edit
-from skillsmith.shell_layout import Layout
+from skillsmith.fix.edits import Edit
+from skillsmith.lang import shell
+from skillsmith.lang.shell_layout import Layout
 
 #: prints the header block (comment lines after the shebang) without the comment markers
 PRINT_HEADER = """awk 'NR == 1 && /^#!/ { next } /^#/ { sub(/^# ?/, ""); print; next } { exit }' "$0\""""

@@ -9,10 +9,10 @@ before would cut off.
 
 from __future__ import annotations
 
-from skillsmith import shell
-from skillsmith.fixer import Edit
-from skillsmith.rules.shell_fixes import range_problem
-from skillsmith.shell_layout import Layout
+from skillsmith.fix.edits import Edit
+from skillsmith.lang import shell
+from skillsmith.lang.shell_layout import Layout
+from skillsmith.rules.shell import range_problem
 
 
 class HelpRange:

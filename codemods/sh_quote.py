@@ -7,9 +7,9 @@ for what is never touched.
 
 from __future__ import annotations
 
-from skillsmith import shell
-from skillsmith.fixer import Edit
-from skillsmith.shell_layout import Layout
+from skillsmith.fix.edits import Edit
+from skillsmith.lang import shell
+from skillsmith.lang.shell_layout import Layout
 
 
 class QuoteExpansions:

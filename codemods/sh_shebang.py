@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from skillsmith.fixer import Edit
-from skillsmith.shell_layout import Layout
+from skillsmith.fix.edits import Edit
+from skillsmith.lang.shell_layout import Layout
 
 SHEBANG = "#!/usr/bin/env bash"
 

@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import re
 
-from skillsmith import shell
-from skillsmith.fixer import Edit
-from skillsmith.shell_layout import Layout
+from skillsmith.fix.edits import Edit
+from skillsmith.lang import shell
+from skillsmith.lang.shell_layout import Layout
 
 _CLUSTER = re.compile(r"^-[A-Za-z]+$")
 

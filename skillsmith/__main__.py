@@ -2,6 +2,6 @@
 
 import sys
 
-from skillsmith.cli import main
+from skillsmith.cli.main import main
 
 sys.exit(main())

@@ -10,11 +10,14 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Iterable
 
-from skillsmith.checker import Options, Result, check_paths
 from skillsmith.errors import UsageError
-from skillsmith.finding import Finding
-from skillsmith.registry import TARGETS, all_rules, matches
-from skillsmith.scaffold import Created, Updated, add_script, new, update
+from skillsmith.rules.engine import Options, Result, check_paths
+from skillsmith.rules.finding import Finding
+from skillsmith.rules.registry import TARGETS, all_rules, matches
+from skillsmith.scaffold.add import add_script
+from skillsmith.scaffold.answers import Created
+from skillsmith.scaffold.render import new
+from skillsmith.scaffold.update import Updated, update
 
 __all__ = [
     "check", "check_result", "fix", "Finding", "Options", "Result",
@@ -67,14 +70,14 @@ def fix(
     unsafe: bool = False,
     write: bool = True,
 ):
-    """Fix what can be fixed below *paths*; return a :class:`skillsmith.fixer.FixResult`.
+    """Fix what can be fixed below *paths*; return a :class:`skillsmith.fix.engine.FixResult`.
 
     ``result.changed`` lists the files changed (written when *write*, else only computed:
     each has ``new_data``/``new_mode`` and ``diff()``), ``result.skipped`` the files left
     alone and why, ``result.remaining`` the findings that still need a person. *unsafe* also
     applies fixes that change behaviour. Raises :class:`UsageError` for an unknown rule.
     """
-    from skillsmith.fixer import FixOptions, fix_paths
+    from skillsmith.fix.engine import FixOptions, fix_paths
 
     chosen = None if select is None else [s.upper() for s in select]
     known = all_rules()

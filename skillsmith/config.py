@@ -10,7 +10,7 @@ from __future__ import annotations
 import fnmatch
 import re
 import sys
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
@@ -20,7 +20,7 @@ else:  # pragma: no cover
     import tomli as tomllib
 
 from skillsmith.errors import InvalidInputError
-from skillsmith.registry import TARGETS
+from skillsmith.rules.registry import TARGETS
 
 KEYS = ("select", "ignore", "per-file-ignores", "exclude", "target")
 

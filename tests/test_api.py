@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import pytest
-
 from conftest import EXAMPLE, FIXTURES, run_cli
+
 from skillsmith.api import check
 from skillsmith.errors import NotFoundError, UsageError
-from skillsmith.finding import Finding
+from skillsmith.rules.finding import Finding
 
 
 def test_api_matches_cli(tmp_path, monkeypatch):

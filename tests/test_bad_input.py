@@ -13,7 +13,6 @@ import subprocess
 import sys
 
 import pytest
-
 from conftest import run_cli, write_tree
 
 SKILL_MD = "---\nname: {name}\ndescription: Checks hostile input. Use when testing skillsmith.\n---\n\n# Skill\n\n{body}\n"

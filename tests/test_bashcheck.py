@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from skillsmith import bashcheck
-from skillsmith.model import Loose
-from skillsmith.sourcefile import SourceFile
+from skillsmith.lang import bashcheck
+from skillsmith.model.skill import Loose
+from skillsmith.model.sourcefile import SourceFile
 
 GOOD = b"#!/bin/bash\nif true; then\n  echo ok\nfi\ncat <<EOF\nunclosed ' quote in a heredoc is fine\nEOF\n"
 BAD_IF = b"#!/bin/bash\nif true; then\n  echo missing fi\n"

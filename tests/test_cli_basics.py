@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import pytest
-
 from conftest import EXAMPLE, run_cli
 
-from skillsmith.cli import COMMANDS
+from skillsmith.cli.main import COMMANDS
 
 
 def test_top_level_help_lists_commands_with_examples():

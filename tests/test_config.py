@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import pytest
-
 from conftest import run_cli, write_tree
-from skillsmith.registry import get_rule
+
+from skillsmith.rules.registry import get_rule
 
 ANGLE = "---\nname: {name}\ndescription: Converts <file> to tables.\n---\n# {name}\n"  # SPC011 on line 3
 NETWORK = "---\nname: {name}\ndescription: Fetches. Use when fetching.\nnetwork: false\n---\n# {name}\n"  # SPC015 for agentskills

@@ -6,15 +6,16 @@ import subprocess
 import sys
 
 from conftest import ROOT
-from skillsmith.registry import all_rules
+
+from skillsmith.rules.registry import all_rules
 
 RULES_MD = ROOT / "docs" / "rules.md"
-REGENERATE = "python -m skillsmith.docs > docs/rules.md"
+REGENERATE = "python -m skillsmith.rules.docs > docs/rules.md"
 
 
 def test_rules_md_is_up_to_date():
     generated = subprocess.run(
-        [sys.executable, "-m", "skillsmith.docs"], capture_output=True, text=True, check=True, cwd=ROOT,
+        [sys.executable, "-m", "skillsmith.rules.docs"], capture_output=True, text=True, check=True, cwd=ROOT,
     ).stdout
     current = RULES_MD.read_text(encoding="utf-8") if RULES_MD.exists() else ""
     assert current == generated, f"docs/rules.md is stale; regenerate it with `{REGENERATE}`"

@@ -15,7 +15,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from conftest import FIXTURES, run_cli
 
 CASES = FIXTURES / "fix_python"
@@ -214,7 +213,7 @@ def test_codemods_run_under_libcst_cli(tmp_path):
 def test_libcst_is_not_imported_when_nothing_needs_a_fix():
     from conftest import EXAMPLE
 
-    code = ("import sys\nfrom skillsmith.cli import main\nrc = main(['fix', sys.argv[1]])\n"
+    code = ("import sys\nfrom skillsmith.cli.main import main\nrc = main(['fix', sys.argv[1]])\n"
             "print(rc, 'libcst' in sys.modules)")
     proc = subprocess.run([sys.executable, "-c", code, str(EXAMPLE)], capture_output=True, text=True, timeout=120)
     assert proc.stdout.split() == ["0", "False"], proc.stderr
@@ -233,7 +232,7 @@ def test_missing_trailing_newline_stays_missing(tmp_path):
 
 
 def test_many_files_are_fixed_in_worker_processes(tmp_path):
-    from skillsmith.fixer import POOL_THRESHOLD
+    from skillsmith.fix.engine import POOL_THRESHOLD
 
     scripts = tmp_path / "scripts"
     scripts.mkdir()

@@ -8,12 +8,14 @@ import shutil
 from pathlib import Path
 
 import pytest
+from conftest import FIXTURES
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import FIXTURES
-from skillsmith import atomic, fixer
-from skillsmith.sourcefile import SourceFile
+from skillsmith.fix import atomic
+from skillsmith.fix import engine as fixer
+from skillsmith.fix.edits import Edit, apply_edits
+from skillsmith.model.sourcefile import SourceFile
 
 CASE = FIXTURES / "fix_python" / "argparse_in_main.py"
 
@@ -80,9 +82,9 @@ def test_atomic_write_keeps_mode_and_refuses_symlinks(tmp_path):
 
 def test_apply_edits_splices_and_rejects_overlaps():
     src = b"echo one\necho two\n"
-    assert fixer.apply_edits(src, [fixer.Edit(0, 0, b"#!/bin/bash\n"), fixer.Edit(5, 8, b"1")]) == b"#!/bin/bash\necho 1\necho two\n"
+    assert apply_edits(src, [Edit(0, 0, b"#!/bin/bash\n"), Edit(5, 8, b"1")]) == b"#!/bin/bash\necho 1\necho two\n"
     with pytest.raises(ValueError):
-        fixer.apply_edits(src, [fixer.Edit(0, 6, b""), fixer.Edit(5, 8, b"")])
+        apply_edits(src, [Edit(0, 6, b""), Edit(5, 8, b"")])
 
 
 # -- property: fix never yields a file that fails ast.parse, and is idempotent ----------------

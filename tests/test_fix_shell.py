@@ -16,7 +16,6 @@ import subprocess
 from pathlib import Path
 
 import pytest
-
 from conftest import FIXTURES, run_cli
 
 CASES = FIXTURES / "fix_shell"
@@ -184,8 +183,8 @@ def test_a_script_bash_rejects_is_left_byte_for_byte(tmp_path):
 
 
 def test_regions_tree_sitter_cannot_parse_are_never_edited():
-    from skillsmith import shell
-    from skillsmith.shell_layout import Layout
+    from skillsmith.lang import shell
+    from skillsmith.lang.shell_layout import Layout
 
     source = (CASES / "parse_error_region.sh").read_bytes()
     layout = Layout(source, shell.parse(source))

@@ -9,8 +9,8 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from skillsmith.fixer import fix_file
-from skillsmith.sourcefile import SourceFile
+from skillsmith.fix.engine import fix_file
+from skillsmith.model.sourcefile import SourceFile
 
 #: every rule a shell codemod fixes; codemods check before they change, so all may run
 RULES = {"CON001", "CON004", "CON005", "CON006", "CON007", "CON009", "CON010", "CON014",

@@ -8,9 +8,9 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from conftest import ROOT, run_cli, write_tree
-from skillsmith import kvist
+
+from skillsmith.targets import kvist
 
 TEMPLATE = ROOT / "templates" / "kvist"
 LAYOUT = {"manifest.json", "SKILL.md", "plugin.py", "tests/test_plugin.py", "tests/contract.json",

@@ -8,7 +8,6 @@ import subprocess
 import sys
 
 import pytest
-
 from conftest import EXAMPLE
 
 HEAVY = ("copier", "libcst", "questionary", "ruamel", "prompt_toolkit")

@@ -6,7 +6,8 @@ import time
 
 import pytest
 
-from skillsmith import citations, frontmatter, header, python, shell
+from skillsmith.lang import python, shell
+from skillsmith.model import citations, frontmatter, header
 
 
 class TestFrontmatter:

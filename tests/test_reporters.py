@@ -8,7 +8,6 @@ from pathlib import Path
 
 import jsonschema
 import pytest
-
 from conftest import FIXTURES, run_cli, write_tree
 
 SARIF_SCHEMA = Path(__file__).parent / "schemas" / "sarif-schema-2.1.0.json"

@@ -9,9 +9,9 @@ example ``target = "stabledge"``).
 from __future__ import annotations
 
 import pytest
-
 from conftest import FIXTURES, run_cli
-from skillsmith.registry import all_rules
+
+from skillsmith.rules.registry import all_rules
 
 RULE_FIXTURES = FIXTURES / "rules"
 #: rules whose fixture cannot live in git (permissions, sizes) or that need --run;

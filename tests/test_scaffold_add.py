@@ -6,10 +6,10 @@ import subprocess
 import sys
 
 import yaml
-
 from conftest import EXAMPLE, run_cli
 
-from skillsmith.scaffold import CASES_MARKER, insert_scripts_entry
+from skillsmith.scaffold.add import insert_scripts_entry
+from skillsmith.scaffold.answers import CASES_MARKER
 
 
 def new_skill(tmp_path, *args: str):

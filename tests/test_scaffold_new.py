@@ -17,11 +17,11 @@ from pathlib import Path
 
 import pytest
 import yaml
-
 from conftest import run_cli
 
 from skillsmith import scaffold
 from skillsmith.rules.spec import name_problem
+from skillsmith.scaffold.render import template_available
 
 LANGUAGES = {"py": ["main.py"], "sh": ["tool.sh"], "both": ["main.py", "tool.sh"]}
 COMBOS = list(itertools.product(("agentskills", "stabledge"), LANGUAGES, (True, False), (True, False), (True, False)))
@@ -242,7 +242,7 @@ def test_no_name_without_terminal_is_usage_error(tmp_path):
 
 def test_kvist_target_routes_to_its_template_or_is_unavailable(tmp_path):
     r = run_cli("new", "kv_demo", "--target", "kvist", "--description", "Demo tool. Use for tests.", cwd=tmp_path)
-    if scaffold.template_available("kvist"):
+    if template_available("kvist"):
         assert r.code == 0, r.stderr
         assert (tmp_path / "kv_demo").is_dir() and r.stdout.startswith("kv_demo/")
         bad = run_cli("new", "Kv-Demo", "--target", "kvist", cwd=tmp_path)
@@ -253,7 +253,7 @@ def test_kvist_target_routes_to_its_template_or_is_unavailable(tmp_path):
 
 def test_help_commands_do_not_import_heavy_modules():
     code = (
-        "import sys; from skillsmith import cli; cli.build_parser();"
+        "import sys; from skillsmith.cli.main import build_parser; build_parser();"
         "heavy = {'copier', 'questionary', 'prompt_toolkit', 'yaml'} & set(sys.modules);"
         "print(sorted(m for m in heavy if m != 'yaml'))"
     )

@@ -8,10 +8,9 @@ import subprocess
 from pathlib import Path
 
 import pytest
-
 from conftest import ROOT, run_cli
 
-from skillsmith import template_history
+from skillsmith.scaffold import history as template_history
 
 TEMPLATES = ROOT / "templates"
 GIT_ENV = {
@@ -30,10 +29,10 @@ def git(*args: str, cwd: Path) -> str:
 
 
 def test_history_bundle_is_up_to_date():
-    """Fails when a template changed without `python -m skillsmith.template_history`."""
+    """Fails when a template changed without `python -m skillsmith.scaffold.history`."""
     for name in template_history.HISTORY_TEMPLATES:
         problems = template_history.stale(TEMPLATES / name, TEMPLATES / "history" / f"{name}.bundle")
-        assert problems == [], f"run 'python -m skillsmith.template_history': {problems}"
+        assert problems == [], f"run 'python -m skillsmith.scaffold.history': {problems}"
 
 
 def test_script_template_shares_the_skill_templates_partials():

@@ -57,7 +57,7 @@ def test_new_add_update_from_the_wheel(wheel_venv, tmp_path):
 MAKE_HISTORY = """
 import shutil, sys
 from pathlib import Path
-from skillsmith import template_history as h
+from skillsmith.scaffold import history as h
 folder, version = Path(sys.argv[1]), sys.argv[2]
 source = h.templates_root() / "skill"
 if version != "1.0.0":

@@ -7,9 +7,9 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from conftest import FIXTURES, run_cli, write_tree
-from skillsmith.rules.shell_fixes import SHELLCHECK_MISSING
+
+from skillsmith.rules.shell import SHELLCHECK_MISSING
 
 SCRIPT = """\
 #!/usr/bin/env bash

@@ -5,10 +5,10 @@ from __future__ import annotations
 import os
 
 import pytest
-
 from conftest import run_cli, write_tree
-from skillsmith.sourcefile import SourceFile
-from skillsmith.stabledge import fix_skill_md, update_resources
+
+from skillsmith.model.sourcefile import SourceFile
+from skillsmith.targets.stabledge import fix_skill_md, update_resources
 
 ROLES = {
     "references/api.md": "reference",
@@ -166,7 +166,7 @@ def test_fix_command_updates_resources_and_a_second_run_changes_nothing(tmp_path
     assert again.code == 0 and again.stdout == ""
 
 
-@pytest.mark.parametrize("rule_id", sorted(__import__("skillsmith.stabledge_fix", fromlist=["RULES"]).RULES))
+@pytest.mark.parametrize("rule_id", sorted(__import__("skillsmith.targets.stabledge_fix", fromlist=["RULES"]).RULES))
 def test_fix_resolves_each_fixable_stabledge_fixture(tmp_path, rule_id):
     import shutil
 

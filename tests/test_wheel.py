@@ -8,8 +8,8 @@ import zipfile
 from pathlib import Path
 
 import pytest
-
 from conftest import ROOT
+
 
 def sh(*cmd, **kw) -> subprocess.CompletedProcess:
     proc = subprocess.run([str(c) for c in cmd], capture_output=True, text=True, stdin=subprocess.DEVNULL,
@@ -38,7 +38,7 @@ def test_wheel_holds_only_the_skillsmith_package(wheel):
     assert "skillsmith/api.py" in names
     assert not any(n.startswith(("tests/", "codemods/", "templates/", "docs/")) for n in names)
     entry_points = next(n for n in names if n.endswith(".dist-info/entry_points.txt"))
-    assert "skillsmith = skillsmith.cli:main" in zipfile.ZipFile(wheel).read(entry_points).decode()
+    assert "skillsmith = skillsmith.cli.main:main" in zipfile.ZipFile(wheel).read(entry_points).decode()
 
 
 def test_installed_wheel_runs(installed, tmp_path):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from skillsmith import output
+from skillsmith.cli import output
 from skillsmith.reporters import summary
 
 SCHEMA = "skillsmith.check/v1"

@@ -7,9 +7,10 @@ import sys
 from pathlib import PurePosixPath
 from urllib.parse import quote
 
-from skillsmith import __version__, output
-from skillsmith.registry import all_rules
+from skillsmith import __version__
+from skillsmith.cli import output
 from skillsmith.reporters import summary
+from skillsmith.rules.registry import all_rules
 
 SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
 LEVEL = {"error": "error", "warning": "warning", "info": "note"}

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from skillsmith import output
+from skillsmith.cli import output
 from skillsmith.reporters import summary
 
 _CONTROL = re.compile(r"[\x00-\x08\x0a-\x1f\x7f]")

@@ -5,11 +5,11 @@ from __future__ import annotations
 import re
 from pathlib import PurePosixPath
 
-from skillsmith.finding import Hit
-from skillsmith.header import FIELDS, HEAD_LINES
-from skillsmith.model import interpreter_language
-from skillsmith.registry import rule
-from skillsmith.sourcefile import shebang_interpreter
+from skillsmith.model.header import FIELDS, HEAD_LINES
+from skillsmith.model.skill import interpreter_language
+from skillsmith.model.sourcefile import shebang_interpreter
+from skillsmith.rules.finding import Hit
+from skillsmith.rules.registry import rule
 
 SHEBANG = {"python": "#!/usr/bin/env python3", "shell": "#!/usr/bin/env bash"}
 _JSON_FLAG = re.compile(r"(?<![\w-])--json\b")
@@ -306,7 +306,7 @@ def help_missing(script):
         tree = script.sh_tree
         if tree is None:
             return
-        from skillsmith import shell
+        from skillsmith.lang import shell
 
         if not shell.has_help_branch(tree.root_node, script.file.data, script.sh_nodes):
             yield Hit(script.path, "no -h/--help branch that prints usage and exits 0")
@@ -488,7 +488,7 @@ def exit_code_literal(script):
         tree = script.sh_tree
         if tree is None:
             return
-        from skillsmith import shell
+        from skillsmith.lang import shell
 
         data = script.file.data
         for cmd in shell.commands(tree.root_node, data, script.sh_nodes):

@@ -6,10 +6,10 @@ every other rule sees such a file without text and stays quiet about it.
 
 from __future__ import annotations
 
-from skillsmith.finding import Hit
-from skillsmith.model import SCRIPT_SUFFIXES
-from skillsmith.registry import rule
-from skillsmith.sourcefile import TEXT_SUFFIXES
+from skillsmith.model.skill import SCRIPT_SUFFIXES
+from skillsmith.model.sourcefile import TEXT_SUFFIXES
+from skillsmith.rules.finding import Hit
+from skillsmith.rules.registry import rule
 
 SEED = "000 §1 (skills are read by agents)"
 

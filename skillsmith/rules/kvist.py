@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import difflib
 
-from skillsmith import kvist
-from skillsmith.finding import Hit
-from skillsmith.registry import rule
+from skillsmith.rules.finding import Hit
+from skillsmith.rules.registry import rule
+from skillsmith.targets import kvist
 
 SEED = "003"
 TARGET = {"kvist"}

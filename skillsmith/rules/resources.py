@@ -7,8 +7,8 @@ import posixpath
 import re
 from pathlib import PurePosixPath
 
-from skillsmith.finding import Hit
-from skillsmith.registry import rule
+from skillsmith.rules.finding import Hit
+from skillsmith.rules.registry import rule
 
 SEED = "000 §1"
 TOC_AFTER_LINES = 300

@@ -16,10 +16,10 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from skillsmith.finding import Hit
-from skillsmith.model import interpreter_language
-from skillsmith.registry import rule
-from skillsmith.sourcefile import shebang_interpreter
+from skillsmith.model.skill import interpreter_language
+from skillsmith.model.sourcefile import shebang_interpreter
+from skillsmith.rules.finding import Hit
+from skillsmith.rules.registry import rule
 
 #: a flag no script defines
 UNKNOWN_FLAG = "--skillsmith-no-such-flag"

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import re
 
-from skillsmith.finding import Hit
-from skillsmith.frontmatter import yaml_type
-from skillsmith.registry import TARGETS, rule
+from skillsmith.model.frontmatter import yaml_type
+from skillsmith.rules.finding import Hit
+from skillsmith.rules.registry import TARGETS, rule
 
 SPEC = "Agent Skills spec"
 NAME_MAX = 64

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from skillsmith import stabledge
-from skillsmith.finding import Hit
-from skillsmith.model import script_language
-from skillsmith.registry import rule
-from skillsmith.sourcefile import TEXT_SUFFIXES
+from skillsmith.model.skill import script_language
+from skillsmith.model.sourcefile import TEXT_SUFFIXES
+from skillsmith.rules.finding import Hit
+from skillsmith.rules.registry import rule
+from skillsmith.targets import stabledge
 
 SEED = "001"
 TARGET = {"stabledge"}

@@ -17,9 +17,9 @@ import os
 import re
 from pathlib import Path, PurePosixPath
 
-from skillsmith import links
-from skillsmith.finding import Hit
-from skillsmith.registry import rule
+from skillsmith.rules.finding import Hit
+from skillsmith.rules.registry import rule
+from skillsmith.targets import sucoder as links
 
 SEED_LINKS = "002 Agent-Agnostic Discovery via Symlinks"
 SEED_PERMS = "002 Auditor Permissions"
@@ -239,7 +239,7 @@ def python_capabilities(text: str):
         module = ast.parse(text)
     except (SyntaxError, ValueError):
         return
-    from skillsmith import python
+    from skillsmith.lang import python
 
     for node in ast.walk(module):
         names = []
@@ -258,7 +258,7 @@ def python_capabilities(text: str):
 
 
 def shell_capabilities(data: bytes):
-    from skillsmith import shell
+    from skillsmith.lang import shell
 
     tree = shell.parse(data)
     for cmd in shell.commands(tree.root_node, data):
@@ -290,7 +290,7 @@ def markdown_capabilities(text: str):
 
 def allowed_tools(text: str) -> tuple[set[str], int]:
     """The tools SKILL.md's ``allowed-tools`` grants, and the line of the key."""
-    from skillsmith import frontmatter
+    from skillsmith.model import frontmatter
 
     fm = frontmatter.parse(text)
     if not fm.data:

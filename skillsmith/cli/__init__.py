@@ -1,0 +1,1 @@
+"""The command line: argument parsing, dispatch and output; one module per command."""

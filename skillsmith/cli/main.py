@@ -1,0 +1,101 @@
+"""Command-line entry point: argument parsing and dispatch only.
+
+Each command lives in ``skillsmith/cli/<name>.py`` with ``add_parser(subparsers)`` and
+``run(args) -> int``. Command modules import their heavy dependencies inside ``run`` so that
+``skillsmith --help`` starts fast.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import os
+import sys
+
+from skillsmith import __version__, exitcodes
+from skillsmith.errors import SkillsmithError, UsageError
+
+#: commands in the order ``--help`` lists them
+COMMANDS = ("new", "add", "update", "check", "fix", "rules", "link", "audit")
+
+DESCRIPTION = """\
+skillsmith: scaffold, check and fix agent skills.
+
+A skill is a folder with a SKILL.md and optional scripts/, references/ and assets/.
+skillsmith checks them against the Agent Skills specification and the Skill Resource
+Protocol (script contract: header block, --help with EXAMPLES, stream separation,
+semantic exit codes, --json envelopes).
+"""
+
+EPILOG = """\
+exit codes:
+  0 ok, 1 internal error, 2 usage, 3 path not found, 4 invalid input,
+  5 missing dependency, 10 findings remain
+
+examples:
+  skillsmith new my-skill --script fetch.py --description "Fetches pages. Use when ..."
+  skillsmith new                              # the interactive wizard (on a terminal)
+  skillsmith check my-skill/
+  skillsmith check skills/ --format sarif > skillsmith.sarif
+  skillsmith fix my-skill/scripts/ --diff     # show what fix would change
+  skillsmith rules SPC007
+"""
+
+
+class Parser(argparse.ArgumentParser):
+    """An ArgumentParser whose usage errors become :class:`UsageError` (exit 2, JSON if asked)."""
+
+    def error(self, message: str):  # type: ignore[override]
+        raise UsageError(f"{message}\n{self.format_usage().rstrip()}\nTry '{self.prog} --help'.")
+
+
+def formatter(prog: str) -> argparse.HelpFormatter:
+    return argparse.RawDescriptionHelpFormatter(prog, max_help_position=30)
+
+
+def build_parser() -> Parser:
+    parser = Parser(prog="skillsmith", description=DESCRIPTION, epilog=EPILOG, formatter_class=formatter)
+    parser.add_argument("--version", action="version", version=f"skillsmith {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
+    for name in COMMANDS:
+        module = importlib.import_module(f"skillsmith.cli.{name}")
+        command = module.add_parser(sub)
+        command.set_defaults(run=module.run)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    from skillsmith.cli.output import emit_error, note
+
+    argv = list(sys.argv[1:] if argv is None else argv)
+    as_json = "--json" in argv or any(a in ("--format=json",) for a in argv)
+    try:
+        parser = build_parser()
+        args = parser.parse_args(argv)
+        if getattr(args, "run", None) is None:
+            parser.print_help(sys.stderr)
+            return exitcodes.USAGE
+        return args.run(args)
+    except SkillsmithError as error:
+        return emit_error(error, as_json)
+    except KeyboardInterrupt:
+        note("skillsmith: interrupted")
+        return 130
+    except BrokenPipeError:
+        # the reader went away (e.g. `| head`); stop quietly
+        try:
+            sys.stdout = open(os.devnull, "w")
+        except OSError:
+            pass
+        return exitcodes.OK
+    except Exception as exc:  # a bug: one clear line, the traceback only when asked for
+        if os.environ.get("SKILLSMITH_DEBUG"):
+            raise
+        error = SkillsmithError(
+            f"internal error: {type(exc).__name__}: {exc} (rerun with SKILLSMITH_DEBUG=1 for a traceback)"
+        )
+        return emit_error(error, as_json)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,1 +1,0 @@
-"""One module per command: ``add_parser(subparsers)`` and ``run(args) -> int``."""

@@ -1,0 +1,137 @@
+"""Running git safely on a folder someone else may control.
+
+Every call passes list arguments (never a shell) and ``-c`` options that keep a repository's
+own configuration from running programs: no hooks, no fsmonitor, no pager, no external diff
+or text conversion, no signing prompts. Blobs are read with ``cat-file`` (no filters).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+from skillsmith.errors import (
+    InvalidInputError,
+    MissingDependencyError,
+    NotFoundError,
+    SkillsmithError,
+)
+
+SAFE_CONFIG = (
+    "core.hooksPath=/dev/null", "core.fsmonitor=false", "core.pager=cat", "core.editor=true",
+    "core.quotePath=false", "diff.external=", "commit.gpgSign=false", "tag.gpgSign=false",
+    "gc.auto=0", "maintenance.auto=false", "advice.detachedHead=false", "init.defaultBranch=main",
+)
+
+
+def safe_options() -> list[str]:
+    """``-c`` arguments that keep a repository's own config from running programs."""
+    return [arg for option in SAFE_CONFIG for arg in ("-c", option)]
+
+
+_BATCH_HEADER = re.compile(rb"^(blob|tree|commit|tag) (\d+)$")
+#: the longest git may take for one call
+TIMEOUT = 120
+
+
+class Git:
+    """git for one work tree."""
+
+    def __init__(self, root: Path) -> None:
+        if shutil.which("git") is None:
+            raise MissingDependencyError("git is not installed (or not on PATH); the audit needs it", {"dependency": "git"})
+        self.root = root
+        self.env = dict(os.environ, GIT_OPTIONAL_LOCKS="0", GIT_TERMINAL_PROMPT="0", LC_ALL="C")
+        self.env.pop("GIT_DIR", None)
+        self.env.pop("GIT_WORK_TREE", None)
+
+    def run(self, *args: str, check: bool = True, input: bytes | None = None) -> subprocess.CompletedProcess:
+        command = ["git", "-C", str(self.root), *safe_options(), *args]
+        try:
+            proc = subprocess.run(command, capture_output=True, env=self.env, timeout=TIMEOUT, input=input,
+                                  stdin=subprocess.DEVNULL if input is None else None, check=False)
+        except FileNotFoundError:
+            raise MissingDependencyError("git is not installed (or not on PATH); the audit needs it", {"dependency": "git"})
+        except subprocess.TimeoutExpired:
+            raise SkillsmithError(f"git {args[0]} took longer than {TIMEOUT} s", {"command": args[0]})
+        if check and proc.returncode != 0:
+            message = proc.stderr.decode("utf-8", "replace").strip().splitlines()
+            raise SkillsmithError(f"git {args[0]} failed: {message[-1] if message else proc.returncode}",
+                                  {"command": list(args), "stderr": "\n".join(message)})
+        return proc
+
+    def out(self, *args: str) -> str:
+        return self.run(*args).stdout.decode("utf-8", "surrogateescape")
+
+    def top(self) -> Path | None:
+        """The top of the work tree holding :attr:`root`, or None when it is not in one."""
+        proc = self.run("rev-parse", "--show-toplevel", check=False)
+        if proc.returncode != 0:
+            err = proc.stderr.decode("utf-8", "replace")
+            if "dubious ownership" in err or "safe.directory" in err:
+                raise InvalidInputError(
+                    f"git refuses to read {self.root}: it belongs to another user. If you trust it, run "
+                    f"'git config --global --add safe.directory {self.root}'", {"path": str(self.root)})
+            return None
+        return Path(proc.stdout.decode("utf-8", "surrogateescape").strip())
+
+    def commit_id(self, ref: str) -> str | None:
+        """The commit *ref* names, or None."""
+        proc = self.run("rev-parse", "--verify", "--quiet", "--end-of-options", f"{ref}^{{commit}}", check=False)
+        return proc.stdout.decode().strip() or None if proc.returncode == 0 else None
+
+    def require_commit(self, ref: str) -> str:
+        found = self.commit_id(ref)
+        if found is None:
+            raise NotFoundError(f"{ref}: no such commit in {self.root}", {"ref": ref})
+        return found
+
+    def is_ancestor(self, older: str, newer: str) -> bool:
+        return self.run("merge-base", "--is-ancestor", older, newer, check=False).returncode == 0
+
+    def blobs(self, commit: str, rels: list[str], limit: int) -> dict[str, bytes]:
+        """The bytes of each of *rels* at *commit* that exists there and is at most *limit* bytes."""
+        if not rels:
+            return {}
+        names = [f"{commit}:{rel}" for rel in rels]
+        if any("\n" in n for n in names):
+            raise InvalidInputError("a file name holds a newline; the audit cannot review it", {"commit": commit})
+        out = self.run("cat-file", "--batch=%(objecttype) %(objectsize)",
+                       input="".join(n + "\n" for n in names).encode()).stdout
+        found: dict[str, bytes] = {}
+        pos = 0
+        for rel in rels:
+            end = out.index(b"\n", pos)
+            header = _BATCH_HEADER.match(out[pos:end])
+            pos = end + 1
+            if header is None:  # "<name> missing" or "<name> ambiguous": no content follows
+                continue
+            size = int(header.group(2))
+            if header.group(1) == b"blob" and size <= limit:
+                found[rel] = out[pos:pos + size]
+            pos += size + 1
+        return found
+
+    def paths(self, *args: str) -> list[str]:
+        """NUL-separated paths printed by a git command."""
+        return [p for p in self.out(*args).split("\0") if p]
+
+    def dirty(self) -> bool:
+        return bool(self.out("status", "--porcelain", "-z", "--untracked-files=all").strip("\0"))
+
+    def identity(self) -> list[str]:
+        """``-c`` options naming a committer when the user has none configured."""
+        if self.run("config", "user.email", check=False).stdout.strip():
+            return []
+        return ["-c", "user.name=skillsmith audit", "-c", "user.email=skillsmith-audit@localhost"]
+
+    def commit_all(self, message: str) -> bool:
+        """Stage everything and commit it; False when there was nothing to commit."""
+        self.run("add", "--all", "--", ".")
+        if self.run("diff", "--cached", "--quiet", check=False).returncode == 0 and self.commit_id("HEAD"):
+            return False
+        self.run(*self.identity(), "commit", "--quiet", "--no-verify", "--allow-empty", "-m", message)
+        return True

@@ -1,0 +1,201 @@
+"""Python fixes: one libcst parse, every selected codemod, re-verify, encode as the original was."""
+
+from __future__ import annotations
+
+import ast
+import re
+import sys
+from typing import Any
+
+from skillsmith.fix.engine import FileFix, Fixer, Unfixable, load_fixers
+from skillsmith.model.sourcefile import SourceFile
+
+# -- Python ----------------------------------------------------------------------------------
+
+
+def transform(f: SourceFile, fixers: list[Fixer], out: FileFix) -> bytes:
+    """Parse once with libcst, run each codemod, re-verify, encode as the original was."""
+    text = f.text
+    if text is None:
+        raise Unfixable("not decodable text")
+    if "\r\n" in text and "\n" in text.replace("\r\n", ""):
+        raise Unfixable("mixed line endings (CRLF and LF)")
+    if "\r" in text.replace("\r\n", ""):
+        raise Unfixable("old Mac line endings (CR)")
+    feature = sys.version_info[:2]
+    try:
+        ast.parse(text, feature_version=feature)
+    except (SyntaxError, ValueError) as exc:
+        raise Unfixable(f"does not parse with Python {feature[0]}.{feature[1]}: {exc}") from None
+    import libcst as cst
+    from libcst.codemod import CodemodContext
+
+    try:
+        tree = cst.parse_module(text)
+    except Exception as exc:  # ParserSyntaxError and libcst's own limits
+        raise Unfixable(f"libcst cannot parse it: {type(exc).__name__}") from None
+    if tree.code != text:
+        raise Unfixable("libcst does not round-trip this file byte for byte")
+    # one context for the file: the imports every codemod asks for are added once, at the end
+    context = CodemodContext(filename=str(f.path), full_module_name=None)
+    code: str | None = text  # the code of `tree`, while known (generating it costs a walk)
+    for fx in fixers:
+        if code is not None:
+            context.scratch[CODE_KEY] = (tree, code)
+        try:
+            new_tree, changed = run_codemod(fx.impl, context, tree)
+        except Exception as exc:  # a codemod bug must never cost the user their file
+            raise Unfixable(f"{fx.name} failed: {type(exc).__name__}: {exc}") from None
+        if changed is None:  # a codemod we could not watch: compare the code
+            old_code = code if code is not None else tree.code
+            code = new_tree.code
+            changed = code != old_code
+        elif changed:
+            code = None
+        if changed:
+            tree = new_tree
+            out.applied.append(fx.name)
+            out.fixed_rules |= fx.rules & out.rules
+    context.scratch.pop(CODE_KEY, None)
+    try:
+        tree = add_requested_imports(context, tree)
+    except Exception as exc:
+        raise Unfixable(f"adding imports failed: {type(exc).__name__}: {exc}") from None
+    new_text = tree.code
+    if new_text == text:
+        return f.data
+    if f.newline == "\r\n":
+        new_text = _crlf(new_text)
+    if text.endswith(("\n", "\r")) != new_text.endswith(("\n", "\r")):
+        new_text = new_text.rstrip("\r\n") if not text.endswith(("\n", "\r")) else new_text + f.newline
+    try:
+        ast.parse(new_text, feature_version=feature)
+    except (SyntaxError, ValueError) as exc:
+        raise Unfixable(f"the fixed file would not parse ({exc}); left unchanged") from None
+    try:
+        encoded = new_text.encode(f.encoding)
+    except UnicodeEncodeError:
+        raise Unfixable(f"the fix needs characters {f.encoding} cannot encode") from None
+    new_data = (b"\xef\xbb\xbf" if f.bom else b"") + encoded
+    if _declared_encoding(new_data) != _declared_encoding(f.data):
+        raise Unfixable("the fix would move the coding cookie out of the first two lines")
+    return new_data
+
+
+def _declared_encoding(data: bytes) -> str:
+    import io
+    import tokenize
+
+    try:
+        return tokenize.detect_encoding(io.BytesIO(data).readline)[0]
+    except SyntaxError:
+        return "invalid"
+
+
+_INSTANCES: dict[type, Any] = {}
+#: ``context.scratch`` key holding (tree, its code) so codemods need not regenerate the code
+CODE_KEY = "skillsmith.code"
+
+
+def run_codemod(cls: type, context, tree):
+    """``cls(context).transform_module(tree)``, minus the costs our codemods do not need.
+
+    Returns (tree, changed); *changed* is None when it could not be observed. An unchanged
+    tree is returned as the same object, so its code need not be generated again.
+
+    A codemod without ``METADATA_DEPENDENCIES`` and without matcher decorators visits the tree
+    directly: no metadata wrapper (so no deep copy of the tree) and plain ``visit_*``/``leave_*``
+    dispatch (libcst's matcher bookkeeping costs about three times the walk itself). Its
+    instance is reused with the file's context. The imports it asks for are added by
+    :func:`add_requested_imports` once all codemods ran.
+    """
+    if getattr(cls, "METADATA_DEPENDENCIES", ()):
+        return cls(context).transform_module(tree), None
+    inst = _INSTANCES.get(cls)
+    if inst is None:
+        inst = _INSTANCES[cls] = cls(context)
+    inst.context = context
+    if getattr(inst, "_extra_visit_funcs", None) or getattr(inst, "_extra_leave_funcs", None) \
+            or getattr(inst, "_matchers", None):
+        return tree.visit(inst), None
+    dispatch = _plain_dispatch(inst)
+    new_tree = tree.visit(dispatch)
+    return (new_tree, True) if dispatch.changed else (tree, False)
+
+
+def add_requested_imports(context, tree):
+    """Add (and remove) the imports codemods asked for, as ``CodemodCommand`` does after each."""
+    from libcst.codemod.visitors import AddImportsVisitor, RemoveImportsVisitor
+
+    if context.scratch.get(AddImportsVisitor.CONTEXT_KEY):
+        tree = tree.visit(_plain_dispatch(AddImportsVisitor(context)))  # (changed or not: imports only)
+    if context.scratch.get(RemoveImportsVisitor.CONTEXT_KEY):
+        tree = RemoveImportsVisitor(context).transform_module(tree)
+    return tree
+
+
+def _plain_dispatch(inner):
+    """A transformer that calls *inner*'s ``visit_*``/``leave_*`` methods and nothing else.
+
+    It notes whether any ``leave_*`` returned a different node (``changed``).
+    """
+    import libcst as cst
+
+    attribute_hooks = any(_ATTRIBUTE_HOOK.match(name) for name in dir(type(inner)))
+
+    class PlainDispatch(cst.CSTTransformer):
+        def __init__(self) -> None:
+            super().__init__()
+            self.methods: dict[str, Any] = {}
+            self.changed = False
+
+        def method(self, name: str):
+            try:
+                return self.methods[name]
+            except KeyError:
+                found = self.methods[name] = getattr(inner, name, None)
+                return found
+
+        def on_visit(self, node) -> bool:
+            func = self.method(f"visit_{type(node).__name__}")
+            return func is None or func(node) is not False
+
+        def on_leave(self, original_node, updated_node):
+            func = self.method(f"leave_{type(original_node).__name__}")
+            if func is None:
+                return updated_node
+            result = func(original_node, updated_node)
+            if result is not updated_node:
+                self.changed = True
+            return result
+
+        def on_visit_attribute(self, node, attribute: str) -> None:
+            if attribute_hooks:
+                func = self.method(f"visit_{type(node).__name__}_{attribute}")
+                if func is not None:
+                    func(node)
+
+        def on_leave_attribute(self, original_node, attribute: str) -> None:
+            if attribute_hooks:
+                func = self.method(f"leave_{type(original_node).__name__}_{attribute}")
+                if func is not None:
+                    func(original_node)
+
+    return PlainDispatch()
+
+
+_ATTRIBUTE_HOOK = re.compile(r"^(visit|leave)_[A-Z][A-Za-z]*_[a-z_]+$")
+
+
+def _crlf(text: str) -> str:
+    """Lone ``\\n`` (inserted by a codemod) become ``\\r\\n`` in a CRLF file."""
+    return text.replace("\r\n", "\n").replace("\n", "\r\n")
+
+
+def prepare_python_codemods() -> None:
+    """Import libcst and the Python codemods and build their instances (libcst's set-up is slow)."""
+    from libcst.codemod import CodemodContext
+
+    for fx in load_fixers("python"):
+        if fx.impl not in _INSTANCES and not getattr(fx.impl, "METADATA_DEPENDENCIES", ()):
+            _INSTANCES[fx.impl] = fx.impl(CodemodContext())

