@@ -162,12 +162,16 @@ class ScriptFacts:
 
 
 @lru_cache(maxsize=16)
-def script_facts(code: str, filename: str | None) -> ScriptFacts | None:
-    """Facts for *code*, or None when it does not parse (cached: codemods in a row share them)."""
-    try:
-        module = ast.parse(code)
-    except (SyntaxError, ValueError):
-        return None
+def script_facts(code: str, filename: str | None, module: ast.Module | None = None) -> ScriptFacts | None:
+    """Facts for *code* (whose ``ast`` parse is *module*, when known), or None when it does not parse.
+
+    Cached: codemods in a row share them.
+    """
+    if module is None:
+        try:
+            module = ast.parse(code)
+        except (SyntaxError, ValueError):
+            return None
     facts = python.facts(module)
     name = os.path.basename(filename) if filename else "script.py"
     sf = ScriptFacts(module, facts, filename or name, prog=name, walked=_walk(module))
@@ -341,7 +345,10 @@ def facts_for(codemod, node, fresh: bool = False) -> ScriptFacts | None:
         known = codemod.context.scratch.get("skillsmith.facts")
         if known is not None:
             return known
-    facts = script_facts(module_code(codemod.context, node), codemod.context.filename)
+    code = module_code(codemod.context, node)
+    checked = codemod.context.scratch.get("skillsmith.parsed")  # (text, module) as the check parsed it
+    module = checked[1] if checked is not None and checked[0] == code else None
+    facts = script_facts(code, codemod.context.filename, module)
     codemod.context.scratch.setdefault("skillsmith.facts", facts)
     return facts
 

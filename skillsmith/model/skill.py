@@ -65,6 +65,10 @@ class Skill(BashSyntaxMixin):
     def name(self) -> str:
         return self.root.name
 
+    def with_files(self, files: dict[str, SourceFile]) -> "Skill":
+        """The same skill holding *files* instead (parses and other derived facts start afresh)."""
+        return Skill(self.root, files, self.symlinks, self.dirs, self.target, self.truncated)
+
     @property
     def skill_md(self) -> SourceFile | None:
         return self.files.get("SKILL.md")
@@ -159,6 +163,10 @@ class Loose(BashSyntaxMixin):
     files: dict[str, SourceFile]
     target: str = "agentskills"
 
+    def with_files(self, files: dict[str, SourceFile]) -> "Loose":
+        """The same scripts holding *files* instead (parses start afresh)."""
+        return Loose(self.root, files, self.target)
+
     @cached_property
     def scripts(self) -> list["Script"]:
         found = []
@@ -196,11 +204,9 @@ class Script:
 
     # -- parses ------------------------------------------------------------------------------
 
-    @cached_property
+    @property
     def py(self) -> tuple[ast.Module | None, python.SyntaxProblem | None]:
-        if self.file.text is None:
-            return None, None
-        return python.parse(self.file.text, str(self.path))
+        return self.file.python_parse
 
     @cached_property
     def py_facts(self) -> python.PythonFacts | None:

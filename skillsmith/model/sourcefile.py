@@ -159,6 +159,19 @@ class SourceFile:
         return (self.text or "").splitlines()
 
     @cached_property
+    def python_parse(self):
+        """``(ast.Module or None, SyntaxProblem or None)``: the one ``ast`` parse of this file's text.
+
+        Built on first use and shared by everything that reads this version of the file: the
+        rules, the fix engine's checks before and after a fix, and the check after the fix.
+        """
+        from skillsmith.lang import python
+
+        if self.text is None:
+            return None, None
+        return python.parse(self.text, str(self.path))
+
+    @cached_property
     def shebang(self) -> str | None:
         text = self.text
         if text is None or not text.startswith("#!"):
