@@ -13,8 +13,8 @@ import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 
+from skillsmith.lang import header as contract
 from skillsmith.lang import python
-from skillsmith.model import header as contract
 
 #: constant names for the protocol's exit codes (seed 000 §5)
 EXIT_NAMES = {
@@ -353,24 +353,6 @@ def facts_for(codemod, node, fresh: bool = False) -> ScriptFacts | None:
     return facts
 
 
-def dotted_cst(node) -> str | None:
-    """``a.b.c`` for a libcst Name/Attribute chain, else None."""
-    import libcst as cst
-
-    parts = []
-    while isinstance(node, cst.Attribute):
-        parts.append(node.attr.value)
-        node = node.value
-    if isinstance(node, cst.Name):
-        parts.append(node.value)
-        return ".".join(reversed(parts))
-    return None
-
-
-def qualified_cst(node, aliases: dict[str, str]) -> str | None:
-    return python.resolve_alias(dotted_cst(node), aliases)
-
-
 def module_alias(aliases: dict[str, str], module: str) -> str | None:
     """The local name bound to ``import module`` (``ap`` for ``import argparse as ap``)."""
     for local, target in aliases.items():
@@ -478,7 +460,7 @@ def defined_names(module) -> set[str]:
                         if isinstance(bound, cst.Name):
                             names.add(bound.value)
                         elif isinstance(bound, cst.Attribute):
-                            names.add(dotted_cst(bound).split(".")[0])
+                            names.add(python.dotted(bound).split(".")[0])
     return names
 
 

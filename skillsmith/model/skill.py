@@ -11,24 +11,16 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path, PurePosixPath
 
-from skillsmith.lang import python, shell
-from skillsmith.model import citations, frontmatter, header
-from skillsmith.model.sourcefile import SourceFile, shebang_interpreter
+from skillsmith.lang import header, python, shell
+from skillsmith.lang.interpreter import (
+    SCRIPT_SUFFIXES,
+    interpreter_language,
+    shebang_interpreter,
+)
+from skillsmith.model import citations, frontmatter
+from skillsmith.model.sourcefile import SourceFile
 
-SCRIPT_SUFFIXES = {".py": "python", ".sh": "shell", ".bash": "shell"}
 LIBRARY_DIRS = {"lib", "_lib"}
-SHELL_INTERPRETERS = {"bash", "sh", "zsh", "dash", "ksh"}
-PYTHON_INTERPRETERS = {"python", "python3"}
-
-
-def interpreter_language(interp: str | None) -> str | None:
-    if interp is None:
-        return None
-    if interp in SHELL_INTERPRETERS:
-        return "shell"
-    if interp in PYTHON_INTERPRETERS or interp.startswith("python3"):
-        return "python"
-    return None
 
 
 class BashSyntaxMixin:

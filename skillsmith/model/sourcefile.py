@@ -5,7 +5,6 @@ from __future__ import annotations
 import codecs
 import io
 import os
-import re
 import stat
 import tokenize
 from dataclasses import dataclass, field
@@ -186,12 +185,3 @@ class SourceFile:
         return line, col
 
 
-_INTERPRETER = re.compile(r"^#!\s*(?:\S*/)?(?:env\s+(?:-\S+\s+)*)?([A-Za-z0-9_.+-]+)")
-
-
-def shebang_interpreter(shebang: str | None) -> str | None:
-    """``python3`` for ``#!/usr/bin/env python3``, ``bash`` for ``#!/bin/bash -e``."""
-    if not shebang:
-        return None
-    m = _INTERPRETER.match(shebang)
-    return m.group(1) if m else None

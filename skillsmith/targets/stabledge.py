@@ -12,8 +12,8 @@ import re
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
+from skillsmith.lang.interpreter import shebang_interpreter
 from skillsmith.model import frontmatter
-from skillsmith.model.sourcefile import shebang_interpreter
 
 ROLES = ("reference", "executable", "template", "asset")
 #: extension -> runtime the host bundles
