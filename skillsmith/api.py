@@ -21,7 +21,7 @@ from skillsmith.scaffold.update import Updated, update
 
 __all__ = [
     "check", "check_result", "fix", "Finding", "Options", "Result",
-    "new", "add_script", "update", "Created", "Updated",
+    "new", "add_script", "update", "pack", "Created", "Updated",
 ]
 
 
@@ -85,3 +85,17 @@ def fix(
         if sel != "ALL" and not any(matches(r.id, [sel]) for r in known):
             raise UsageError(f"no rule matches {sel!r}; see 'skillsmith rules'")
     return fix_paths(list(paths) or ["."], FixOptions(select=chosen, unsafe=unsafe, write=write))
+
+
+def pack(path: str | Path, output: str | Path | None = None, *, force: bool = False, target: str | None = None):
+    """Check the skill at *path* and write its ``.skill`` archive; return a :class:`skillsmith.scaffold.pack.Packed`.
+
+    *output* is the archive file or a folder for it (default ``./<skill>.skill``). A skill
+    with errors raises :class:`skillsmith.errors.FindingsError` (exit 10) unless *force*;
+    *target* picks the host whose rules (and limits) apply. See :mod:`skillsmith.scaffold.pack`.
+    """
+    from skillsmith.scaffold.pack import pack as write_archive
+
+    if target is not None and target not in TARGETS:
+        raise UsageError(f"unknown target {target!r} (known: {', '.join(TARGETS)})")
+    return write_archive(path, output, force=force, target=target)

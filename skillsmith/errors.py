@@ -35,3 +35,10 @@ class InvalidInputError(SkillsmithError):
 class MissingDependencyError(SkillsmithError):
     exit_code = exitcodes.MISSING_DEPENDENCY
     code = "MISSING_DEPENDENCY"
+
+
+class FindingsError(SkillsmithError):
+    """Findings stop the command (``pack`` refuses a skill with errors); ``details["findings"]`` lists them."""
+
+    exit_code = exitcodes.FINDINGS
+    code = "FINDINGS"
