@@ -164,9 +164,8 @@ class ScriptFacts:
 @lru_cache(maxsize=16)
 def script_facts(code: str, filename: str | None) -> ScriptFacts | None:
     """Facts for *code*, or None when it does not parse (cached: codemods in a row share them)."""
-    try:
-        module = ast.parse(code)
-    except (SyntaxError, ValueError):
+    module = python.parse(code)[0]
+    if module is None:
         return None
     facts = python.facts(module)
     name = os.path.basename(filename) if filename else "script.py"

@@ -243,3 +243,16 @@ def test_many_files_are_fixed_in_worker_processes(tmp_path):
     assert r.json()["meta"]["count"] == POOL_THRESHOLD + 2
     expected = (CASES / "argparse_in_main.fixed.py").read_bytes()
     assert all(p.read_bytes() == expected for p in scripts.iterdir())
+
+
+def test_python_that_exhausts_the_parser_is_skipped_not_an_internal_error(tmp_path):
+    scripts = tmp_path / "scripts"
+    scripts.mkdir()
+    deep = scripts / "deep.py"
+    deep.write_text("x=" + "-" * 200_000 + "\n")
+    before = deep.read_bytes()
+    r = run_cli("fix", "scripts", "--json", cwd=tmp_path)
+    assert r.code == 10, r.stdout + r.stderr
+    row, = r.json()["data"]
+    assert row["status"] == "skipped" and "does not parse" in row["reason"]
+    assert deep.read_bytes() == before

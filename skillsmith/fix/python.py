@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import ast
 import re
 import sys
 from typing import Any
 
 from skillsmith.fix.engine import FileFix, Fixer, Unfixable, load_fixers
-from skillsmith.model.sourcefile import SourceFile
+from skillsmith.lang import python
+from skillsmith.model.sourcefile import EncodeError, SourceFile
 
 # -- Python ----------------------------------------------------------------------------------
 
@@ -22,11 +22,9 @@ def transform(f: SourceFile, fixers: list[Fixer], out: FileFix) -> bytes:
         raise Unfixable("mixed line endings (CRLF and LF)")
     if "\r" in text.replace("\r\n", ""):
         raise Unfixable("old Mac line endings (CR)")
-    feature = sys.version_info[:2]
-    try:
-        ast.parse(text, feature_version=feature)
-    except (SyntaxError, ValueError) as exc:
-        raise Unfixable(f"does not parse with Python {feature[0]}.{feature[1]}: {exc}") from None
+    problem = python.parse(text, str(f.path))[1]
+    if problem is not None:
+        raise Unfixable(f"does not parse with Python {_running()}: {_describe(problem)}")
     import libcst as cst
     from libcst.codemod import CodemodContext
 
@@ -64,32 +62,25 @@ def transform(f: SourceFile, fixers: list[Fixer], out: FileFix) -> bytes:
     new_text = tree.code
     if new_text == text:
         return f.data
-    if f.newline == "\r\n":
-        new_text = _crlf(new_text)
-    if text.endswith(("\n", "\r")) != new_text.endswith(("\n", "\r")):
-        new_text = new_text.rstrip("\r\n") if not text.endswith(("\n", "\r")) else new_text + f.newline
     try:
-        ast.parse(new_text, feature_version=feature)
-    except (SyntaxError, ValueError) as exc:
-        raise Unfixable(f"the fixed file would not parse ({exc}); left unchanged") from None
-    try:
-        encoded = new_text.encode(f.encoding)
-    except UnicodeEncodeError:
-        raise Unfixable(f"the fix needs characters {f.encoding} cannot encode") from None
-    new_data = (b"\xef\xbb\xbf" if f.bom else b"") + encoded
-    if _declared_encoding(new_data) != _declared_encoding(f.data):
-        raise Unfixable("the fix would move the coding cookie out of the first two lines")
+        new_data = f.encode(new_text.replace("\r\n", "\n") if f.newline == "\r\n" else new_text)
+    except EncodeError as exc:
+        raise Unfixable(f"{exc}; left unchanged") from None
+    final = SourceFile.from_bytes(f.path, f.rel, new_data).text  # as Python will read it
+    if final is None:
+        raise Unfixable("the fixed file would not be decodable text; left unchanged")
+    problem = python.parse(final, str(f.path))[1]
+    if problem is not None:
+        raise Unfixable(f"the fixed file would not parse ({_describe(problem)}); left unchanged")
     return new_data
 
 
-def _declared_encoding(data: bytes) -> str:
-    import io
-    import tokenize
+def _running() -> str:
+    return "{}.{}".format(*sys.version_info[:2])
 
-    try:
-        return tokenize.detect_encoding(io.BytesIO(data).readline)[0]
-    except SyntaxError:
-        return "invalid"
+
+def _describe(problem: python.SyntaxProblem) -> str:
+    return f"{problem.message} (line {problem.line})"
 
 
 _INSTANCES: dict[type, Any] = {}
@@ -185,11 +176,6 @@ def _plain_dispatch(inner):
 
 
 _ATTRIBUTE_HOOK = re.compile(r"^(visit|leave)_[A-Z][A-Za-z]*_[a-z_]+$")
-
-
-def _crlf(text: str) -> str:
-    """Lone ``\\n`` (inserted by a codemod) become ``\\r\\n`` in a CRLF file."""
-    return text.replace("\r\n", "\n").replace("\n", "\r\n")
 
 
 def prepare_python_codemods() -> None:

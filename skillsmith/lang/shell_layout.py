@@ -15,6 +15,7 @@ from functools import cached_property
 
 from skillsmith.lang import shell
 from skillsmith.model import header as header_mod
+from skillsmith.model.sourcefile import has_bom, newline_style, shebang_interpreter
 
 #: node types whose bytes are data or someone else's words: never edited
 PROTECTED = frozenset({"string", "raw_string", "ansi_c_string", "translated_string", "heredoc_redirect", "comment"})
@@ -39,8 +40,8 @@ class Layout:
     def __init__(self, data: bytes, tree):
         self.data = data
         self.root = tree.root_node
-        self.bom = len(codecs.BOM_UTF8) if data.startswith(codecs.BOM_UTF8) else 0
-        self.newline = b"\r\n" if b"\r\n" in data else b"\n"
+        self.bom = len(codecs.BOM_UTF8) if has_bom(data) else 0
+        self.newline = newline_style(data).encode()  # what inserted lines end with
         starts = [self.bom]
         pos = data.find(b"\n", self.bom)
         while pos != -1:
@@ -114,8 +115,6 @@ class Layout:
 
     @property
     def interpreter(self) -> str:
-        from skillsmith.model.sourcefile import shebang_interpreter
-
         return shebang_interpreter(self.shebang) or "bash"
 
     @property

@@ -302,7 +302,8 @@ def fix_skill_md(source) -> bytes | None:
     """File-level fixer: new bytes for a progressive skill's SKILL.md, or None.
 
     Reads the skill folder next to *source* (without following symlinks) to know which
-    files are present, then applies :func:`update_resources`, keeping BOM and newline style.
+    files are present, then applies :func:`update_resources`; written back as the file was encoded
+    (:meth:`SourceFile.encode <skillsmith.model.sourcefile.SourceFile.encode>`).
     """
     from pathlib import Path
 
@@ -313,11 +314,5 @@ def fix_skill_md(source) -> bytes | None:
 
     root = Path(source.path).parent
     skill = load_skill(root, config_for(root), source.max_bytes)
-    text = source.text.replace("\r\n", "\n")
-    new = update_resources(text, expected_roles(skill))
-    if new is None:
-        return None
-    if source.newline == "\r\n":
-        new = new.replace("\n", "\r\n")
-    data = new.encode("utf-8")
-    return b"\xef\xbb\xbf" + data if source.bom else data
+    new = update_resources(source.edit_text, expected_roles(skill))
+    return None if new is None else source.encode(new)
