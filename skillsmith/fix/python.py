@@ -7,14 +7,18 @@ import sys
 from typing import Any
 
 from skillsmith.fix.engine import FileFix, Fixer, Unfixable, load_fixers
-from skillsmith.lang import python
 from skillsmith.model.sourcefile import EncodeError, SourceFile
 
 # -- Python ----------------------------------------------------------------------------------
 
 
-def transform(f: SourceFile, fixers: list[Fixer], out: FileFix) -> bytes:
-    """Parse once with libcst, run each codemod, re-verify, encode as the original was."""
+def transform(script, fixers: list[Fixer], out: FileFix) -> bytes:
+    """Parse once with libcst, run each codemod, re-verify, encode as the original was.
+
+    *script* is the checked ``Script``: its ``ast`` parse (made by the check) tells whether the
+    file is valid for the running Python.
+    """
+    f = script.file
     text = f.text
     if text is None:
         raise Unfixable("not decodable text")
@@ -22,9 +26,11 @@ def transform(f: SourceFile, fixers: list[Fixer], out: FileFix) -> bytes:
         raise Unfixable("mixed line endings (CRLF and LF)")
     if "\r" in text.replace("\r\n", ""):
         raise Unfixable("old Mac line endings (CR)")
-    problem = python.parse(text, str(f.path))[1]
+    feature = sys.version_info[:2]
+    problem = script.py[1]
     if problem is not None:
-        raise Unfixable(f"does not parse with Python {_running()}: {_describe(problem)}")
+        raise Unfixable(f"does not parse with Python {feature[0]}.{feature[1]}: {problem.message} "
+                        f"(line {problem.line})")
     import libcst as cst
     from libcst.codemod import CodemodContext
 
@@ -36,6 +42,7 @@ def transform(f: SourceFile, fixers: list[Fixer], out: FileFix) -> bytes:
         raise Unfixable("libcst does not round-trip this file byte for byte")
     # one context for the file: the imports every codemod asks for are added once, at the end
     context = CodemodContext(filename=str(f.path), full_module_name=None)
+    context.scratch[PARSED_KEY] = (text, script.py[0])  # the check's ast parse, for the codemods' facts
     code: str | None = text  # the code of `tree`, while known (generating it costs a walk)
     for fx in fixers:
         if code is not None:
@@ -66,26 +73,22 @@ def transform(f: SourceFile, fixers: list[Fixer], out: FileFix) -> bytes:
         new_data = f.encode(new_text.replace("\r\n", "\n") if f.newline == "\r\n" else new_text)
     except EncodeError as exc:
         raise Unfixable(f"{exc}; left unchanged") from None
-    final = SourceFile.from_bytes(f.path, f.rel, new_data).text  # as Python will read it
-    if final is None:
+    # the fixed file's one parse: it proves the result valid, and the check after the fix reuses it
+    fixed = SourceFile.from_bytes(f.path, f.rel, new_data, f.mode)
+    if fixed.text is None:
         raise Unfixable("the fixed file would not be decodable text; left unchanged")
-    problem = python.parse(final, str(f.path))[1]
+    problem = fixed.python_parse[1]
     if problem is not None:
-        raise Unfixable(f"the fixed file would not parse ({_describe(problem)}); left unchanged")
+        raise Unfixable(f"the fixed file would not parse ({problem.message}, line {problem.line}); left unchanged")
+    out.new_file = fixed
     return new_data
-
-
-def _running() -> str:
-    return "{}.{}".format(*sys.version_info[:2])
-
-
-def _describe(problem: python.SyntaxProblem) -> str:
-    return f"{problem.message} (line {problem.line})"
 
 
 _INSTANCES: dict[type, Any] = {}
 #: ``context.scratch`` key holding (tree, its code) so codemods need not regenerate the code
 CODE_KEY = "skillsmith.code"
+#: ``context.scratch`` key holding (text, ast module) of the file as checked, so codemods need not parse it again
+PARSED_KEY = "skillsmith.parsed"
 
 
 def run_codemod(cls: type, context, tree):

@@ -13,9 +13,10 @@ import codecs
 import re
 from functools import cached_property
 
+from skillsmith.lang import header as header_mod
 from skillsmith.lang import shell
-from skillsmith.model import header as header_mod
-from skillsmith.model.sourcefile import has_bom, newline_style, shebang_interpreter
+from skillsmith.lang.encoding import has_bom, newline_style
+from skillsmith.lang.interpreter import shebang_interpreter
 
 #: node types whose bytes are data or someone else's words: never edited
 PROTECTED = frozenset({"string", "raw_string", "ansi_c_string", "translated_string", "heredoc_redirect", "comment"})

@@ -8,14 +8,13 @@ answers file) goes through it.
 from __future__ import annotations
 
 import codecs
-import io
 import os
-import re
 import stat
-import tokenize
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
+
+from skillsmith.lang.encoding import cookie_encoding, has_bom, newline_style
 
 #: files larger than this are not read (a finding says so)
 MAX_BYTES = 1024 * 1024
@@ -28,29 +27,6 @@ TEXT_SUFFIXES = frozenset(
 
 class EncodeError(ValueError):
     """New text cannot be written the way the original file was encoded; the message says why."""
-
-
-def has_bom(data: bytes) -> bool:
-    """Whether *data* starts with the UTF-8 byte order mark."""
-    return data.startswith(codecs.BOM_UTF8)
-
-
-def newline_style(data: bytes) -> str:
-    """The line ending of *data*: ``\\r\\n`` when it holds any, ``\\r`` when it has only lone CRs, else ``\\n``."""
-    if b"\r\n" in data:
-        return "\r\n"
-    if b"\r" in data and b"\n" not in data:
-        return "\r"
-    return "\n"
-
-
-def _cookie_encoding(data: bytes) -> str:
-    """The encoding ``tokenize`` reads from *data* (BOM, coding cookie), ``invalid`` for a bad cookie."""
-    try:
-        enc, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
-    except SyntaxError:
-        return "invalid"
-    return enc
 
 
 @dataclass
@@ -146,7 +122,7 @@ class SourceFile:
         """``utf-8`` (or a Python coding cookie's encoding for ``.py`` files)."""
         if not self.cookie_applies:
             return "utf-8"
-        enc = _cookie_encoding(self.data or b"")
+        enc = cookie_encoding(self.data or b"")
         return "utf-8" if enc in ("utf-8-sig", "invalid") else enc
 
     @cached_property
@@ -180,7 +156,7 @@ class SourceFile:
 
     @cached_property
     def newline(self) -> str:
-        """The file's line ending (see :func:`newline_style`)."""
+        """The file's line ending (see :func:`skillsmith.lang.encoding.newline_style`)."""
         return newline_style(self.data or b"")
 
     @cached_property
@@ -214,7 +190,7 @@ class SourceFile:
             bad = exc.object[exc.start:exc.end]
             raise EncodeError(f"{self.encoding} cannot encode {bad!r}, which the new text needs") from None
         data = (codecs.BOM_UTF8 if self.bom else b"") + encoded
-        if self.cookie_applies and _cookie_encoding(data) != _cookie_encoding(self.data or b""):
+        if self.cookie_applies and cookie_encoding(data) != cookie_encoding(self.data or b""):
             raise EncodeError("the coding cookie would move out of the first two lines or change")
         return data
 
@@ -222,6 +198,19 @@ class SourceFile:
     def lines(self) -> list[str]:
         """Lines of :attr:`text` without their line endings."""
         return (self.text or "").splitlines()
+
+    @cached_property
+    def python_parse(self):
+        """``(ast.Module or None, SyntaxProblem or None)``: the one ``ast`` parse of this file's text.
+
+        Built on first use and shared by everything that reads this version of the file: the
+        rules, the fix engine's checks before and after a fix, and the check after the fix.
+        """
+        from skillsmith.lang import python
+
+        if self.text is None:
+            return None, None
+        return python.parse(self.text, str(self.path))
 
     @cached_property
     def shebang(self) -> str | None:
@@ -238,12 +227,3 @@ class SourceFile:
         return line, col
 
 
-_INTERPRETER = re.compile(r"^#!\s*(?:\S*/)?(?:env\s+(?:-\S+\s+)*)?([A-Za-z0-9_.+-]+)")
-
-
-def shebang_interpreter(shebang: str | None) -> str | None:
-    """``python3`` for ``#!/usr/bin/env python3``, ``bash`` for ``#!/bin/bash -e``."""
-    if not shebang:
-        return None
-    m = _INTERPRETER.match(shebang)
-    return m.group(1) if m else None
