@@ -6,6 +6,7 @@ import ast
 import re
 import sys
 
+from skillsmith import exitcodes
 from skillsmith.lang.python import dotted, keyword, qualified
 from skillsmith.rules.finding import Hit
 from skillsmith.rules.registry import rule
@@ -331,7 +332,7 @@ def main_returns_codes(module: ast.Module) -> bool:
                 if isinstance(value, ast.Constant) and (type(value.value) is int or value.value is None):
                     continue
                 name = dotted(value) or ""
-                if name.rsplit(".", 1)[-1].startswith("EXIT_") or name.startswith("exitcodes."):
+                if name.rsplit(".", 1)[-1].startswith(exitcodes.PREFIX) or name.startswith("exitcodes."):
                     continue
                 return False
             return True
