@@ -18,7 +18,6 @@ from skillsmith.codemods.pyscript import (
     defs_containing,
     facts_for,
     insertion_index,
-    qualified_cst,
     separated,
 )
 from skillsmith.lang.python import EXIT_CALLS, qualified
@@ -69,7 +68,7 @@ class ExitConstants(WalkOnlyInto, VisitorBasedCodemodCommand):
         return name
 
     def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.Call:
-        if qualified_cst(updated_node.func, self.aliases) not in EXIT_CALLS:
+        if qualified(updated_node.func, self.aliases) not in EXIT_CALLS:
             return updated_node
         if len(updated_node.args) != 1 or updated_node.args[0].keyword or updated_node.args[0].star:
             return updated_node

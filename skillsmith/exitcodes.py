@@ -65,7 +65,7 @@ def constant_name(code: int, word: str | None = None) -> str:
     """The constant a script gives exit *code*: ``EXIT_USAGE`` for 2.
 
     *word* is what the script's ``Exit:`` line calls the code when it uses one word
-    (:attr:`skillsmith.model.header.Header.exit_words`); it names a code the protocol leaves
+    (:attr:`skillsmith.lang.header.Header.exit_words`); it names a code the protocol leaves
     open (``10`` with ``drift`` is ``EXIT_DRIFT``). Without one: ``EXIT_DOMAIN_SIGNAL`` for 10,
     ``EXIT_DOMAIN_SIGNAL_11`` above it, ``EXIT_CODE_8`` for the unassigned 8 and 9.
     """
