@@ -135,7 +135,7 @@ def test_select_limits_the_fixes(tmp_path):
     r = run_cli("fix", "scripts", "--select", "CON014", cwd=tmp_path)
     assert r.code == 0, r.stderr  # findings of other rules are not looked at
     text = target.read_text()
-    assert "sys.exit(EXIT_INVALID)" in text
+    assert "sys.exit(EXIT_VALIDATION)" in text
     assert '"""' not in text and "epilog" not in text
     assert stat.S_IMODE(target.stat().st_mode) == 0o644
 
@@ -207,7 +207,7 @@ def test_codemods_run_under_libcst_cli(tmp_path):
     )
     assert proc.returncode == 0, proc.stderr
     text = target.read_text()
-    assert "\nEXIT_INVALID = 4\n" in text and "sys.exit(EXIT_INVALID)" in text
+    assert "\nEXIT_VALIDATION = 4\n" in text and "sys.exit(EXIT_VALIDATION)" in text
 
 
 def test_libcst_is_not_imported_when_nothing_needs_a_fix():

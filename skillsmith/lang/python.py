@@ -10,6 +10,8 @@ import re
 import sys
 from dataclasses import dataclass, field
 
+from skillsmith import exitcodes
+
 EXIT_CALLS = {"sys.exit", "exit", "quit", "os._exit", "SystemExit"}
 
 
@@ -301,7 +303,7 @@ def main_returns_codes(module: ast.Module) -> bool:
                 if isinstance(value, ast.Constant) and (type(value.value) is int or value.value is None):
                     continue
                 name = dotted(value) or ""
-                if name.rsplit(".", 1)[-1].startswith("EXIT_") or name.startswith("exitcodes."):
+                if name.rsplit(".", 1)[-1].startswith(exitcodes.PREFIX) or name.startswith("exitcodes."):
                     continue
                 return False
             return True

@@ -21,20 +21,8 @@ from skillsmith.lang.interpreter import shebang_interpreter
 #: node types whose bytes are data or someone else's words: never edited
 PROTECTED = frozenset({"string", "raw_string", "ansi_c_string", "translated_string", "heredoc_redirect", "comment"})
 
-#: names for exit codes, after the Skill Resource Protocol's table (§5)
-CODE_NAMES = {
-    0: "ok", 1: "error", 2: "usage", 3: "not-found", 4: "validation",
-    5: "precondition", 6: "timeout", 7: "unavailable",
-}
-
 _USAGE_TEXT = re.compile(r"^\s*usage:\s*(\S.*)$", re.IGNORECASE)
 _SELF = re.compile(r"""\$\{?0\}?|\$\{0##\*/\}|\$\(\s*basename\s+["']?\$\{?0\}?["']?\s*\)|`basename\s+["']?\$0["']?`""")
-
-
-def code_name(code: int) -> str:
-    if code in CODE_NAMES:
-        return CODE_NAMES[code]
-    return "signal" if code >= 10 else "error"
 
 
 class Layout:

@@ -23,13 +23,22 @@ from skillsmith.scaffold.answers import (
 
 
 def copier_settings():
-    """Explicit, empty Copier settings: the user's Copier configuration does not apply."""
+    """Explicit Copier settings: the user's Copier configuration does not apply.
+
+    They trust skillsmith's own templates, by the sources ``new``, ``add script`` and ``update``
+    give Copier, and nothing else: the templates load a Jinja extension
+    (:mod:`skillsmith.scaffold.template_globals`), which Copier runs only for trusted templates.
+    """
     try:
         from copier import Settings
     except ImportError:  # older Copier releases keep it in copier.settings
         from copier.settings import Settings
 
-    return Settings()
+    from skillsmith.scaffold import history
+
+    folders = {str(config.parent) for config in history.templates_root().glob("*/copier.yml")}
+    clones = {history.source_name(name) for name in history.HISTORY_TEMPLATES}
+    return Settings(trust=folders | clones)
 
 
 def template_available(template: str) -> bool:
