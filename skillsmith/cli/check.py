@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from skillsmith import exitcodes
+from skillsmith.exitcodes import FINDINGS, ExitCode
 
 HELP = "lint skills and their scripts"
 DESCRIPTION = """\
@@ -75,33 +75,28 @@ def given_paths(paths: list[str], whole_skill: bool) -> list[str]:
     return roots
 
 
-def split_ids(value: str | None) -> list[str] | None:
-    if value is None:
-        return None
-    return [v.strip().upper() for v in value.split(",") if v.strip()]
-
-
 def run(args: argparse.Namespace) -> int:
     from skillsmith.api import Options, Result, check_result
     from skillsmith.cli import output
     from skillsmith.reporters import report
+    from skillsmith.rules.registry import selectors
 
     fmt = "json" if args.json else (args.format or "text")
     options = Options(
-        select=split_ids(args.select), ignore=split_ids(args.ignore) or [], target=args.target,
+        select=selectors(args.select), ignore=selectors(args.ignore) or [], target=args.target,
         run=args.run_scripts, run_timeout=args.timeout, jobs=args.jobs, use_cache=not args.no_cache,
     )
     paths = given_paths(args.paths, args.whole_skill)
     if not paths:
         output.note("skillsmith: no skill holds the given paths; nothing to check")
         report(fmt, Result([], 0))
-        return exitcodes.OK
+        return ExitCode.SUCCESS
     result = check_result(paths, options)
     for line in result.notes:
         output.note(f"skillsmith: {line}")
     report(fmt, result)
     if result.internal_errors:
-        return exitcodes.ERROR
+        return ExitCode.ERROR
     if result.findings and not args.exit_zero:
-        return exitcodes.FINDINGS
-    return exitcodes.OK
+        return FINDINGS
+    return ExitCode.SUCCESS

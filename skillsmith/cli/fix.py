@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from skillsmith import exitcodes
+from skillsmith.exitcodes import FINDINGS, ExitCode
 
 HELP = "fix what can be fixed safely"
 DESCRIPTION = """\
@@ -54,7 +54,7 @@ def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
 def run(args: argparse.Namespace) -> int:
     from skillsmith import api
     from skillsmith.cli import output
-    from skillsmith.cli.check import given_paths, split_ids
+    from skillsmith.cli.check import given_paths
     from skillsmith.rules.finding import display_path
 
     dry = args.diff or args.check
@@ -63,8 +63,8 @@ def run(args: argparse.Namespace) -> int:
         output.note("skillsmith: no skill holds the given paths; nothing to fix")
         if args.json:
             output.emit_json([], SCHEMA)
-        return exitcodes.OK
-    result = api.fix(paths, select=split_ids(args.select), unsafe=args.unsafe_fixes, write=not dry)
+        return ExitCode.SUCCESS
+    result = api.fix(paths, select=args.select, unsafe=args.unsafe_fixes, write=not dry)
     for line in result.notes:
         output.note(f"skillsmith: {line}")
 
@@ -93,8 +93,8 @@ def run(args: argparse.Namespace) -> int:
     if dry:
         output.note(f"skillsmith: {summary}")
         if result.internal_errors:
-            return exitcodes.ERROR
-        return exitcodes.FINDINGS if changed else exitcodes.OK
+            return ExitCode.ERROR
+        return FINDINGS if changed else ExitCode.SUCCESS
     remaining = result.remaining
     fixable = sum(1 for f in remaining if f.fix == "safe" or (args.unsafe_fixes and f.fix == "unsafe"))
     summary += f"; {len(remaining)} finding{'s remain' if len(remaining) != 1 else ' remains'}"
@@ -102,6 +102,6 @@ def run(args: argparse.Namespace) -> int:
         summary += f" ({fixable} with a fix that could not be applied)"
     output.note(f"skillsmith: {summary}" + ("; run `skillsmith check` to see them" if remaining else ""))
     if result.internal_errors:
-        return exitcodes.ERROR
+        return ExitCode.ERROR
     written = args.exit_non_zero_on_fix and any(f.written for f in changed)
-    return exitcodes.FINDINGS if remaining or skipped or written else exitcodes.OK
+    return FINDINGS if remaining or skipped or written else ExitCode.SUCCESS

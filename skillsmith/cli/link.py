@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from skillsmith import exitcodes
+from skillsmith.exitcodes import FINDINGS, ExitCode
 
 HELP = "link each host's discovery names (CLAUDE.md, .claude/skills, ...) to one canonical copy"
 DESCRIPTION = """\
@@ -113,4 +113,4 @@ def run(args: argparse.Namespace) -> int:
     if not items:
         output.note(f"skillsmith: nothing to link in {display_path(root)} for {', '.join(hosts)} "
                     "(no AGENT.md, AGENT.org, AGENTS.md, .skills/ or .agents/skills/ to link to)")
-    return exitcodes.FINDINGS if problems else exitcodes.OK
+    return FINDINGS if problems else ExitCode.SUCCESS

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from skillsmith import exitcodes
+from skillsmith.exitcodes import ExitCode
 
 HELP = "build the .skill archive of a skill (a zip hosts accept for upload)"
 DESCRIPTION = """\
@@ -90,4 +90,4 @@ def run(args: argparse.Namespace) -> int:
         output.note(f"skillsmith: {warnings} warning{'s' if warnings != 1 else ''}; see `skillsmith check {display_path(args.skill_dir)}`")
     n = len(packed.entries)
     output.note(output.paint(f"skillsmith: packed {n} file{'s' if n != 1 else ''} into {archive} ({packed.size} bytes)", "green"))
-    return exitcodes.OK
+    return ExitCode.SUCCESS
