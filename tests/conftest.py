@@ -83,20 +83,26 @@ def run_ok(*cmd, **kw) -> subprocess.CompletedProcess:
     return proc
 
 
+def copy_sources(names: tuple[str, ...], dest: Path) -> None:
+    """Copy the work tree's *names* (files or folders, without caches) into the folder *dest*."""
+    import shutil
+
+    dest.mkdir(parents=True, exist_ok=True)
+    for name in names:
+        path = ROOT / name
+        if path.is_dir():
+            shutil.copytree(path, dest / name, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+        elif path.exists():
+            (dest / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(path, dest / name)
+
+
 @pytest.fixture(scope="session")
 def built_wheel(tmp_path_factory) -> Path:
     """The wheel, built from a copy of the source so the work tree gets no build/ or egg-info."""
-    import shutil
-
     base = tmp_path_factory.mktemp("wheel")
     src = base / "src"
-    src.mkdir()
-    for name in WHEEL_SOURCES:
-        path = ROOT / name
-        if path.is_dir():
-            shutil.copytree(path, src / name, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
-        elif path.exists():
-            shutil.copy2(path, src / name)
+    copy_sources(WHEEL_SOURCES, src)
     # --no-isolation: the build backend comes from the test environment, no download needed
     run_ok(sys.executable, "-m", "build", "--wheel", "--no-isolation", "--outdir", base / "dist", src)
     [built] = (base / "dist").glob("skillsmith-*.whl")
@@ -136,17 +142,8 @@ GIT_ENV = {
 @pytest.fixture(scope="session")
 def source_repo(tmp_path_factory) -> tuple[Path, str]:
     """(a git repository made of this work tree's sources, its commit): what pre-commit clones."""
-    import shutil
-
     repo = tmp_path_factory.mktemp("source") / "skillsmith"
-    repo.mkdir()
-    for name in REPO_SOURCES:
-        path = ROOT / name
-        if path.is_dir():
-            shutil.copytree(path, repo / name, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
-        elif path.exists():
-            (repo / name).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(path, repo / name)
+    copy_sources(REPO_SOURCES, repo)
     env = dict(os.environ, **GIT_ENV)
     run_ok("git", "init", "-q", repo, env=env)
     run_ok("git", "-C", repo, "add", "-A", env=env)
