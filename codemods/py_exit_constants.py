@@ -13,10 +13,10 @@ from skillsmith.codemods.pyscript import (
     exit_constant_name,
     facts_for,
     insertion_index,
-    qualified_cst,
     separated,
 )
 
+from skillsmith.lang import python
 from skillsmith.lang.python import qualified
 
 EXIT_FUNCTIONS = ("sys.exit", "exit", "quit", "SystemExit", "os._exit")
@@ -65,7 +65,7 @@ class ExitConstants(WalkOnlyInto, VisitorBasedCodemodCommand):
         return name
 
     def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.Call:
-        if qualified_cst(updated_node.func, self.aliases) not in EXIT_FUNCTIONS:
+        if python.qualified(updated_node.func, self.aliases) not in EXIT_FUNCTIONS:
             return updated_node
         if len(updated_node.args) != 1 or updated_node.args[0].keyword or updated_node.args[0].star:
             return updated_node

@@ -13,8 +13,8 @@ import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 
+from skillsmith.lang import header as contract
 from skillsmith.lang import python
-from skillsmith.model import header as contract
 
 #: constant names for the protocol's exit codes (seed 000 §5)
 EXIT_NAMES = {
@@ -162,12 +162,16 @@ class ScriptFacts:
 
 
 @lru_cache(maxsize=16)
-def script_facts(code: str, filename: str | None) -> ScriptFacts | None:
-    """Facts for *code*, or None when it does not parse (cached: codemods in a row share them)."""
-    try:
-        module = ast.parse(code)
-    except (SyntaxError, ValueError):
-        return None
+def script_facts(code: str, filename: str | None, module: ast.Module | None = None) -> ScriptFacts | None:
+    """Facts for *code* (whose ``ast`` parse is *module*, when known), or None when it does not parse.
+
+    Cached: codemods in a row share them.
+    """
+    if module is None:
+        try:
+            module = ast.parse(code)
+        except (SyntaxError, ValueError):
+            return None
     facts = python.facts(module)
     name = os.path.basename(filename) if filename else "script.py"
     sf = ScriptFacts(module, facts, filename or name, prog=name, walked=_walk(module))
@@ -341,27 +345,12 @@ def facts_for(codemod, node, fresh: bool = False) -> ScriptFacts | None:
         known = codemod.context.scratch.get("skillsmith.facts")
         if known is not None:
             return known
-    facts = script_facts(module_code(codemod.context, node), codemod.context.filename)
+    code = module_code(codemod.context, node)
+    checked = codemod.context.scratch.get("skillsmith.parsed")  # (text, module) as the check parsed it
+    module = checked[1] if checked is not None and checked[0] == code else None
+    facts = script_facts(code, codemod.context.filename, module)
     codemod.context.scratch.setdefault("skillsmith.facts", facts)
     return facts
-
-
-def dotted_cst(node) -> str | None:
-    """``a.b.c`` for a libcst Name/Attribute chain, else None."""
-    import libcst as cst
-
-    parts = []
-    while isinstance(node, cst.Attribute):
-        parts.append(node.attr.value)
-        node = node.value
-    if isinstance(node, cst.Name):
-        parts.append(node.value)
-        return ".".join(reversed(parts))
-    return None
-
-
-def qualified_cst(node, aliases: dict[str, str]) -> str | None:
-    return python.resolve_alias(dotted_cst(node), aliases)
 
 
 def module_alias(aliases: dict[str, str], module: str) -> str | None:
@@ -471,7 +460,7 @@ def defined_names(module) -> set[str]:
                         if isinstance(bound, cst.Name):
                             names.add(bound.value)
                         elif isinstance(bound, cst.Attribute):
-                            names.add(dotted_cst(bound).split(".")[0])
+                            names.add(python.dotted(bound).split(".")[0])
     return names
 
 

@@ -13,8 +13,8 @@ from pathlib import Path
 
 from skillsmith.fix.edits import Edit
 from skillsmith.lang import shell
+from skillsmith.lang.header import FIELDS
 from skillsmith.lang.shell_layout import Layout, code_name
-from skillsmith.model.header import FIELDS
 
 #: field labels padded so values line up, as in the protocol's example
 LABELS = {name: f"{name}:".ljust(9) for name in FIELDS}

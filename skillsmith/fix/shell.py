@@ -6,21 +6,21 @@ import subprocess
 
 from skillsmith.fix.edits import apply_edits
 from skillsmith.fix.engine import FileFix, Fixer, Unfixable
-from skillsmith.model.sourcefile import SourceFile
 
 # -- shell ---------------------------------------------------------------------------------
 
 
-def transform(f: SourceFile, fixers: list[Fixer], out: FileFix) -> bytes:
-    """Parse once with tree-sitter, run each codemod's edits, re-verify with ``bash -n``.
+def transform(script, fixers: list[Fixer], out: FileFix) -> bytes:
+    """Run each codemod's edits on the checked *script*'s tree, re-verify with ``bash -n``.
 
-    The tree is re-parsed only after a codemod changed the bytes, so every codemod sees a tree
-    that matches its source.
+    The check's tree-sitter tree is the first codemod's; the tree is re-parsed only after a
+    codemod changed the bytes, so every codemod sees a tree that matches its source.
     """
+    f = script.file
     from skillsmith.lang import shell
 
     data = f.data
-    tree = shell.parse(data)
+    tree = script.sh_tree if script.sh_tree is not None else shell.parse(data)
     errors_before = _error_nodes(tree)
     for fx in fixers:
         try:

@@ -13,8 +13,8 @@ import codecs
 import re
 from functools import cached_property
 
+from skillsmith.lang import header as header_mod
 from skillsmith.lang import shell
-from skillsmith.model import header as header_mod
 
 #: node types whose bytes are data or someone else's words: never edited
 PROTECTED = frozenset({"string", "raw_string", "ansi_c_string", "translated_string", "heredoc_redirect", "comment"})
@@ -114,7 +114,7 @@ class Layout:
 
     @property
     def interpreter(self) -> str:
-        from skillsmith.model.sourcefile import shebang_interpreter
+        from skillsmith.lang.interpreter import shebang_interpreter
 
         return shebang_interpreter(self.shebang) or "bash"
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 import codecs
 import io
 import os
-import re
 import stat
 import tokenize
 from dataclasses import dataclass, field
@@ -159,6 +158,19 @@ class SourceFile:
         return (self.text or "").splitlines()
 
     @cached_property
+    def python_parse(self):
+        """``(ast.Module or None, SyntaxProblem or None)``: the one ``ast`` parse of this file's text.
+
+        Built on first use and shared by everything that reads this version of the file: the
+        rules, the fix engine's checks before and after a fix, and the check after the fix.
+        """
+        from skillsmith.lang import python
+
+        if self.text is None:
+            return None, None
+        return python.parse(self.text, str(self.path))
+
+    @cached_property
     def shebang(self) -> str | None:
         text = self.text
         if text is None or not text.startswith("#!"):
@@ -173,12 +185,3 @@ class SourceFile:
         return line, col
 
 
-_INTERPRETER = re.compile(r"^#!\s*(?:\S*/)?(?:env\s+(?:-\S+\s+)*)?([A-Za-z0-9_.+-]+)")
-
-
-def shebang_interpreter(shebang: str | None) -> str | None:
-    """``python3`` for ``#!/usr/bin/env python3``, ``bash`` for ``#!/bin/bash -e``."""
-    if not shebang:
-        return None
-    m = _INTERPRETER.match(shebang)
-    return m.group(1) if m else None

@@ -5,9 +5,8 @@ from __future__ import annotations
 import re
 from pathlib import PurePosixPath
 
-from skillsmith.model.header import FIELDS, HEAD_LINES
-from skillsmith.model.skill import interpreter_language
-from skillsmith.model.sourcefile import shebang_interpreter
+from skillsmith.lang.header import FIELDS, HEAD_LINES
+from skillsmith.lang.interpreter import interpreter_language, shebang_interpreter
 from skillsmith.rules.finding import Hit
 from skillsmith.rules.registry import rule
 

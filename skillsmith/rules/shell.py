@@ -8,7 +8,8 @@ import shutil
 import subprocess
 
 from skillsmith.lang import shell
-from skillsmith.model.sourcefile import shebang_interpreter
+from skillsmith.lang.interpreter import shebang_interpreter
+from skillsmith.lang.shell import range_problem
 from skillsmith.rules.finding import Hit
 from skillsmith.rules.registry import RuleUnavailable, rule
 
@@ -193,22 +194,6 @@ def help_fixed_line_range(script):
             continue
         row, col = rng.node.start_point
         yield Hit(script.path, f"help prints lines {rng.first}-{rng.last} of the script but {what}", row + 1, col + 1)
-
-
-def range_problem(rng: shell.LineRange, header, has_shebang: bool) -> str | None:
-    """Why printing lines ``rng.first``-``rng.last`` misses the header block, or None.
-
-    A script without a shebang is judged as if it had one (CON001 adds it), so ``2,N``
-    ranges written for the shebang line are not flagged twice.
-    """
-    if header is None:
-        return "the script has no header block"
-    end = header.end_line + (0 if has_shebang else 1)
-    if rng.last > end:
-        return f"the header block ends at line {end}, so it prints code too"
-    if rng.last < end:
-        return f"the header block ends at line {end}, so it cuts the header short"
-    return None
 
 
 @rule("SHL051", "unquoted-expansion", summary="A variable or command substitution is unquoted in a command's arguments.",
