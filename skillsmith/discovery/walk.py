@@ -10,6 +10,7 @@ are skipped (:func:`skip_dir` by default), whether gitignore and the config's ``
 
 from __future__ import annotations
 
+import operator
 import os
 import stat
 from pathlib import Path
@@ -98,6 +99,9 @@ class Entry(NamedTuple):
     st: os.stat_result
 
 
+_name = operator.attrgetter("name")
+
+
 def walk_tree(
     top: Path | str,
     ignorer: Ignorer | None = None,
@@ -119,11 +123,12 @@ def walk_tree(
     """
     count = 0
     stack = [(os.fspath(top), "")]
+    is_file, is_dir, is_link = stat.S_ISREG, stat.S_ISDIR, stat.S_ISLNK  # the loop runs once per entry
     while stack:
         folder, prefix = stack.pop()
         try:
             with os.scandir(folder) as it:
-                entries = sorted(it, key=lambda e: e.name)
+                entries = sorted(it, key=_name)
         except OSError:
             continue
         if stop is not None and stop(folder, entries):
@@ -135,26 +140,27 @@ def walk_tree(
             except OSError:
                 continue
             rel = prefix + e.name
+            path = e.path
             mode = st.st_mode
-            if stat.S_ISLNK(mode):
-                yield Entry("symlink", rel, e.path, st)
-            elif stat.S_ISDIR(mode):
-                if skip(e) or (ignorer is not None and ignorer.skip(e.path, True)):
-                    yield Entry("skipped", rel, e.path, st)
-                    continue
-                yield Entry("dir", rel, e.path, st)
-                subdirs.append((e.path, rel + "/"))
-            elif stat.S_ISREG(mode):
-                if ignorer is not None and ignorer.skip(e.path, False):
-                    yield Entry("skipped", rel, e.path, st)
+            if is_file(mode):
+                if ignorer is not None and ignorer.skip(path, False):
+                    yield Entry("skipped", rel, path, st)
                     continue
                 count += 1
                 if limit is not None and count > limit:
-                    yield Entry("truncated", rel, e.path, st)
+                    yield Entry("truncated", rel, path, st)
                     return
-                yield Entry("file", rel, e.path, st)
+                yield Entry("file", rel, path, st)
+            elif is_dir(mode):
+                if skip(e) or (ignorer is not None and ignorer.skip(path, True)):
+                    yield Entry("skipped", rel, path, st)
+                    continue
+                yield Entry("dir", rel, path, st)
+                subdirs.append((path, rel + "/"))
+            elif is_link(mode):
+                yield Entry("symlink", rel, path, st)
             else:
-                yield Entry("other", rel, e.path, st)
+                yield Entry("other", rel, path, st)
         stack.extend(reversed(subdirs))
 
 
