@@ -16,7 +16,7 @@ from skillsmith import __version__, exitcodes
 from skillsmith.errors import SkillsmithError, UsageError
 
 #: commands in the order ``--help`` lists them
-COMMANDS = ("new", "add", "update", "check", "fix", "rules", "link", "audit")
+COMMANDS = ("new", "add", "update", "check", "fix", "rules", "link", "audit", "lsp")
 
 DESCRIPTION = """\
 skillsmith: scaffold, check and fix agent skills.
