@@ -13,40 +13,16 @@ import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 
+from skillsmith import exitcodes
 from skillsmith.lang import header as contract
 from skillsmith.lang import python
 
-#: constant names for the protocol's exit codes (seed 000 §5)
-EXIT_NAMES = {
-    0: "EXIT_OK", 1: "EXIT_ERROR", 2: "EXIT_USAGE", 3: "EXIT_NOT_FOUND", 4: "EXIT_INVALID",
-    5: "EXIT_PRECONDITION", 6: "EXIT_TIMEOUT", 7: "EXIT_UNAVAILABLE", 10: "EXIT_FOUND",
-}
-EXIT_MEANINGS = {
-    0: "ok", 1: "error", 2: "usage", 3: "not found", 4: "invalid input", 5: "missing dependency",
-    6: "timeout", 7: "unavailable", 10: "findings",
-}
 #: actions that take no value on the command line
 FLAG_ACTIONS = {"store_true", "store_false", "store_const", "count", "help", "version", "append_const"}
 #: at most this many options are spelled out on the Usage line; more become [OPTIONS]
 MAX_USAGE_OPTIONS = 5
 
 SHEBANG = "#!/usr/bin/env python3"
-
-
-def exit_constant_name(code: int) -> str:
-    if code in EXIT_NAMES:
-        return EXIT_NAMES[code]
-    return f"EXIT_FOUND_{code}" if code > 10 else f"EXIT_CODE_{code}"
-
-
-def exit_meaning(code: int, constants: dict[str, int]) -> str:
-    """``not found`` for 3; a script's own ``EXIT_NO_DATA = 9`` reads ``no data``."""
-    if code in EXIT_MEANINGS:
-        return EXIT_MEANINGS[code]
-    named = sorted(n for n, v in constants.items() if v == code and n.startswith("EXIT_") and "." not in n)
-    if named:
-        return named[0][len("EXIT_"):].lower().replace("_", " ")
-    return "domain signal" if code >= 10 else "error"
 
 
 @dataclass
@@ -85,7 +61,7 @@ class ScriptFacts:
 
     def exit_line(self, codes: list[int] | None = None) -> str:
         codes = self.exit_codes if codes is None else codes
-        return ", ".join(f"{c} {exit_meaning(c, self.facts.constants)}" for c in codes)
+        return ", ".join(f"{c} {exitcodes.meaning(c, self.facts.constants)}" for c in codes)
 
     def usage(self) -> str:
         parts = [self.prog]
@@ -168,9 +144,8 @@ def script_facts(code: str, filename: str | None, module: ast.Module | None = No
     Cached: codemods in a row share them.
     """
     if module is None:
-        try:
-            module = ast.parse(code)
-        except (SyntaxError, ValueError):
+        module = python.parse(code)[0]
+        if module is None:
             return None
     facts = python.facts(module)
     name = os.path.basename(filename) if filename else "script.py"

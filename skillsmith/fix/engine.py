@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
-from skillsmith.model.sourcefile import SourceFile
+from skillsmith.model.sourcefile import EncodeError, SourceFile
 from skillsmith.rules.finding import display_path
 
 KINDS = ("python", "shell", "file")
@@ -212,7 +212,7 @@ def fix_file(f: SourceFile, rules: set[str], unsafe: bool, unit=None) -> FileFix
                 new = result
                 out.applied.append(fx.name)
                 out.fixed_rules |= fx.rules & rules
-    except Unfixable as why:
+    except (Unfixable, EncodeError) as why:  # EncodeError: a file fixer's text cannot be written back
         out.skipped = str(why)
         return out
     if new != data:

@@ -7,7 +7,7 @@ import sys
 from typing import Any
 
 from skillsmith.fix.engine import FileFix, Fixer, Unfixable, load_fixers
-from skillsmith.model.sourcefile import SourceFile
+from skillsmith.model.sourcefile import EncodeError, SourceFile
 
 # -- Python ----------------------------------------------------------------------------------
 
@@ -69,34 +69,19 @@ def transform(script, fixers: list[Fixer], out: FileFix) -> bytes:
     new_text = tree.code
     if new_text == text:
         return f.data
-    if f.newline == "\r\n":
-        new_text = _crlf(new_text)
-    if text.endswith(("\n", "\r")) != new_text.endswith(("\n", "\r")):
-        new_text = new_text.rstrip("\r\n") if not text.endswith(("\n", "\r")) else new_text + f.newline
     try:
-        encoded = new_text.encode(f.encoding)
-    except UnicodeEncodeError:
-        raise Unfixable(f"the fix needs characters {f.encoding} cannot encode") from None
-    new_data = (b"\xef\xbb\xbf" if f.bom else b"") + encoded
-    if _declared_encoding(new_data) != _declared_encoding(f.data):
-        raise Unfixable("the fix would move the coding cookie out of the first two lines")
+        new_data = f.encode(new_text.replace("\r\n", "\n") if f.newline == "\r\n" else new_text)
+    except EncodeError as exc:
+        raise Unfixable(f"{exc}; left unchanged") from None
     # the fixed file's one parse: it proves the result valid, and the check after the fix reuses it
     fixed = SourceFile.from_bytes(f.path, f.rel, new_data, f.mode)
+    if fixed.text is None:
+        raise Unfixable("the fixed file would not be decodable text; left unchanged")
     problem = fixed.python_parse[1]
     if problem is not None:
         raise Unfixable(f"the fixed file would not parse ({problem.message}, line {problem.line}); left unchanged")
     out.new_file = fixed
     return new_data
-
-
-def _declared_encoding(data: bytes) -> str:
-    import io
-    import tokenize
-
-    try:
-        return tokenize.detect_encoding(io.BytesIO(data).readline)[0]
-    except SyntaxError:
-        return "invalid"
 
 
 _INSTANCES: dict[type, Any] = {}
@@ -194,11 +179,6 @@ def _plain_dispatch(inner):
 
 
 _ATTRIBUTE_HOOK = re.compile(r"^(visit|leave)_[A-Z][A-Za-z]*_[a-z_]+$")
-
-
-def _crlf(text: str) -> str:
-    """Lone ``\\n`` (inserted by a codemod) become ``\\r\\n`` in a CRLF file."""
-    return text.replace("\r\n", "\n").replace("\n", "\r\n")
 
 
 def prepare_python_codemods() -> None:

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import subprocess
-
 from skillsmith.fix.edits import apply_edits
 from skillsmith.fix.engine import FileFix, Fixer, Unfixable
+from skillsmith.lang import bashcheck
 
 # -- shell ---------------------------------------------------------------------------------
 
@@ -38,8 +37,12 @@ def transform(script, fixers: list[Fixer], out: FileFix) -> bytes:
     if _error_nodes(tree) > errors_before:
         raise Unfixable("the fixed script would have new parse errors; left unchanged")
     # bash cannot run a CRLF script at all; check the syntax of the lines themselves
-    if not bash_n_ok(data.replace(b"\r\n", b"\n") if f.newline == "\r\n" else data):
-        raise Unfixable("the fixed script fails `bash -n`; left unchanged")
+    try:
+        problem = bashcheck.syntax_error(data.replace(b"\r\n", b"\n") if f.newline == "\r\n" else data)
+    except bashcheck.NotChecked as why:  # unverified is not verified: the file is not written
+        raise Unfixable(f"`bash -n` could not check the fixed script ({why}); left unchanged") from None
+    if problem is not None:
+        raise Unfixable(f"the fixed script fails `bash -n` (line {problem[0]}: {problem[1]}); left unchanged")
     return data
 
 
@@ -53,14 +56,3 @@ def _error_nodes(tree) -> int:
             count += 1
         stack.extend(c for c in node.children if c.has_error or c.is_missing)
     return count
-
-
-def bash_n_ok(data: bytes) -> bool:
-    """Whether ``bash -n`` accepts *data* (True when bash is not installed: nothing to compare)."""
-    try:
-        proc = subprocess.run(["bash", "-n"], input=data, capture_output=True, timeout=30, check=False)
-    except FileNotFoundError:
-        return True
-    except (OSError, subprocess.SubprocessError):
-        return False
-    return proc.returncode == 0

@@ -10,6 +10,8 @@ import re
 import sys
 from dataclasses import dataclass, field
 
+from skillsmith import exitcodes
+
 EXIT_CALLS = {"sys.exit", "exit", "quit", "os._exit", "SystemExit"}
 
 
@@ -22,6 +24,13 @@ class SyntaxProblem:
 
 
 def parse(text: str, filename: str = "<script>") -> tuple[ast.Module | None, SyntaxProblem | None]:
+    """(module, None), or (None, what is wrong) when *text* is not Python the running version parses.
+
+    The one way skillsmith parses Python with ``ast`` (check, fix, audit, kvist, codemods): a
+    ``SyntaxError``, NUL bytes (``ValueError``) and inputs that exhaust the parser
+    (``RecursionError``, ``MemoryError``: absurd nesting such as ``x=`` and 200,000 ``-``) are
+    all a :class:`SyntaxProblem`, never an exception. Nothing is executed.
+    """
     try:
         return ast.parse(text, filename=filename), None
     except SyntaxError as exc:
@@ -30,7 +39,7 @@ def parse(text: str, filename: str = "<script>") -> tuple[ast.Module | None, Syn
         needs = newer_syntax(text, line)
         if needs is None and sys.version_info < (3, 12) and (exc.msg or "").startswith("f-string"):
             needs = "3.12"  # PEP 701 lifted the f-string restrictions (backslashes, quotes, comments)
-        return None, SyntaxProblem(exc.msg, line, col, needs)
+        return None, SyntaxProblem(exc.msg or "invalid syntax", line, col, needs)
     except (ValueError, RecursionError, MemoryError) as exc:  # NUL bytes, absurd nesting
         return None, SyntaxProblem(str(exc) or type(exc).__name__, 1, 1)
 
@@ -294,7 +303,7 @@ def main_returns_codes(module: ast.Module) -> bool:
                 if isinstance(value, ast.Constant) and (type(value.value) is int or value.value is None):
                     continue
                 name = dotted(value) or ""
-                if name.rsplit(".", 1)[-1].startswith("EXIT_") or name.startswith("exitcodes."):
+                if name.rsplit(".", 1)[-1].startswith(exitcodes.PREFIX) or name.startswith("exitcodes."):
                     continue
                 return False
             return True

@@ -27,7 +27,8 @@ class BashSyntaxMixin:
     """``bash -n`` over all shell scripts of a unit, in one process when they are clean."""
 
     @cached_property
-    def bash_errors(self) -> dict[str, tuple[int, str]]:
+    def bash_errors(self) -> dict:
+        """rel -> (line, message) of a shell script's syntax error, or the ``bashcheck.NotChecked`` it could not check."""
         from skillsmith.lang import bashcheck
 
         return bashcheck.syntax_errors([s for s in self.scripts if s.language == "shell"])

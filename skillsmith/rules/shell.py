@@ -7,10 +7,10 @@ import os
 import shutil
 import subprocess
 
-from skillsmith.lang import shell
+from skillsmith.lang import bashcheck, shell
 from skillsmith.lang.interpreter import shebang_interpreter
 from skillsmith.lang.shell import range_problem
-from skillsmith.rules.finding import Hit
+from skillsmith.rules.finding import Hit, display_path
 from skillsmith.rules.registry import RuleUnavailable, rule
 
 
@@ -77,7 +77,8 @@ def strict_mode_missing(script):
         yield Hit(script.path, message)
 
 
-@rule("SHL002", "bash-syntax", summary="`bash -n` reports a syntax error.", seed="000 §10", scope="script", library=True)
+@rule("SHL002", "bash-syntax", summary="`bash -n` reports a syntax error.", seed="000 §10", scope="script", library=True,
+      tools=("bash",))
 def bash_syntax(script):
     """
     ## What it does
@@ -97,6 +98,10 @@ def bash_syntax(script):
     if script.language != "shell" or script.unit is None:
         return
     problem = script.unit.bash_errors.get(script.rel)
+    if isinstance(problem, bashcheck.NotChecked):  # no verdict is neither a finding nor a pass
+        if str(problem) == bashcheck.BASH_MISSING:
+            raise RuleUnavailable(f"{problem}; the syntax check `bash -n` (SHL002) was skipped")
+        raise RuleUnavailable(f"{display_path(script.path)}: {problem}; the syntax check (SHL002) was skipped there")
     if problem is not None:
         line, message = problem
         yield Hit(script.path, f"bash -n: {message}", line)

@@ -302,15 +302,10 @@ def fix_skill_md(source, skill) -> bytes | None:
     """File-level fixer: new bytes for a progressive skill's SKILL.md, or None.
 
     *skill* is the checked skill (its list of files says which files are present); applies
-    :func:`update_resources`, keeping BOM and newline style.
+    :func:`update_resources` and writes the result back as the file was encoded
+    (:meth:`SourceFile.encode <skillsmith.model.sourcefile.SourceFile.encode>`).
     """
     if PurePosixPath(source.rel).name != "SKILL.md" or source.text is None or skill is None:
         return None
-    text = source.text.replace("\r\n", "\n")
-    new = update_resources(text, expected_roles(skill))
-    if new is None:
-        return None
-    if source.newline == "\r\n":
-        new = new.replace("\n", "\r\n")
-    data = new.encode("utf-8")
-    return b"\xef\xbb\xbf" + data if source.bom else data
+    new = update_resources(source.edit_text, expected_roles(skill))
+    return None if new is None else source.encode(new)
