@@ -33,6 +33,7 @@ from pygls.workspace import TextDocument
 
 from skillsmith import __version__
 from skillsmith.errors import SkillsmithError
+from skillsmith.exitcodes import ExitCode
 from skillsmith.lsp import completion
 from skillsmith.lsp.analysis import Analysis, analyse
 from skillsmith.rules.docs import rule_markdown
@@ -361,10 +362,10 @@ def build_server() -> SkillsmithServer:
     return server
 
 
-def serve() -> int:
+def serve() -> ExitCode:
     """Run the server on stdin/stdout until the client ends it. Anything else that writes to
     stdout goes to stderr, so the protocol stream stays clean."""
     protocol_out = sys.stdout.buffer
     sys.stdout = sys.stderr
     build_server().start_io(sys.stdin.buffer, protocol_out)
-    return 0
+    return ExitCode.SUCCESS
