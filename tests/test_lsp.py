@@ -98,6 +98,12 @@ async def diagnostics_when(client: LanguageClient, uri: str, ready, timeout: flo
     raise AssertionError(f"no diagnostics as expected for {uri}; last: {client.diagnostics.get(uri)}")
 
 
+async def code_actions(client: LanguageClient, uri: str, span: types.Range, diagnostics, only=None) -> list:
+    return await client.text_document_code_action_async(types.CodeActionParams(
+        text_document=types.TextDocumentIdentifier(uri=uri), range=span,
+        context=types.CodeActionContext(diagnostics=list(diagnostics), only=only)))
+
+
 def codes(diagnostics) -> set[str]:
     return {d.code for d in diagnostics}
 
@@ -178,9 +184,7 @@ async def test_a_quick_fix_edit_gives_a_file_check_accepts(client: LanguageClien
     found = await diagnostics_when(client, uri, lambda ds: "SHL001" in codes(ds))
     strict = next(d for d in found if d.code == "SHL001")
 
-    actions = await client.text_document_code_action_async(types.CodeActionParams(
-        text_document=types.TextDocumentIdentifier(uri=uri), range=strict.range,
-        context=types.CodeActionContext(diagnostics=[strict])))
+    actions = await code_actions(client, uri, strict.range, [strict])
     titles = [a.title for a in actions]
     fix = next(a for a in actions if a.title.startswith("Fix SHL001"))
     assert fix.kind == types.CodeActionKind.QuickFix and fix.is_preferred
@@ -200,9 +204,7 @@ async def test_edits_carry_the_document_version_for_clients_that_take_it(vscode:
     uri = open_doc(vscode, script, BROKEN_SHELL, language="sh")  # the editor's text, not the saved one
     change_doc(vscode, uri, 7, BROKEN_SHELL)
     found = await diagnostics_when(vscode, uri, lambda ds: "SHL001" in codes(ds))
-    actions = await vscode.text_document_code_action_async(types.CodeActionParams(
-        text_document=types.TextDocumentIdentifier(uri=uri), range=found[0].range,
-        context=types.CodeActionContext(diagnostics=found)))
+    actions = await code_actions(vscode, uri, found[0].range, found)
     fix_all = next(a for a in actions if a.kind == "source.fixAll.skillsmith")
     (change,) = fix_all.edit.document_changes
     assert change.text_document.uri == uri and change.text_document.version == 7
@@ -217,9 +219,7 @@ async def test_unsafe_fixes_are_titled_so_and_fix_all_takes_only_safe_ones(clien
     uri = open_doc(client, script, language="sh")
     found = await diagnostics_when(client, uri, lambda ds: "SHL051" in codes(ds))
     whole = types.Range(types.Position(0, 0), types.Position(len(BROKEN_SHELL.splitlines()), 0))
-    actions = await client.text_document_code_action_async(types.CodeActionParams(
-        text_document=types.TextDocumentIdentifier(uri=uri), range=whole,
-        context=types.CodeActionContext(diagnostics=found)))
+    actions = await code_actions(client, uri, whole, found)
     by_title = {a.title: a for a in actions}
     assert "Fix SHL051 unquoted-expansion (unsafe)" in by_title, list(by_title)
     assert not by_title["Fix SHL051 unquoted-expansion (unsafe)"].is_preferred
@@ -231,9 +231,7 @@ async def test_unsafe_fixes_are_titled_so_and_fix_all_takes_only_safe_ones(clien
     left = check_codes(skill)
     assert "SHL001" not in left and "SHL051" in left  # the unsafe fix is not part of "fix all safe"
 
-    only = await client.text_document_code_action_async(types.CodeActionParams(
-        text_document=types.TextDocumentIdentifier(uri=uri), range=whole,
-        context=types.CodeActionContext(diagnostics=[], only=[types.CodeActionKind.SourceFixAll])))
+    only = await code_actions(client, uri, whole, [], only=[types.CodeActionKind.SourceFixAll])
     assert [a.title for a in only] == ["Fix all safe fixes (skillsmith)"]  # what an editor runs on save
 
 
@@ -244,9 +242,7 @@ async def test_the_executable_bit_is_set_by_a_command(client: LanguageClient, sk
     uri = open_doc(client, script, language="sh")
     found = await diagnostics_when(client, uri, lambda ds: "CON003" in codes(ds))
     bit = next(d for d in found if d.code == "CON003")
-    actions = await client.text_document_code_action_async(types.CodeActionParams(
-        text_document=types.TextDocumentIdentifier(uri=uri), range=bit.range,
-        context=types.CodeActionContext(diagnostics=[bit])))
+    actions = await code_actions(client, uri, bit.range, [bit])
     fix = next(a for a in actions if a.title.startswith("Fix CON003"))
     assert fix.edit is None  # not a text edit
     await client.workspace_execute_command_async(types.ExecuteCommandParams(
@@ -341,9 +337,7 @@ async def test_a_lone_python_script_its_codemod_fix_and_closing_it(client: Langu
 
     literal = next(d for d in found if d.code == "CON014")
     assert literal.range.start == types.Position(3, 0)
-    actions = await client.text_document_code_action_async(types.CodeActionParams(
-        text_document=types.TextDocumentIdentifier(uri=uri), range=literal.range,
-        context=types.CodeActionContext(diagnostics=[literal])))
+    actions = await code_actions(client, uri, literal.range, [literal])
     fix = next(a for a in actions if a.title.startswith("Fix CON014"))
     script.write_text(applied(text, uri, fix.edit))
     assert "sys.exit(EXIT_NOT_FOUND)" in script.read_text()
