@@ -143,7 +143,8 @@ def add_script(skill_dir: str | Path, file_name: str, *, description: str | None
             f"{run_sh} has no line '{CASES_MARKER}'; add it where new cases belong, then retry"
         )
     with tempfile.TemporaryDirectory() as tmp:
-        render("script", Path(tmp), {"name": name, "script": file_name, "summary": summary, "json": as_json})
+        # the skill template with `part: script` renders only scripts/FILE and its cases.sh
+        render("skill", Path(tmp), {"part": "script", "name": name, "scripts": [file_name], "summary": summary, "json": as_json})
         script_text = (Path(tmp) / "scripts" / file_name).read_bytes()
         cases = (Path(tmp) / "cases.sh").read_text(encoding="utf-8")
     skill_md = root / "SKILL.md"

@@ -262,7 +262,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--check", action="store_true", help="write nothing; exit 10 when a bundle is stale")
     parser.add_argument("--version", default=__version__, help="tag for a new version (default: skillsmith's version)")
     args = parser.parse_args(argv)
-    root = Path(__file__).resolve().parent.parent / "templates"
+    root = templates_root()
     status = exitcodes.OK
     for name in HISTORY_TEMPLATES:
         folder, bundle = root / name, root / "history" / f"{name}.bundle"
