@@ -14,6 +14,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from skillsmith import targets
 from skillsmith.lang import bashcheck
 from skillsmith.model.sourcefile import MAX_BYTES
 from skillsmith.rules import cache, registry, suppression
@@ -175,7 +176,6 @@ def check_unit(unit: Unit, options: Options) -> dict:
 
 def prepare_unit(unit: Unit, options: Options) -> Prepared:
     from skillsmith.discovery.discover import (
-        detect_target,
         load_loose,
         load_project,
         load_skill,
@@ -194,12 +194,7 @@ def prepare_unit(unit: Unit, options: Options) -> Prepared:
         hit = cache.get(stat_key)  # nothing changed since the last run: no file is read
         if hit is not None:
             return Prepared(unit, model, "", [], None, hit)
-    if unit.kind == "skill":
-        target = options.target or unit.config.target or detect_target(model)
-    elif unit.kind == "project":
-        target = options.target or unit.config.target or "sucoder"
-    else:
-        target = options.target or unit.config.target or "agentskills"
+    target = options.target or unit.config.target or targets.detect(model).name
     model.target = target
     rules = enabled_rules(options, unit, target)
 

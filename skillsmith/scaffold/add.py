@@ -14,6 +14,7 @@ from skillsmith.scaffold.answers import (
     ANSWERS_FILE,
     CASES_MARKER,
     DEFAULT_SUMMARY,
+    SKILL_TEMPLATE,
     Created,
     script_problem,
     summary_problem,
@@ -144,7 +145,7 @@ def add_script(skill_dir: str | Path, file_name: str, *, description: str | None
         )
     with tempfile.TemporaryDirectory() as tmp:
         # the skill template with `part: script` renders only scripts/FILE and its cases.sh
-        render("skill", Path(tmp), {"part": "script", "name": name, "scripts": [file_name], "summary": summary, "json": as_json})
+        render(SKILL_TEMPLATE, Path(tmp), {"part": "script", "name": name, "scripts": [file_name], "summary": summary, "json": as_json})
         script_text = (Path(tmp) / "scripts" / file_name).read_bytes()
         cases = (Path(tmp) / "cases.sh").read_text(encoding="utf-8")
     skill_md = root / "SKILL.md"
