@@ -12,8 +12,9 @@ from skillsmith.codemods.pyscript import (
     defs_containing,
     facts_for,
     module_alias,
-    qualified_cst,
 )
+
+from skillsmith.lang import python
 
 FORMATTER = "RawDescriptionHelpFormatter"
 RAW_FORMATTERS = ("RawDescriptionHelpFormatter", "RawTextHelpFormatter")
@@ -49,7 +50,7 @@ class ArgparseEpilog(WalkOnlyInto, VisitorBasedCodemodCommand):
 
     def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.Call:
         aliases = self.facts.facts.aliases
-        if qualified_cst(updated_node.func, aliases) != "argparse.ArgumentParser":
+        if python.qualified(updated_node.func, aliases) != "argparse.ArgumentParser":
             return updated_node
         if any(arg.star for arg in updated_node.args):
             return updated_node  # **kwargs may carry epilog or formatter_class

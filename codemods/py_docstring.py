@@ -8,7 +8,7 @@ import libcst as cst
 from libcst.codemod import VisitorBasedCodemodCommand
 from skillsmith.codemods.pyscript import ScriptFacts, facts_for, separated
 
-from skillsmith.model.header import FIELDS
+from skillsmith.lang.header import FIELDS
 
 #: fields go in as ``Usage:   value`` (values aligned like the protocol's example)
 FIELD_WIDTH = len("Examples:")

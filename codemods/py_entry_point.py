@@ -8,7 +8,7 @@ import libcst as cst
 from libcst.codemod import VisitorBasedCodemodCommand
 from skillsmith.codemods.pyscript import SHEBANG, facts_for, module_alias
 
-from skillsmith.rules.python import main_returns_codes
+from skillsmith.lang.python import main_returns_codes
 
 _COOKIE = re.compile(r"^[ \t\f]*#.*?coding[:=]")
 

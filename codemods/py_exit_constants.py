@@ -1,4 +1,9 @@
-"""Name the exit codes: module-level ``EXIT_*`` constants instead of literal numbers."""
+"""Name the exit codes: module-level ``EXIT_*`` constants instead of literal numbers.
+
+Names come from the protocol's table (``2`` -> ``EXIT_USAGE``, :func:`skillsmith.exitcodes.constant_name`);
+a code the table leaves open takes the word the docstring's ``Exit:`` line gives it
+(``10 drift`` -> ``EXIT_DRIFT``), as in the shell codemod. Existing constants are reused.
+"""
 
 from __future__ import annotations
 
@@ -6,20 +11,16 @@ import ast
 
 import libcst as cst
 from libcst.codemod import VisitorBasedCodemodCommand
+from skillsmith import exitcodes
 from skillsmith.codemods.pyscript import (
     WalkOnlyInto,
     defined_names,
     defs_containing,
-    exit_constant_name,
     facts_for,
     insertion_index,
-    qualified_cst,
     separated,
 )
-
-from skillsmith.lang.python import qualified
-
-EXIT_FUNCTIONS = ("sys.exit", "exit", "quit", "SystemExit", "os._exit")
+from skillsmith.lang.python import EXIT_CALLS, qualified
 
 
 class ExitConstants(WalkOnlyInto, VisitorBasedCodemodCommand):
@@ -38,17 +39,19 @@ class ExitConstants(WalkOnlyInto, VisitorBasedCodemodCommand):
             return False
         self.aliases = facts.facts.aliases
         self.taken = defined_names(node)
+        header = facts.header
+        self.words = header.exit_words if header is not None else {}
         # existing module-level EXIT_* constants are reused
         self.names: dict[int, str] = {}
         for name, value in sorted(facts.facts.constants.items()):
-            if name.startswith("EXIT_") and "." not in name:
+            if exitcodes.is_constant(name):
                 self.names.setdefault(value, name)
         aliases = self.aliases
 
         def literal_exit(node) -> bool:
             return (
                 isinstance(node, ast.Call) and len(node.args) == 1 and isinstance(node.args[0], ast.Constant)
-                and type(node.args[0].value) is int and qualified(node.func, aliases) in EXIT_FUNCTIONS
+                and type(node.args[0].value) is int and qualified(node.func, aliases) in EXIT_CALLS
             )
 
         self.walk_only_into(defs_containing(facts, literal_exit))
@@ -57,7 +60,7 @@ class ExitConstants(WalkOnlyInto, VisitorBasedCodemodCommand):
     def _name_for(self, code: int) -> str:
         if code in self.names:
             return self.names[code]
-        name = exit_constant_name(code)
+        name = exitcodes.constant_name(code, self.words.get(code))
         while name in self.taken:
             name = f"{name}_{code}" if not name.endswith(f"_{code}") else name + "_"
         self.taken.add(name)
@@ -65,7 +68,7 @@ class ExitConstants(WalkOnlyInto, VisitorBasedCodemodCommand):
         return name
 
     def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.Call:
-        if qualified_cst(updated_node.func, self.aliases) not in EXIT_FUNCTIONS:
+        if qualified(updated_node.func, self.aliases) not in EXIT_CALLS:
             return updated_node
         if len(updated_node.args) != 1 or updated_node.args[0].keyword or updated_node.args[0].star:
             return updated_node

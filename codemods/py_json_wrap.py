@@ -6,18 +6,10 @@ import os
 
 import libcst as cst
 from libcst.codemod import VisitorBasedCodemodCommand
-from skillsmith.codemods.pyscript import defined_names, facts_for, qualified_cst
+from skillsmith.codemods.pyscript import defined_names, facts_for
 
-
-def is_envelope(node) -> bool:
-    """A dict literal that already is an envelope: it has a "data" or an "error" key."""
-    if not isinstance(node, cst.Dict):
-        return False
-    for element in node.elements:
-        key = getattr(element, "key", None)
-        if isinstance(key, cst.SimpleString) and key.value.strip("\"'") in ("data", "error"):
-            return True
-    return False
+from skillsmith.lang import python
+from skillsmith.lang.python import is_envelope
 
 
 def schema_for(filename: str | None) -> str:
@@ -55,7 +47,7 @@ class JsonWrap(VisitorBasedCodemodCommand):
         if len(updated_node.args) != 1 or updated_node.args[0].keyword or updated_node.args[0].star:
             return updated_node
         inner = updated_node.args[0].value
-        if not isinstance(inner, cst.Call) or qualified_cst(inner.func, self.aliases) != "json.dumps":
+        if not isinstance(inner, cst.Call) or python.qualified(inner.func, self.aliases) != "json.dumps":
             return updated_node
         if len(inner.args) != 1 or inner.args[0].keyword or inner.args[0].star or is_envelope(inner.args[0].value):
             return updated_node

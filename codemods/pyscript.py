@@ -13,40 +13,16 @@ import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 
+from skillsmith import exitcodes
+from skillsmith.lang import header as contract
 from skillsmith.lang import python
-from skillsmith.model import header as contract
 
-#: constant names for the protocol's exit codes (seed 000 §5)
-EXIT_NAMES = {
-    0: "EXIT_OK", 1: "EXIT_ERROR", 2: "EXIT_USAGE", 3: "EXIT_NOT_FOUND", 4: "EXIT_INVALID",
-    5: "EXIT_PRECONDITION", 6: "EXIT_TIMEOUT", 7: "EXIT_UNAVAILABLE", 10: "EXIT_FOUND",
-}
-EXIT_MEANINGS = {
-    0: "ok", 1: "error", 2: "usage", 3: "not found", 4: "invalid input", 5: "missing dependency",
-    6: "timeout", 7: "unavailable", 10: "findings",
-}
 #: actions that take no value on the command line
 FLAG_ACTIONS = {"store_true", "store_false", "store_const", "count", "help", "version", "append_const"}
 #: at most this many options are spelled out on the Usage line; more become [OPTIONS]
 MAX_USAGE_OPTIONS = 5
 
 SHEBANG = "#!/usr/bin/env python3"
-
-
-def exit_constant_name(code: int) -> str:
-    if code in EXIT_NAMES:
-        return EXIT_NAMES[code]
-    return f"EXIT_FOUND_{code}" if code > 10 else f"EXIT_CODE_{code}"
-
-
-def exit_meaning(code: int, constants: dict[str, int]) -> str:
-    """``not found`` for 3; a script's own ``EXIT_NO_DATA = 9`` reads ``no data``."""
-    if code in EXIT_MEANINGS:
-        return EXIT_MEANINGS[code]
-    named = sorted(n for n, v in constants.items() if v == code and n.startswith("EXIT_") and "." not in n)
-    if named:
-        return named[0][len("EXIT_"):].lower().replace("_", " ")
-    return "domain signal" if code >= 10 else "error"
 
 
 @dataclass
@@ -85,7 +61,7 @@ class ScriptFacts:
 
     def exit_line(self, codes: list[int] | None = None) -> str:
         codes = self.exit_codes if codes is None else codes
-        return ", ".join(f"{c} {exit_meaning(c, self.facts.constants)}" for c in codes)
+        return ", ".join(f"{c} {exitcodes.meaning(c, self.facts.constants)}" for c in codes)
 
     def usage(self) -> str:
         parts = [self.prog]
@@ -162,12 +138,15 @@ class ScriptFacts:
 
 
 @lru_cache(maxsize=16)
-def script_facts(code: str, filename: str | None) -> ScriptFacts | None:
-    """Facts for *code*, or None when it does not parse (cached: codemods in a row share them)."""
-    try:
-        module = ast.parse(code)
-    except (SyntaxError, ValueError):
-        return None
+def script_facts(code: str, filename: str | None, module: ast.Module | None = None) -> ScriptFacts | None:
+    """Facts for *code* (whose ``ast`` parse is *module*, when known), or None when it does not parse.
+
+    Cached: codemods in a row share them.
+    """
+    if module is None:
+        module = python.parse(code)[0]
+        if module is None:
+            return None
     facts = python.facts(module)
     name = os.path.basename(filename) if filename else "script.py"
     sf = ScriptFacts(module, facts, filename or name, prog=name, walked=_walk(module))
@@ -341,27 +320,12 @@ def facts_for(codemod, node, fresh: bool = False) -> ScriptFacts | None:
         known = codemod.context.scratch.get("skillsmith.facts")
         if known is not None:
             return known
-    facts = script_facts(module_code(codemod.context, node), codemod.context.filename)
+    code = module_code(codemod.context, node)
+    checked = codemod.context.scratch.get("skillsmith.parsed")  # (text, module) as the check parsed it
+    module = checked[1] if checked is not None and checked[0] == code else None
+    facts = script_facts(code, codemod.context.filename, module)
     codemod.context.scratch.setdefault("skillsmith.facts", facts)
     return facts
-
-
-def dotted_cst(node) -> str | None:
-    """``a.b.c`` for a libcst Name/Attribute chain, else None."""
-    import libcst as cst
-
-    parts = []
-    while isinstance(node, cst.Attribute):
-        parts.append(node.attr.value)
-        node = node.value
-    if isinstance(node, cst.Name):
-        parts.append(node.value)
-        return ".".join(reversed(parts))
-    return None
-
-
-def qualified_cst(node, aliases: dict[str, str]) -> str | None:
-    return python.resolve_alias(dotted_cst(node), aliases)
 
 
 def module_alias(aliases: dict[str, str], module: str) -> str | None:
@@ -471,7 +435,7 @@ def defined_names(module) -> set[str]:
                         if isinstance(bound, cst.Name):
                             names.add(bound.value)
                         elif isinstance(bound, cst.Attribute):
-                            names.add(dotted_cst(bound).split(".")[0])
+                            names.add(python.dotted(bound).split(".")[0])
     return names
 
 

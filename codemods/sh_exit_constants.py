@@ -1,7 +1,8 @@
 """Name the exit codes of a shell script: ``readonly EXIT_USAGE=2`` and ``exit "$EXIT_USAGE"``.
 
-Names come from the header's ``Exit:`` line when it names a code with one word
-(``10 drift`` -> ``EXIT_DRIFT``), else from the protocol's table (``2`` -> ``EXIT_USAGE``).
+Names come from the protocol's table (``2`` -> ``EXIT_USAGE``, :func:`skillsmith.exitcodes.constant_name`);
+a code the table leaves open takes the word the header's ``Exit:`` line gives it
+(``10 drift`` -> ``EXIT_DRIFT``), as in the Python codemod.
 A constant already assigned in the script's prologue is reused; a name assigned anywhere
 else is never redefined (``readonly`` would make that assignment fail), so such a code is
 left literal.
@@ -9,13 +10,10 @@ left literal.
 
 from __future__ import annotations
 
-import re
-
+from skillsmith import exitcodes
 from skillsmith.fix.edits import Edit
 from skillsmith.lang import shell
-from skillsmith.lang.shell_layout import Layout, code_name
-
-_DOC_NAME = re.compile(r"\b(\d{1,3})\s+([A-Za-z][A-Za-z_-]*)\s*(?=[,;)]|$)")
+from skillsmith.lang.shell_layout import Layout
 #: top-level nodes that only define things; the prologue is the run of them at the top
 _DEFINITIONS = {"comment", "variable_assignment", "declaration_command", "function_definition"}
 
@@ -44,15 +42,15 @@ class ExitConstants:
             return []
         early = self.prologue_constants(layout)
         assigned = self.assigned_names(layout)
-        documented = self.documented_names(layout)
+        words = layout.header.exit_words if layout.header is not None else {}
         names: dict[int, str] = {}
         new: dict[str, int] = {}
         for code in sorted({c for c, _ in literal}):
-            reuse = next((n for n, v in early.items() if v == code and n.startswith("EXIT_")), None)
+            reuse = next((n for n, v in early.items() if v == code and exitcodes.is_constant(n)), None)
             if reuse:
                 names[code] = reuse
                 continue
-            name = "EXIT_" + documented.get(code, code_name(code)).upper().replace("-", "_")
+            name = exitcodes.constant_name(code, words.get(code))
             if name in new or name in assigned:
                 name = f"{name}_{code}"
             if name in assigned:
@@ -92,7 +90,7 @@ class ExitConstants:
         """After the last EXIT_* constant of the prologue, else after the header and set lines."""
         last = None
         for node in self.prologue_nodes(layout):
-            if node.type in ("variable_assignment", "declaration_command") and "EXIT_" in shell.text(node, layout.data):
+            if node.type in ("variable_assignment", "declaration_command") and exitcodes.PREFIX in shell.text(node, layout.data):
                 last = node
         if last is not None:
             return layout.after_line(layout.line_of(last.end_byte - 1))
@@ -107,11 +105,3 @@ class ExitConstants:
                 if name is not None:
                     names.add(shell.text(name, layout.data))
         return names
-
-    @staticmethod
-    def documented_names(layout: Layout) -> dict[int, str]:
-        """Codes the header's Exit: line names with one word: ``{10: "drift"}``."""
-        h = layout.header
-        if h is None or "Exit" not in h.fields:
-            return {}
-        return {int(code): word.lower() for code, word in _DOC_NAME.findall(h.fields["Exit"].value)}

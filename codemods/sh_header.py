@@ -11,10 +11,11 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from skillsmith import exitcodes
 from skillsmith.fix.edits import Edit
 from skillsmith.lang import shell
-from skillsmith.lang.shell_layout import Layout, code_name
-from skillsmith.model.header import FIELDS
+from skillsmith.lang.header import FIELDS
+from skillsmith.lang.shell_layout import Layout
 
 #: field labels padded so values line up, as in the protocol's example
 LABELS = {name: f"{name}:".ljust(9) for name in FIELDS}
@@ -71,8 +72,14 @@ class Header:
         if name == "Stderr":
             return "errors and diagnostics"
         if name == "Exit":
-            return ", ".join(f"{c} {code_name(c)}" for c in self.codes(layout, {0}))
+            return self.exit_line(layout, self.codes(layout, {0}))
         raise KeyError(name)
+
+    @staticmethod
+    def exit_line(layout: Layout, codes: list[int]) -> str:
+        """``0 ok, 2 usage``: each code with its meaning (:func:`skillsmith.exitcodes.meaning`)."""
+        constants = shell.constants(layout.root, layout.data)
+        return ", ".join(f"{c} {exitcodes.meaning(c, constants)}" for c in codes)
 
     @staticmethod
     def codes(layout: Layout, base: set[int]) -> list[int]:
@@ -140,7 +147,7 @@ class Header:
                 line = self.field_end(h, "Exit")
                 end = layout.line_end(line)
                 if layout.free(end, end, owned):
-                    text = "".join(f", {c} {code_name(c)}" for c in undocumented)
+                    text = ", " + self.exit_line(layout, undocumented)
                     if not layout.lines[line - 1].rstrip().endswith(":"):
                         edits.append(Edit(end, end, text.encode()))
                     else:

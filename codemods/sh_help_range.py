@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from skillsmith.fix.edits import Edit
 from skillsmith.lang import shell
+from skillsmith.lang.shell import range_problem
 from skillsmith.lang.shell_layout import Layout
-from skillsmith.rules.shell import range_problem
 
 
 class HelpRange:

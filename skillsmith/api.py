@@ -14,7 +14,7 @@ from skillsmith import targets
 from skillsmith.errors import UsageError
 from skillsmith.rules.engine import Options, Result, check_paths
 from skillsmith.rules.finding import Finding
-from skillsmith.rules.registry import all_rules, matches
+from skillsmith.rules.registry import selectors, validated_selectors
 from skillsmith.scaffold.add import add_script
 from skillsmith.scaffold.answers import Created
 from skillsmith.scaffold.render import new
@@ -40,21 +40,14 @@ def check(
     Raises :class:`skillsmith.errors.UsageError` for an unknown rule or target and
     :class:`skillsmith.errors.NotFoundError` for a missing path. Runs no skill code.
     """
-    options = Options(
-        select=None if select is None else [s.upper() for s in select],
-        ignore=[s.upper() for s in ignore or ()],
-        target=target,
-    )
+    options = Options(select=selectors(select), ignore=selectors(ignore) or [], target=target)
     return check_result(list(paths), options).findings
 
 
 def check_result(paths: list[str | Path], options: Options) -> Result:
     """Validate *options*, then check *paths*: findings plus the counts a report needs."""
-    selectors = (options.select or []) + list(options.ignore)
-    known = all_rules() if selectors else []
-    for sel in selectors:
-        if sel != "ALL" and not any(matches(r.id, [sel]) for r in known):
-            raise UsageError(f"no rule matches {sel!r}; see 'skillsmith rules'")
+    validated_selectors(options.select)
+    validated_selectors(options.ignore)
     if options.target is not None:
         try:
             targets.get(options.target)
@@ -83,9 +76,5 @@ def fix(
     """
     from skillsmith.fix.engine import FixOptions, fix_paths
 
-    chosen = None if select is None else [s.upper() for s in select]
-    known = all_rules()
-    for sel in chosen or []:
-        if sel != "ALL" and not any(matches(r.id, [sel]) for r in known):
-            raise UsageError(f"no rule matches {sel!r}; see 'skillsmith rules'")
+    chosen = validated_selectors(select)
     return fix_paths(list(paths) or ["."], FixOptions(select=chosen, unsafe=unsafe, write=write))

@@ -2,7 +2,8 @@
 
 The nearest file upward from each checked path wins. Keys: ``select``, ``ignore``,
 ``per-file-ignores``, ``exclude``, ``target``. A broken file is an error naming the file and
-line (exit 4), never a silent default.
+line (exit 4), never a silent default: that includes a rule selector that names no rule
+(``select = ["CON14"]``), judged as on the command line (:mod:`skillsmith.rules.registry`).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ else:  # pragma: no cover
 
 from skillsmith import targets
 from skillsmith.errors import InvalidInputError
+from skillsmith.rules import registry
 
 KEYS = ("select", "ignore", "per-file-ignores", "exclude", "target")
 
@@ -135,8 +137,11 @@ def load(source: Path) -> Config:
     if source.name == "skillsmith.toml" and "tool" in table and "skillsmith" in table.get("tool", {}):
         table = table["tool"]["skillsmith"]
 
-    def fail(key: str, problem: str):
-        line = key_line(text, key)
+    def fail(key: str, problem: str, value: str | None = None, table_key: str | None = None):
+        """Raise for *key*, at the line of *value* when given (searched from the key's line on)."""
+        line = key_line(text, key, source.name == "pyproject.toml", table_key)
+        if value is not None:
+            line = value_line(text, value, line)
         raise InvalidInputError(f"{source}:{line}: {problem}", {"path": str(source), "line": line, "key": key})
 
     if not isinstance(table, dict):
@@ -155,6 +160,15 @@ def load(source: Path) -> Config:
             fail(key, f"{key!r} must be a list of strings")
         return tuple(value)
 
+    def rule_selectors(key: str, value, table_key: str | None = None) -> tuple[str, ...]:
+        """The selectors of *value* (a string or a list of them); one that names no rule fails."""
+        chosen = tuple(registry.selectors(value))
+        bad = registry.unknown_selector(chosen)
+        if bad is not None:
+            label = f"{key!r}" if table_key is None else f"{table_key!r} {key!r}"
+            fail(key, f"{label}: {registry.no_rule_matches(bad)}", bad, table_key)
+        return chosen
+
     pfi = table.get("per-file-ignores", {})
     if not isinstance(pfi, dict) or not all(
         isinstance(v, (list, str)) and all(isinstance(i, str) for i in (v if isinstance(v, list) else [v]))
@@ -167,21 +181,44 @@ def load(source: Path) -> Config:
             targets.get(target)
         except LookupError as exc:
             fail("target", str(exc))
+    select = str_list("select")
     return Config(
         root=source.parent.resolve(),
         source=source,
-        select=str_list("select"),
-        ignore=str_list("ignore") or (),
+        select=None if select is None else rule_selectors("select", select),
+        ignore=rule_selectors("ignore", str_list("ignore") or ()),
         per_file_ignores=tuple(
-            (glob, tuple(ids if isinstance(ids, list) else [ids])) for glob, ids in pfi.items()
+            (glob, rule_selectors(glob, ids, "per-file-ignores")) for glob, ids in pfi.items()
         ),
         exclude=str_list("exclude") or (),
         target=target,
     )
 
 
-def key_line(text: str, key: str) -> int:
-    for i, line in enumerate(text.splitlines(), 1):
-        if re.match(rf"^\s*[\"']?{re.escape(key)}[\"']?\s*=", line) or re.match(rf"^\s*\[.*{re.escape(key)}", line):
-            return i
+def key_line(text: str, key: str, in_tool_table: bool = False, table_key: str | None = None) -> int:
+    """The line that sets *key* (or opens a table named after it), else *table_key*'s line, else 1.
+
+    With *in_tool_table* (a ``pyproject.toml``) only lines from ``[tool.skillsmith`` on count,
+    so another tool's ``select`` is not mistaken for ours. *table_key* is the table *key* sits
+    in (``per-file-ignores`` for a glob), for a key written inline in that table.
+    """
+    lines = text.splitlines()
+    start = 0
+    if in_tool_table:
+        start = next((i for i, line in enumerate(lines) if re.match(r"^\s*\[\s*tool\.skillsmith\b", line)), 0)
+    for name in (key, table_key):
+        if name is None:
+            continue
+        for i, line in enumerate(lines[start:], start + 1):
+            if re.match(rf"^\s*[\"']?{re.escape(name)}[\"']?\s*=", line) or re.match(rf"^\s*\[.*{re.escape(name)}", line):
+                return i
     return 1
+
+
+def value_line(text: str, value: str, from_line: int) -> int:
+    """The first line from *from_line* on that holds the word *value* (any case), else *from_line*."""
+    word = re.compile(rf"(?<![A-Za-z0-9_]){re.escape(value)}(?![A-Za-z0-9_])", re.IGNORECASE)
+    for i, line in enumerate(text.splitlines()[from_line - 1:], from_line):
+        if word.search(line):
+            return i
+    return from_line

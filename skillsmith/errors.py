@@ -1,14 +1,18 @@
-"""Errors that end a command with a semantic exit code and a JSON error code."""
+"""Errors that end a command with a semantic exit code and a JSON error code.
+
+The exit code comes from the protocol's table (:mod:`skillsmith.exitcodes`); the JSON error
+code (``error.code`` in the envelope) names the error in skillsmith's own output contract.
+"""
 
 from __future__ import annotations
 
-from skillsmith import exitcodes
+from skillsmith.exitcodes import ExitCode
 
 
 class SkillsmithError(Exception):
     """An error a user can act on. Carries the exit code and the JSON error code."""
 
-    exit_code = exitcodes.ERROR
+    exit_code = ExitCode.ERROR
     code = "ERROR"
 
     def __init__(self, message: str, details: dict | None = None) -> None:
@@ -18,20 +22,20 @@ class SkillsmithError(Exception):
 
 
 class UsageError(SkillsmithError):
-    exit_code = exitcodes.USAGE
+    exit_code = ExitCode.USAGE
     code = "USAGE"
 
 
 class NotFoundError(SkillsmithError):
-    exit_code = exitcodes.NOT_FOUND
+    exit_code = ExitCode.NOT_FOUND
     code = "NOT_FOUND"
 
 
 class InvalidInputError(SkillsmithError):
-    exit_code = exitcodes.INVALID_INPUT
+    exit_code = ExitCode.VALIDATION
     code = "INVALID_INPUT"
 
 
 class MissingDependencyError(SkillsmithError):
-    exit_code = exitcodes.MISSING_DEPENDENCY
+    exit_code = ExitCode.PRECONDITION
     code = "MISSING_DEPENDENCY"

@@ -321,3 +321,15 @@ def test_the_folders_own_config_cannot_switch_rules_off(skills):
     assert run_cli("check", str(skills / "fmt"), "--no-cache").code == 0
     r = run_cli("audit", str(skills))
     assert r.code == 10 and "SEC050" in r.stdout
+
+
+def test_python_that_exhausts_the_parser_is_reviewed_like_check_sees_it(skills):
+    """``x=`` and 200,000 ``-`` makes ``ast`` raise MemoryError: one parse, one error set for all."""
+    write_tree(skills, {"fmt/scripts/deep.py": "x=" + "-" * 200_000 + "\n"})
+    commit(skills)
+    check = run_cli("check", str(skills / "fmt"), "--json", "--no-cache")
+    assert "PYS001" in {f["rule"] for f in check.json()["data"]}
+    r = run_cli("audit", str(skills), "--json")
+    assert r.code in (0, 10), r.stdout + r.stderr
+    assert "internal error" not in r.stderr and "MemoryError" not in r.stderr
+    assert {c["path"] for c in r.json()["meta"]["reviewed"]} == {"fmt/scripts/deep.py"}

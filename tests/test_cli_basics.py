@@ -45,6 +45,48 @@ def test_unknown_option_is_exit_2_and_json_error_envelope():
     assert "--bogus" in r.stderr
 
 
+@pytest.mark.parametrize("spelling", [["--json"], ["--format", "json"], ["--format=json"]])
+def test_every_spelling_of_json_gets_the_error_envelope(tmp_path, spelling):
+    # `--format json` (two words) used to print no envelope: the CLI looked for the raw words
+    r = run_cli("check", str(tmp_path / "nowhere"), *spelling)
+    assert r.code == 3
+    assert r.json()["error"]["code"] == "NOT_FOUND"
+    assert "nowhere" in r.stderr
+
+
+@pytest.mark.parametrize("args", [
+    ["check", "--bogus", "--format", "json"],
+    ["check", "--format", "json", "--bogus"],
+    ["check", "--format", "json", "--timeout", "soon"],
+    ["fix", "--json", "--frobnicate"],
+    ["rules", "--json", "one", "two"],
+    ["check", "--jso", "--bogus"],  # abbreviated as the full parse allows
+])
+def test_a_command_line_that_does_not_parse_still_gets_the_envelope_it_asks_for(args):
+    r = run_cli(*args)
+    assert r.code == 2
+    assert r.json()["error"]["code"] == "USAGE"
+    assert "usage:" in r.stderr
+
+
+@pytest.mark.parametrize("args", [
+    ["check", "--bogus"],
+    ["check", "--format", "sarif", "--bogus"],
+    ["check", "--format", "--json"],  # --format takes a value: this asks for no format at all
+])
+def test_no_envelope_unless_json_is_asked_for(args):
+    r = run_cli(*args)
+    assert r.code == 2
+    assert r.stdout == ""
+
+
+def test_a_path_named_like_the_option_is_a_path(tmp_path):
+    r = run_cli("check", "--", "--json", cwd=tmp_path)
+    assert r.code == 3
+    assert r.stdout == ""
+    assert "--json" in r.stderr
+
+
 def test_missing_path_is_exit_3_with_json_error(tmp_path):
     r = run_cli("check", str(tmp_path / "nope"), "--json")
     assert r.code == 3

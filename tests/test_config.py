@@ -156,3 +156,45 @@ def test_broken_config_is_exit_4_with_file_and_line(tmp_path, name, content, lin
     assert f"{name}:{line}:" in r.stderr
     assert words in r.stderr
     assert "Traceback" not in r.stderr
+
+
+def test_rule_typo_in_the_tool_table_is_exit_4_naming_file_and_line(tmp_path):
+    # `select = ["CON14"]` used to select no rule at all: "All checks passed", exit 0
+    write_tree(tmp_path, {
+        "pyproject.toml": '[tool.ruff]\nselect = ["E"]\n\n[tool.skillsmith]\nselect = ["CON14"]\n',
+        "angle/SKILL.md": ANGLE.format(name="angle"),
+    })
+    r = run_cli("check", "angle", "--no-cache", cwd=tmp_path)
+    assert r.code == 4, r.stdout + r.stderr
+    assert r.stdout == ""
+    assert "pyproject.toml:5:" in r.stderr  # the line of [tool.skillsmith]'s select, not ruff's
+    assert "no rule matches 'CON14'" in r.stderr
+    assert "All checks passed" not in r.stderr
+
+
+@pytest.mark.parametrize("content, line, words", [
+    ('ignore = ["SPC011", "spc9"]\n', 1, "'ignore': no rule matches 'SPC9'"),
+    ('select = "SPC, CONN"\n', 1, "'select': no rule matches 'CONN'"),
+    ('target = "agentskills"\n\n[per-file-ignores]\n"scripts/*.sh" = ["CON004"]\n"*.md" = [\n  "SPC011",\n  "XYZ001",\n]\n',
+     7, "'per-file-ignores' '*.md': no rule matches 'XYZ001'"),
+    ('per-file-ignores = { "*.md" = "SPC0111" }\n', 1, "'per-file-ignores' '*.md': no rule matches 'SPC0111'"),
+])
+def test_rule_typos_anywhere_in_the_config_are_exit_4(tmp_path, content, line, words):
+    write_tree(tmp_path, {"skillsmith.toml": content, "angle/SKILL.md": ANGLE.format(name="angle")})
+    r = check(tmp_path / "angle")
+    assert r.code == 4, r.stdout + r.stderr
+    error = r.json()["error"]
+    assert error["code"] == "INVALID_INPUT" and error["details"]["line"] == line
+    assert f"skillsmith.toml:{line}: {words}" in r.stderr
+
+
+def test_config_selectors_mean_what_they_mean_on_the_command_line(tmp_path):
+    # the same spelling everywhere: any case, a comma- or blank-separated string, prefixes, ALL
+    write_tree(tmp_path, {
+        "skillsmith.toml": 'select = "all"\nignore = "spc01 con"\n',
+        "angle/SKILL.md": ANGLE.format(name="angle"),
+    })
+    assert rules_of(check(tmp_path / "angle")) == []
+    (tmp_path / "skillsmith.toml").write_text('select = "con, spc011"\n')
+    assert rules_of(check(tmp_path / "angle")) == ["SPC011"]
+    assert rules_of(check(tmp_path / "angle", "--ignore", "spc011")) == []

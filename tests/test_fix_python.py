@@ -135,7 +135,7 @@ def test_select_limits_the_fixes(tmp_path):
     r = run_cli("fix", "scripts", "--select", "CON014", cwd=tmp_path)
     assert r.code == 0, r.stderr  # findings of other rules are not looked at
     text = target.read_text()
-    assert "sys.exit(EXIT_INVALID)" in text
+    assert "sys.exit(EXIT_VALIDATION)" in text
     assert '"""' not in text and "epilog" not in text
     assert stat.S_IMODE(target.stat().st_mode) == 0o644
 
@@ -207,7 +207,7 @@ def test_codemods_run_under_libcst_cli(tmp_path):
     )
     assert proc.returncode == 0, proc.stderr
     text = target.read_text()
-    assert "\nEXIT_INVALID = 4\n" in text and "sys.exit(EXIT_INVALID)" in text
+    assert "\nEXIT_VALIDATION = 4\n" in text and "sys.exit(EXIT_VALIDATION)" in text
 
 
 def test_libcst_is_not_imported_when_nothing_needs_a_fix():
@@ -243,3 +243,16 @@ def test_many_files_are_fixed_in_worker_processes(tmp_path):
     assert r.json()["meta"]["count"] == POOL_THRESHOLD + 2
     expected = (CASES / "argparse_in_main.fixed.py").read_bytes()
     assert all(p.read_bytes() == expected for p in scripts.iterdir())
+
+
+def test_python_that_exhausts_the_parser_is_skipped_not_an_internal_error(tmp_path):
+    scripts = tmp_path / "scripts"
+    scripts.mkdir()
+    deep = scripts / "deep.py"
+    deep.write_text("x=" + "-" * 200_000 + "\n")
+    before = deep.read_bytes()
+    r = run_cli("fix", "scripts", "--json", cwd=tmp_path)
+    assert r.code == 10, r.stdout + r.stderr
+    row, = r.json()["data"]
+    assert row["status"] == "skipped" and "does not parse" in row["reason"]
+    assert deep.read_bytes() == before

@@ -6,8 +6,8 @@ import time
 
 import pytest
 
-from skillsmith.lang import python, shell
-from skillsmith.model import citations, frontmatter, header
+from skillsmith.lang import header, python, shell
+from skillsmith.model import citations, frontmatter
 
 
 class TestFrontmatter:

@@ -116,3 +116,28 @@ def test_add_never_writes_through_a_symlinked_folder(tmp_path):
     r = run_cli("add", "script", str(skill), "x.py")
     assert r.code == 4 and "symbolic link" in r.stderr
     assert sorted(p.name for p in outside.iterdir()) == ["main.py"]
+
+
+def test_add_writes_skill_md_back_as_it_was_encoded(tmp_path):
+    skill = tmp_path / "table-formatter"
+    subprocess.run(["cp", "-r", str(EXAMPLE), str(skill)], check=True)
+    md = b"\xef\xbb\xbf" + (skill / "SKILL.md").read_bytes().rstrip(b"\n").replace(b"\n", b"\r\n")
+    (skill / "SKILL.md").write_bytes(md)
+    r = run_cli("add", "script", str(skill), "summarise.py")
+    assert r.code == 0, r.stderr
+    out = (skill / "SKILL.md").read_bytes()
+    assert out.startswith(b"\xef\xbb\xbf---\r\n")  # BOM kept
+    assert b"\n" not in out.replace(b"\r\n", b"")  # CRLF stays CRLF
+    assert not out.endswith(b"\n")  # no trailing newline, as before
+    assert b"`python3 scripts/summarise.py --json notes.txt | jq '.data[0]'`" in out
+
+
+def test_a_test_suite_that_is_not_utf8_is_invalid_input(tmp_path):
+    skill = new_skill(tmp_path)
+    run_sh = skill / "tests" / "run.sh"
+    run_sh.write_bytes(run_sh.read_bytes() + b"# caf\xe9\n")
+    before = (skill / "SKILL.md").read_bytes()
+    r = run_cli("add", "script", str(skill), "x.py", "--json")
+    assert r.code == 4, r.stderr
+    assert r.json()["error"]["code"] == "INVALID_INPUT" and "run.sh" in r.stderr
+    assert not (skill / "scripts" / "x.py").exists() and (skill / "SKILL.md").read_bytes() == before

@@ -34,7 +34,7 @@ def test_history_bundle_is_up_to_date():
         assert problems == [], f"run 'python -m skillsmith.scaffold.history': {problems}"
 
 
-def test_history_check_command_reads_the_packaged_templates(tmp_path):
+def test_history_check_command_finds_the_templates(tmp_path):
     """`python -m skillsmith.scaffold.history --check` finds the templates wherever it is run from."""
     import sys
 

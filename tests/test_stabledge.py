@@ -7,7 +7,9 @@ import os
 import pytest
 from conftest import run_cli, write_tree
 
-from skillsmith.model.sourcefile import SourceFile
+from skillsmith.config import config_for
+from skillsmith.discovery.discover import load_skill
+from skillsmith.model.sourcefile import MAX_BYTES
 from skillsmith.targets import stabledge
 from skillsmith.targets.stabledge import fix_skill_md, update_resources
 
@@ -83,7 +85,7 @@ def test_update_leaves_what_it_should_not_touch(text):
     assert update_resources(text, {"references/api.md": "reference"}) is None
 
 
-def test_fixer_keeps_crlf_and_bom_and_reads_the_folder(tmp_path):
+def test_fixer_keeps_crlf_and_bom_and_lists_the_skills_files(tmp_path):
     skill = write_tree(tmp_path / "pdf", {
         "references/api.md": "# API\n",
         "scripts/extract.py": "print('x')\n",
@@ -93,15 +95,16 @@ def test_fixer_keeps_crlf_and_bom_and_reads_the_folder(tmp_path):
     })
     text = "---\r\nname: pdf\r\nprogressive: true # StablEdge\r\n---\r\nbody\r\n"
     (skill / "SKILL.md").write_bytes(b"\xef\xbb\xbf" + text.encode())
-    source = SourceFile.from_path(skill / "SKILL.md", "SKILL.md")
-    new = fix_skill_md(source)
+    checked = load_skill(skill, config_for(skill), MAX_BYTES)
+    new = fix_skill_md(checked.files["SKILL.md"], checked)
     assert new.startswith(b"\xef\xbb\xbf---\r\nname: pdf\r\nprogressive: true # StablEdge\r\n")
     assert b"\n" not in new.replace(b"\r\n", b"")
     decoded = new.decode("utf-8-sig")
     assert "path: references/api.md" in decoded and "path: scripts/extract.py" in decoded
     assert "notes.txt" not in decoded and "README" not in decoded and "answers" not in decoded
     (skill / "SKILL.md").write_bytes(new)
-    assert fix_skill_md(SourceFile.from_path(skill / "SKILL.md", "SKILL.md")) is None
+    checked = load_skill(skill, config_for(skill), MAX_BYTES)
+    assert fix_skill_md(checked.files["SKILL.md"], checked) is None
 
 
 def test_fixed_skill_has_no_resource_findings(tmp_path):
@@ -113,7 +116,8 @@ def test_fixed_skill_has_no_resource_findings(tmp_path):
     })
     before = run_cli("check", str(skill), "--json", "--no-cache")
     assert {f["rule"] for f in before.json()["data"]} == {"STE008", "STE016"}
-    (skill / "SKILL.md").write_bytes(fix_skill_md(SourceFile.from_path(skill / "SKILL.md", "SKILL.md")))
+    checked = load_skill(skill, config_for(skill), MAX_BYTES)
+    (skill / "SKILL.md").write_bytes(fix_skill_md(checked.files["SKILL.md"], checked))
     after = run_cli("check", str(skill), "--json", "--no-cache")
     assert after.code == 0, after.stdout
 

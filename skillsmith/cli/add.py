@@ -38,7 +38,7 @@ def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
 
 
 def run(args: argparse.Namespace) -> int:
-    from skillsmith import exitcodes
+    from skillsmith.exitcodes import ExitCode
     from skillsmith.cli import output
     from skillsmith.scaffold.add import add_script
 
@@ -49,4 +49,4 @@ def run(args: argparse.Namespace) -> int:
         for rel in created.files:
             output.data(str(created.root / rel))
     output.note(f"skillsmith: added scripts/{args.file}; run: bash {created.root}/tests/run.sh")
-    return exitcodes.OK
+    return ExitCode.SUCCESS

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from skillsmith import exitcodes
+from skillsmith.exitcodes import FINDINGS, ExitCode
 
 HELP = "audit a git-tracked skills folder: permissions, then a full or diff review"
 DESCRIPTION = """\
@@ -73,5 +73,5 @@ def run(args: argparse.Namespace) -> int:
     colour = "red" if outcome.concerns or outcome.errors else "green"
     output.note(output.paint(outcome.summary(), colour))
     if outcome.errors:
-        return exitcodes.ERROR
-    return exitcodes.FINDINGS if outcome.concerns else exitcodes.OK
+        return ExitCode.ERROR
+    return FINDINGS if outcome.concerns else ExitCode.SUCCESS

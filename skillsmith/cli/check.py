@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from skillsmith import exitcodes
+from skillsmith.exitcodes import FINDINGS, ExitCode
 
 HELP = "lint skills and their scripts"
 DESCRIPTION = """\
@@ -47,20 +47,15 @@ def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
     return p
 
 
-def split_ids(value: str | None) -> list[str] | None:
-    if value is None:
-        return None
-    return [v.strip().upper() for v in value.split(",") if v.strip()]
-
-
 def run(args: argparse.Namespace) -> int:
     from skillsmith.api import Options, check_result
     from skillsmith.cli import output
     from skillsmith.reporters import report
+    from skillsmith.rules.registry import selectors
 
     fmt = "json" if args.json else (args.format or "text")
     options = Options(
-        select=split_ids(args.select), ignore=split_ids(args.ignore) or [], target=args.target,
+        select=selectors(args.select), ignore=selectors(args.ignore) or [], target=args.target,
         run=args.run_scripts, run_timeout=args.timeout, jobs=args.jobs, use_cache=not args.no_cache,
     )
     result = check_result(args.paths or ["."], options)
@@ -68,7 +63,7 @@ def run(args: argparse.Namespace) -> int:
         output.note(f"skillsmith: {line}")
     report(fmt, result)
     if result.internal_errors:
-        return exitcodes.ERROR
+        return ExitCode.ERROR
     if result.findings and not args.exit_zero:
-        return exitcodes.FINDINGS
-    return exitcodes.OK
+        return FINDINGS
+    return ExitCode.SUCCESS

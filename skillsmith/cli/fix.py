@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from skillsmith import exitcodes
+from skillsmith.exitcodes import FINDINGS, ExitCode
 
 HELP = "fix what can be fixed safely"
 DESCRIPTION = """\
@@ -48,11 +48,10 @@ def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
 def run(args: argparse.Namespace) -> int:
     from skillsmith import api
     from skillsmith.cli import output
-    from skillsmith.cli.check import split_ids
     from skillsmith.rules.finding import display_path
 
     dry = args.diff or args.check
-    result = api.fix(args.paths or ["."], select=split_ids(args.select), unsafe=args.unsafe_fixes, write=not dry)
+    result = api.fix(args.paths or ["."], select=args.select, unsafe=args.unsafe_fixes, write=not dry)
     for line in result.notes:
         output.note(f"skillsmith: {line}")
 
@@ -81,8 +80,8 @@ def run(args: argparse.Namespace) -> int:
     if dry:
         output.note(f"skillsmith: {summary}")
         if result.internal_errors:
-            return exitcodes.ERROR
-        return exitcodes.FINDINGS if changed else exitcodes.OK
+            return ExitCode.ERROR
+        return FINDINGS if changed else ExitCode.SUCCESS
     remaining = result.remaining
     fixable = sum(1 for f in remaining if f.fix == "safe" or (args.unsafe_fixes and f.fix == "unsafe"))
     summary += f"; {len(remaining)} finding{'s remain' if len(remaining) != 1 else ' remains'}"
@@ -90,5 +89,5 @@ def run(args: argparse.Namespace) -> int:
         summary += f" ({fixable} with a fix that could not be applied)"
     output.note(f"skillsmith: {summary}" + ("; run `skillsmith check` to see them" if remaining else ""))
     if result.internal_errors:
-        return exitcodes.ERROR
-    return exitcodes.FINDINGS if remaining or skipped else exitcodes.OK
+        return ExitCode.ERROR
+    return FINDINGS if remaining or skipped else ExitCode.SUCCESS

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from skillsmith import exitcodes
+from skillsmith.exitcodes import FINDINGS, ExitCode
 
 HELP = "link CLAUDE.md -> AGENT.md and .claude/skills -> ../.skills"
 DESCRIPTION = """\
@@ -86,4 +86,4 @@ def run(args: argparse.Namespace) -> int:
         output.note(output.paint(f"skillsmith: warning: {i['message']}; left alone", "yellow"))
     if not items:
         output.note(f"skillsmith: nothing to link in {display_path(root)} (no AGENT.md, AGENT.org or .skills/)")
-    return exitcodes.FINDINGS if problems else exitcodes.OK
+    return FINDINGS if problems else ExitCode.SUCCESS

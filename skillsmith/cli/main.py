@@ -12,8 +12,9 @@ import importlib
 import os
 import sys
 
-from skillsmith import __version__, exitcodes
+from skillsmith import __version__
 from skillsmith.errors import SkillsmithError, UsageError
+from skillsmith.exitcodes import ExitCode
 
 #: commands in the order ``--help`` lists them
 COMMANDS = ("new", "add", "update", "check", "fix", "rules", "link", "audit")
@@ -64,20 +65,50 @@ def build_parser() -> Parser:
     return parser
 
 
+def output_options(argv: list[str]) -> argparse.Namespace:
+    """Only ``--json`` and ``--format`` of *argv*, for a command line that did not parse.
+
+    Everything else is left unparsed, so ``check --bogus --format json`` still says the JSON
+    error envelope was asked for. As in the full parse, ``--js`` abbreviates ``--json`` and
+    nothing after ``--`` is an option; a command line that is wrong even here asks for no JSON.
+    """
+    sniff = Parser(add_help=False)
+    sniff.add_argument("--json", action="store_true")
+    sniff.add_argument("--format")
+    try:
+        return sniff.parse_known_args(argv)[0]
+    except UsageError:
+        return argparse.Namespace()
+
+
+def json_requested(args: argparse.Namespace) -> bool:
+    """Whether parsed *args* ask for JSON: ``--json``, ``--format json`` or ``--format=json``."""
+    return bool(getattr(args, "json", False)) or getattr(args, "format", None) == "json"
+
+
 def main(argv: list[str] | None = None) -> int:
+    """Parse *argv*, run the command, and turn errors into exit codes.
+
+    An error is reported as the JSON error envelope when the parsed arguments ask for JSON
+    (:func:`json_requested`); when parsing itself failed, :func:`output_options` decides.
+    """
     from skillsmith.cli.output import emit_error, note
 
     argv = list(sys.argv[1:] if argv is None else argv)
-    as_json = "--json" in argv or any(a in ("--format=json",) for a in argv)
+    args: argparse.Namespace | None = None
+
+    def as_json() -> bool:
+        return json_requested(args if args is not None else output_options(argv))
+
     try:
         parser = build_parser()
         args = parser.parse_args(argv)
         if getattr(args, "run", None) is None:
             parser.print_help(sys.stderr)
-            return exitcodes.USAGE
+            return ExitCode.USAGE
         return args.run(args)
     except SkillsmithError as error:
-        return emit_error(error, as_json)
+        return emit_error(error, as_json())
     except KeyboardInterrupt:
         note("skillsmith: interrupted")
         return 130
@@ -87,14 +118,14 @@ def main(argv: list[str] | None = None) -> int:
             sys.stdout = open(os.devnull, "w")
         except OSError:
             pass
-        return exitcodes.OK
+        return ExitCode.SUCCESS
     except Exception as exc:  # a bug: one clear line, the traceback only when asked for
         if os.environ.get("SKILLSMITH_DEBUG"):
             raise
         error = SkillsmithError(
             f"internal error: {type(exc).__name__}: {exc} (rerun with SKILLSMITH_DEBUG=1 for a traceback)"
         )
-        return emit_error(error, as_json)
+        return emit_error(error, as_json())
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -53,7 +53,7 @@ def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
 
 
 def run(args: argparse.Namespace) -> int:
-    from skillsmith import exitcodes
+    from skillsmith.exitcodes import ExitCode
     from skillsmith.cli import output
     from skillsmith.errors import UsageError
 
@@ -73,7 +73,7 @@ def run(args: argparse.Namespace) -> int:
         options = ask(options)
         if options is None:
             output.note("skillsmith: nothing created")
-            return exitcodes.OK
+            return ExitCode.SUCCESS
     else:
         options["name"] = args.name
     from skillsmith.scaffold.render import new
@@ -87,4 +87,4 @@ def run(args: argparse.Namespace) -> int:
     version = f" (template {created.version})" if created.version else ""
     suite = f"bash {created.root}/tests/run.sh && " if "tests/run.sh" in created.files else ""
     output.note(f"skillsmith: created {created.root}{version}; try: {suite}skillsmith check {created.root}")
-    return exitcodes.OK
+    return ExitCode.SUCCESS

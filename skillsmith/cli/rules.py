@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from skillsmith import exitcodes
+from skillsmith.exitcodes import ExitCode
 
 HELP = "list the rules, or explain one"
 DESCRIPTION = """\
@@ -45,14 +45,14 @@ def run(args: argparse.Namespace) -> int:
             output.emit_json([found.to_json()], SCHEMA)
         else:
             output.data(rule_markdown(found))
-        return exitcodes.OK
+        return ExitCode.SUCCESS
     rules = all_rules()
     if args.json:
         output.emit_json([r.to_json() for r in rules], SCHEMA)
-        return exitcodes.OK
+        return ExitCode.SUCCESS
     width = max(len(r.name) for r in rules)
     for r in rules:
         fix = {"safe": "fix", "unsafe": "fix*", None: "-"}[r.fix]
         output.data(f"{r.id}  {r.name:<{width}}  {r.severity:<7}  {fix:<4}  {r.summary}")
     output.note(f"{len(rules)} rules. 'skillsmith rules ID' explains one; fix* needs --unsafe-fixes.")
-    return exitcodes.OK
+    return ExitCode.SUCCESS

@@ -41,7 +41,7 @@ def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
 
 
 def run(args: argparse.Namespace) -> int:
-    from skillsmith import exitcodes
+    from skillsmith.exitcodes import FINDINGS, ExitCode
     from skillsmith.cli import output
     from skillsmith.scaffold.update import update
 
@@ -57,15 +57,15 @@ def run(args: argparse.Namespace) -> int:
             output.data(f"{item['status']}\t{item['path']}")
     if result.old_version == result.new_version:
         output.note(f"skillsmith: {args.skill_dir} is up to date (template {result.new_version})")
-        return exitcodes.OK
+        return ExitCode.SUCCESS
     verb = "would update" if args.pretend else "updated"
     output.note(f"skillsmith: {verb} {args.skill_dir} from template {result.old_version} to {result.new_version}: "
                 f"{len(result.changed)} file(s) changed, {len(result.conflicts)} conflict(s)")
     if result.conflicts:
         output.note("skillsmith: resolve the <<<<<<< ... >>>>>>> markers in: " + ", ".join(result.conflicts))
-        return exitcodes.FINDINGS
+        return FINDINGS
     if args.pretend and result.changed:
-        return exitcodes.FINDINGS
+        return FINDINGS
     if not args.pretend:
         output.note("skillsmith: review with 'git diff', then commit")
-    return exitcodes.OK
+    return ExitCode.SUCCESS

@@ -17,9 +17,9 @@ Three kinds of fixer plug in (see ``docs/architecture.md``, "Fixes"):
     it is constructed with the file's path (``cls(path)``), for names in generated text.
     Loaded only when a shell file needs one of those rules.
 ``file``
-    a callable ``(SourceFile) -> bytes | None`` that a target brings
+    a callable ``(SourceFile, unit) -> bytes | None`` that a target brings
     (:class:`skillsmith.targets.FileFixer`, for example StablEdge's ``resources:`` update of
-    ``SKILL.md``).
+    ``SKILL.md``); *unit* is the checked skill, so the fixer need not walk or read it again.
 
 Fixers of one kind run by their optional ``ORDER`` (default 50), then module name; each sees the
 result of the previous one.
@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from skillsmith.model.sourcefile import SourceFile
+from skillsmith.model.sourcefile import EncodeError, SourceFile
 from skillsmith.rules.finding import display_path
 
 KINDS = ("python", "shell", "file")
@@ -134,6 +134,7 @@ class FileFix:
     fixed_rules: set[str] = field(default_factory=set)
     skipped: str | None = None  # why the file was left alone
     written: bool = False
+    new_file: SourceFile | None = field(default=None, repr=False)  # the new bytes as parsed to verify them
 
     @property
     def changed(self) -> bool:
@@ -165,8 +166,13 @@ def file_kind(f: SourceFile) -> str | None:
     return script_language(f)
 
 
-def fix_file(f: SourceFile, rules: set[str], unsafe: bool) -> FileFix:
-    """Transform one file in memory (nothing is written): every fixer whose rules were found."""
+def fix_file(f: SourceFile, rules: set[str], unsafe: bool, unit=None) -> FileFix:
+    """Transform one file in memory (nothing is written): every fixer whose rules were found.
+
+    *unit* is the checked ``Skill`` or ``Loose`` that holds *f*: its parse of the file and its
+    list of files are used, so nothing is read or parsed again. Without it (a file fixed on
+    its own), the file is parsed here.
+    """
     out = FileFix(f, set(rules))
     data = f.data
     if data is None:
@@ -178,17 +184,17 @@ def fix_file(f: SourceFile, rules: set[str], unsafe: bool) -> FileFix:
         if kind in CODEMOD_PREFIX:
             chosen = [x for x in load_fixers(kind) if x.rules & rules and x.allowed(unsafe)]
             if chosen:
-                new = transform(kind, f, chosen, out)
+                new = transform(kind, script_of(f, kind, unit), chosen, out)
         chosen = [x for x in load_fixers("file") if x.rules & rules and x.allowed(unsafe)
                   and fnmatch.fnmatch(f.rel, x.pattern or "*")]
         for fx in chosen:
             current = SourceFile.from_bytes(f.path, f.rel, new, f.mode)
-            result = fx.impl(current)
+            result = fx.impl(current, unit)
             if result is not None and result != new:
                 new = result
                 out.applied.append(fx.name)
                 out.fixed_rules |= fx.rules & rules
-    except Unfixable as why:
+    except (Unfixable, EncodeError) as why:  # EncodeError: a file fixer's text cannot be written back
         out.skipped = str(why)
         return out
     if new != data:
@@ -201,10 +207,20 @@ def fix_file(f: SourceFile, rules: set[str], unsafe: bool) -> FileFix:
     return out
 
 
-def transform(kind: str, f: SourceFile, fixers: list[Fixer], out: FileFix) -> bytes:
-    """Run the language driver of *kind* (``skillsmith.fix.python`` or ``skillsmith.fix.shell``)."""
+def script_of(f: SourceFile, kind: str, unit):
+    """The checked unit's ``Script`` for *f* (with the parse the check made), or a new one."""
+    from skillsmith.model.skill import Script
+
+    for script in getattr(unit, "scripts", ()):
+        if script.file is f:
+            return script
+    return Script(f, kind, None, unit)
+
+
+def transform(kind: str, script, fixers: list[Fixer], out: FileFix) -> bytes:
+    """Run the language driver of *kind* (``skillsmith.fix.python`` or ``skillsmith.fix.shell``) on *script*."""
     module = importlib.import_module(f"skillsmith.fix.{kind}")
-    return module.transform(f, fixers, out)
+    return module.transform(script, fixers, out)
 
 
 # -- paths -----------------------------------------------------------------------------------
@@ -233,108 +249,197 @@ class FixResult:
         return [f for f in self.files if f.skipped]
 
 
+@dataclass
+class UnitFix:
+    """What fixing one unit did: its files, and its findings after the fix (as the check's dicts)."""
+
+    files: list[FileFix]
+    result: dict  # {"findings", "notes", "errors"}: after writing, else before
+
+
 def fix_paths(paths: list[str | Path], options: FixOptions | None = None) -> FixResult:
-    """Fix what the fast check finds fixable below *paths*; write only when ``options.write``."""
+    """Fix what the check finds fixable below *paths*; write only when ``options.write``.
+
+    Each unit is checked, fixed and (when written) checked again in one process, from one
+    read of its files: the fixers get the check's model and parses, and the check after the
+    fix runs on the new bytes in memory.
+    """
     from skillsmith.discovery.discover import discover
-    from skillsmith.fix.atomic import atomic_write
-    from skillsmith.rules.engine import Options, check_paths
+    from skillsmith.rules import engine, registry
+    from skillsmith.rules.finding import Finding
 
     options = options or FixOptions()
-    check_options = Options(select=options.select)
-    before = check_paths(paths, check_options)
+    check_options = engine.Options(select=options.select)
+    known, _ = engine.cached_run(paths, check_options)
+    allowed = fixable_rules(options.unsafe)
+    if known is not None and not any(f.rule in allowed for f in known.findings):
+        return FixResult([], known.findings, known.notes, 0)  # an unchanged tree with nothing to fix
+    registry.load_rules()
+    units = discover(paths)
+    files: list[FileFix] = []
+    findings: list[Finding] = []
+    notes: list[str] = []
+    errors = 0
+    for done in engine.map_units(units, check_options, fix_batch, options):
+        files.extend(done.files)
+        findings.extend(Finding(**f) for f in done.result["findings"])
+        notes.extend(n for n in done.result["notes"] if n not in notes)
+        errors += done.result["errors"]
+    files.sort(key=lambda x: str(x.file.path))
+    findings.sort()
+    return FixResult(files, findings, notes, errors)
+
+
+def fix_batch(units: list, check_options, options: FixOptions) -> list[UnitFix]:
+    """:func:`fix_unit` for several units, sharing one ``bash -n`` among those the check must evaluate."""
+    from skillsmith.rules import engine
+
+    prepared = [engine.prepare_unit(u, check_options) for u in units]
+    engine.share_bash_n([p for p in prepared if p.result is None])
+    return [fix_unit(p, check_options, options) for p in prepared]
+
+
+def fix_unit(prepared, check_options, options: FixOptions) -> UnitFix:
+    """Check one prepared unit (or take its cached result), fix its fixable findings, check it again."""
+    from skillsmith.rules import engine
+
+    before = prepared.result if prepared.result is not None else engine.evaluate_unit(prepared, check_options)
     allowed = fixable_rules(options.unsafe)
     wanted: dict[str, set[str]] = {}
-    for finding in before.findings:
-        if finding.rule in allowed:
-            wanted.setdefault(finding.path, set()).add(finding.rule)
-    roots = [u.root for u in discover(paths)] if wanted else []
-    files: list[FileFix] = []
+    for finding in before["findings"]:
+        if finding["rule"] in allowed:
+            wanted.setdefault(finding["path"], set()).add(finding["rule"])
+    if not wanted:
+        return UnitFix([], before)
+    model = prepared.model
+    by_path = {Path(f.path).as_posix(): f for f in model.files.values()}
     todo: list[tuple[SourceFile, set[str]]] = []
+    files: list[FileFix] = []
     for path, rules in sorted(wanted.items()):
-        f, why = _source_file(Path(path), roots)
-        if f is None:
-            files.append(FileFix(SourceFile(Path(path), Path(path).name, 0, 0), rules, skipped=why))
+        f = by_path.get(path)
+        why = "not a file of the checked skill" if f is None else unwritable(f, model.root)
+        if why:
+            files.append(FileFix(f or SourceFile(Path(path), Path(path).name, 0, 0), rules, skipped=why))
         else:
             todo.append((f, rules))
-    for result in _transform_all(todo, options.unsafe):
-        f = result.file
-        if options.write and result.changed:
-            try:
-                atomic_write(f.path, result.new_data if result.new_data is not None else f.data,
-                             mode=result.new_mode if result.new_mode is not None else f.mode,
-                             root=_root_of(f.path, roots))
-                result.written = True
-            except OSError as exc:
-                result.skipped = f"not written: {exc.strerror or exc}"
-        files.append(result)
-    files.sort(key=lambda x: str(x.file.path))
-    if options.write and any(f.written for f in files):
-        after = check_paths(paths, check_options)
-        return FixResult(files, after.findings, list(dict.fromkeys(before.notes + after.notes)),
-                         before.internal_errors + after.internal_errors)
-    return FixResult(files, before.findings, before.notes, before.internal_errors)
+    results = transform_all(todo, options.unsafe, model)
+    if options.write:
+        for result in results:
+            write(result, model.root)
+    files.extend(results)
+    written = {str(r.file.path): r for r in results if r.written}
+    after = before
+    if written:
+        after = engine.evaluate_unit(engine.resolve(engine.Prepared(
+            prepared.unit, with_fixes(model, written), "", [], None, None, None, prepared.use_cache), check_options),
+            check_options)
+    for r in files:  # what goes back to the parent: the bytes a diff needs, not the parses
+        r.file = SourceFile.from_bytes(r.file.path, r.file.rel, r.file.data or b"", r.file.mode)
+        r.new_file = None
+    return UnitFix(files, after)
 
 
-#: below this many files a process pool costs more than it saves
+def with_fixes(model, written: dict[str, FileFix]):
+    """A copy of the unit *model* whose fixed files hold their new bytes and mode (nothing is read)."""
+    files = {}
+    for rel, f in model.files.items():
+        fix = written.get(str(f.path))
+        if fix is None:
+            files[rel] = f
+            continue
+        data = fix.new_data if fix.new_data is not None else f.data
+        mode = fix.new_mode if fix.new_mode is not None else f.mode
+        new = fix.new_file
+        if new is None or new.data != data:
+            new = SourceFile.from_bytes(f.path, rel, data, mode)
+        new.mode = mode
+        files[rel] = new
+    return model.with_files(files)
+
+
+def write(result: FileFix, root: Path) -> None:
+    """Write *result* atomically when it changed something; a failure leaves the file as it was."""
+    from skillsmith.fix.atomic import atomic_write
+
+    if not result.changed:
+        return
+    f = result.file
+    try:
+        atomic_write(f.path, result.new_data if result.new_data is not None else f.data,
+                     mode=result.new_mode if result.new_mode is not None else f.mode, root=root)
+        result.written = True
+    except OSError as exc:
+        result.skipped = f"not written: {exc.strerror or exc}"
+
+
+#: below this many files of one unit a process pool costs more than it saves
 POOL_THRESHOLD = 24
 
 
-def _transform_all(todo: list[tuple[SourceFile, set[str]]], unsafe: bool) -> list[FileFix]:
-    """:func:`fix_file` for each file; in worker processes when there are many (nothing is written there)."""
+def transform_all(todo: list[tuple[SourceFile, set[str]]], unsafe: bool, unit) -> list[FileFix]:
+    """:func:`fix_file` for each file of *unit*; in forked worker processes when there are many.
+
+    Units are already spread over worker processes when there are many of them; a single
+    large unit (a ``scripts/`` tree of many files) spreads its files instead, when this runs
+    in the main process. The workers inherit the unit with its parses (parse trees do not
+    pickle) and send back new bytes only; nothing is written there.
+    """
+    import multiprocessing
     import os
 
     jobs = os.cpu_count() or 1
-    if len(todo) < POOL_THRESHOLD or jobs < 2:
-        return [fix_file(f, rules, unsafe) for f, rules in todo]
+    if (len(todo) < POOL_THRESHOLD or jobs < 2 or multiprocessing.parent_process() is not None
+            or not sys.platform.startswith("linux")):
+        return [fix_file(f, rules, unsafe, unit) for f, rules in todo]
     import concurrent.futures
-    import multiprocessing
 
-    kinds = set()
-    for f, _ in todo:
-        f.data  # read in the parent: workers get the same bytes the parent will compare
-        kinds.add(file_kind(f))
+    kinds = {file_kind(f) for f, _ in todo}
     if "python" in kinds:
         from skillsmith.fix.python import prepare_python_codemods
 
         prepare_python_codemods()  # once here; forked workers inherit libcst and the instances
     if "shell" in kinds:
         load_fixers("shell")
-    ctx = multiprocessing.get_context("fork") if sys.platform.startswith("linux") else None
+    global _WORK
+    _WORK = (todo, unsafe, unit)
     chunk = max(1, len(todo) // (jobs * 4))
-    with concurrent.futures.ProcessPoolExecutor(max_workers=jobs, mp_context=ctx) as pool:
-        return list(pool.map(_fix_one, todo, [unsafe] * len(todo), chunksize=chunk))
+    try:
+        with concurrent.futures.ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("fork")) as pool:
+            results = list(pool.map(_fix_one, range(len(todo)), chunksize=chunk))
+    finally:
+        _WORK = None
+    for (f, _), result in zip(todo, results):
+        result.file = f  # the parent's own object, not the copy that came back
+    return results
 
 
-def _fix_one(item: tuple[SourceFile, set[str]], unsafe: bool) -> FileFix:
-    f, rules = item
-    return fix_file(f, rules, unsafe)
+#: (files, unsafe, unit) while :func:`transform_all` runs a pool: what its forked workers read
+_WORK: tuple | None = None
 
 
-def _root_of(path: Path, roots: list[Path]) -> Path | None:
-    best = None
-    for root in roots:
-        if path == root or root in path.parents:
-            if best is None or len(root.parts) > len(best.parts):
-                best = root
-    return best
+def _fix_one(index: int) -> FileFix:
+    todo, unsafe, unit = _WORK
+    f, rules = todo[index]
+    result = fix_file(f, rules, unsafe, unit)
+    result.file = None  # the parent has it
+    result.new_file = None  # parse trees are not worth pickling: the parent parses the new bytes once
+    return result
 
 
-def _source_file(path: Path, roots: list[Path]) -> tuple[SourceFile | None, str]:
-    """The file at *path*, read without following links; (None, why) when it must not be touched."""
+def unwritable(f: SourceFile, root: Path) -> str:
+    """Why *f* must not be written (a link, not a regular file, outside *root*), or ""."""
     import os
     import stat
 
     try:
-        st = os.lstat(path)
+        st = os.lstat(f.path)
     except OSError as exc:
-        return None, exc.strerror or str(exc)
+        return exc.strerror or str(exc)
     if stat.S_ISLNK(st.st_mode):
-        return None, "a symbolic link; links are never written through"
+        return "a symbolic link; links are never written through"
     if not stat.S_ISREG(st.st_mode):
-        return None, "not a regular file"
-    root = _root_of(path, roots) or path.parent
+        return "not a regular file"
     real_root = os.path.realpath(root)
-    if os.path.commonpath([os.path.realpath(path.parent), real_root]) != real_root:
-        return None, "outside the checked tree"
-    rel = path.relative_to(root).as_posix() if root != path else path.name
-    return SourceFile.from_path(path, rel, st), ""
+    if os.path.commonpath([os.path.realpath(f.path.parent), real_root]) != real_root:
+        return "outside the checked tree"
+    return ""

@@ -2,19 +2,23 @@
 
 from __future__ import annotations
 
-import ast
 import re
 import sys
 from typing import Any
 
 from skillsmith.fix.engine import FileFix, Fixer, Unfixable, load_fixers
-from skillsmith.model.sourcefile import SourceFile
+from skillsmith.model.sourcefile import EncodeError, SourceFile
 
 # -- Python ----------------------------------------------------------------------------------
 
 
-def transform(f: SourceFile, fixers: list[Fixer], out: FileFix) -> bytes:
-    """Parse once with libcst, run each codemod, re-verify, encode as the original was."""
+def transform(script, fixers: list[Fixer], out: FileFix) -> bytes:
+    """Parse once with libcst, run each codemod, re-verify, encode as the original was.
+
+    *script* is the checked ``Script``: its ``ast`` parse (made by the check) tells whether the
+    file is valid for the running Python.
+    """
+    f = script.file
     text = f.text
     if text is None:
         raise Unfixable("not decodable text")
@@ -23,10 +27,10 @@ def transform(f: SourceFile, fixers: list[Fixer], out: FileFix) -> bytes:
     if "\r" in text.replace("\r\n", ""):
         raise Unfixable("old Mac line endings (CR)")
     feature = sys.version_info[:2]
-    try:
-        ast.parse(text, feature_version=feature)
-    except (SyntaxError, ValueError) as exc:
-        raise Unfixable(f"does not parse with Python {feature[0]}.{feature[1]}: {exc}") from None
+    problem = script.py[1]
+    if problem is not None:
+        raise Unfixable(f"does not parse with Python {feature[0]}.{feature[1]}: {problem.message} "
+                        f"(line {problem.line})")
     import libcst as cst
     from libcst.codemod import CodemodContext
 
@@ -38,6 +42,7 @@ def transform(f: SourceFile, fixers: list[Fixer], out: FileFix) -> bytes:
         raise Unfixable("libcst does not round-trip this file byte for byte")
     # one context for the file: the imports every codemod asks for are added once, at the end
     context = CodemodContext(filename=str(f.path), full_module_name=None)
+    context.scratch[PARSED_KEY] = (text, script.py[0])  # the check's ast parse, for the codemods' facts
     code: str | None = text  # the code of `tree`, while known (generating it costs a walk)
     for fx in fixers:
         if code is not None:
@@ -64,37 +69,26 @@ def transform(f: SourceFile, fixers: list[Fixer], out: FileFix) -> bytes:
     new_text = tree.code
     if new_text == text:
         return f.data
-    if f.newline == "\r\n":
-        new_text = _crlf(new_text)
-    if text.endswith(("\n", "\r")) != new_text.endswith(("\n", "\r")):
-        new_text = new_text.rstrip("\r\n") if not text.endswith(("\n", "\r")) else new_text + f.newline
     try:
-        ast.parse(new_text, feature_version=feature)
-    except (SyntaxError, ValueError) as exc:
-        raise Unfixable(f"the fixed file would not parse ({exc}); left unchanged") from None
-    try:
-        encoded = new_text.encode(f.encoding)
-    except UnicodeEncodeError:
-        raise Unfixable(f"the fix needs characters {f.encoding} cannot encode") from None
-    new_data = (b"\xef\xbb\xbf" if f.bom else b"") + encoded
-    if _declared_encoding(new_data) != _declared_encoding(f.data):
-        raise Unfixable("the fix would move the coding cookie out of the first two lines")
+        new_data = f.encode(new_text.replace("\r\n", "\n") if f.newline == "\r\n" else new_text)
+    except EncodeError as exc:
+        raise Unfixable(f"{exc}; left unchanged") from None
+    # the fixed file's one parse: it proves the result valid, and the check after the fix reuses it
+    fixed = SourceFile.from_bytes(f.path, f.rel, new_data, f.mode)
+    if fixed.text is None:
+        raise Unfixable("the fixed file would not be decodable text; left unchanged")
+    problem = fixed.python_parse[1]
+    if problem is not None:
+        raise Unfixable(f"the fixed file would not parse ({problem.message}, line {problem.line}); left unchanged")
+    out.new_file = fixed
     return new_data
-
-
-def _declared_encoding(data: bytes) -> str:
-    import io
-    import tokenize
-
-    try:
-        return tokenize.detect_encoding(io.BytesIO(data).readline)[0]
-    except SyntaxError:
-        return "invalid"
 
 
 _INSTANCES: dict[type, Any] = {}
 #: ``context.scratch`` key holding (tree, its code) so codemods need not regenerate the code
 CODE_KEY = "skillsmith.code"
+#: ``context.scratch`` key holding (text, ast module) of the file as checked, so codemods need not parse it again
+PARSED_KEY = "skillsmith.parsed"
 
 
 def run_codemod(cls: type, context, tree):
@@ -185,11 +179,6 @@ def _plain_dispatch(inner):
 
 
 _ATTRIBUTE_HOOK = re.compile(r"^(visit|leave)_[A-Z][A-Za-z]*_[a-z_]+$")
-
-
-def _crlf(text: str) -> str:
-    """Lone ``\\n`` (inserted by a codemod) become ``\\r\\n`` in a CRLF file."""
-    return text.replace("\r\n", "\n").replace("\n", "\r\n")
 
 
 def prepare_python_codemods() -> None:

@@ -2,25 +2,24 @@
 
 from __future__ import annotations
 
-import subprocess
-
 from skillsmith.fix.edits import apply_edits
 from skillsmith.fix.engine import FileFix, Fixer, Unfixable
-from skillsmith.model.sourcefile import SourceFile
+from skillsmith.lang import bashcheck
 
 # -- shell ---------------------------------------------------------------------------------
 
 
-def transform(f: SourceFile, fixers: list[Fixer], out: FileFix) -> bytes:
-    """Parse once with tree-sitter, run each codemod's edits, re-verify with ``bash -n``.
+def transform(script, fixers: list[Fixer], out: FileFix) -> bytes:
+    """Run each codemod's edits on the checked *script*'s tree, re-verify with ``bash -n``.
 
-    The tree is re-parsed only after a codemod changed the bytes, so every codemod sees a tree
-    that matches its source.
+    The check's tree-sitter tree is the first codemod's; the tree is re-parsed only after a
+    codemod changed the bytes, so every codemod sees a tree that matches its source.
     """
+    f = script.file
     from skillsmith.lang import shell
 
     data = f.data
-    tree = shell.parse(data)
+    tree = script.sh_tree if script.sh_tree is not None else shell.parse(data)
     errors_before = _error_nodes(tree)
     for fx in fixers:
         try:
@@ -38,8 +37,12 @@ def transform(f: SourceFile, fixers: list[Fixer], out: FileFix) -> bytes:
     if _error_nodes(tree) > errors_before:
         raise Unfixable("the fixed script would have new parse errors; left unchanged")
     # bash cannot run a CRLF script at all; check the syntax of the lines themselves
-    if not bash_n_ok(data.replace(b"\r\n", b"\n") if f.newline == "\r\n" else data):
-        raise Unfixable("the fixed script fails `bash -n`; left unchanged")
+    try:
+        problem = bashcheck.syntax_error(data.replace(b"\r\n", b"\n") if f.newline == "\r\n" else data)
+    except bashcheck.NotChecked as why:  # unverified is not verified: the file is not written
+        raise Unfixable(f"`bash -n` could not check the fixed script ({why}); left unchanged") from None
+    if problem is not None:
+        raise Unfixable(f"the fixed script fails `bash -n` (line {problem[0]}: {problem[1]}); left unchanged")
     return data
 
 
@@ -53,14 +56,3 @@ def _error_nodes(tree) -> int:
             count += 1
         stack.extend(c for c in node.children if c.has_error or c.is_missing)
     return count
-
-
-def bash_n_ok(data: bytes) -> bool:
-    """Whether ``bash -n`` accepts *data* (True when bash is not installed: nothing to compare)."""
-    try:
-        proc = subprocess.run(["bash", "-n"], input=data, capture_output=True, timeout=30, check=False)
-    except FileNotFoundError:
-        return True
-    except (OSError, subprocess.SubprocessError):
-        return False
-    return proc.returncode == 0

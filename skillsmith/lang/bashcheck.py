@@ -6,6 +6,11 @@ run, each wrapped in its own ``{ ... }`` group, also across units (the checker l
 batches); when that run fails the batch is split in halves down to single scripts, and scripts
 tree-sitter finds errors in are checked on their own (which also gives the exact line). Either
 way the verdict is bash's own.
+
+A check that could not run is not a pass. When ``bash -n`` gives no verdict (bash is not
+installed, cannot start, or runs longer than :data:`TIMEOUT`), :func:`syntax_error` raises
+:class:`NotChecked`: ``check`` says so in a note (it is not a syntax error finding) and
+``fix`` does not write a script it could not verify.
 """
 
 from __future__ import annotations
@@ -16,20 +21,35 @@ import subprocess
 
 #: the rule these verdicts serve: the checker shares one run among many units when it is enabled
 RULE = "SHL002"
+#: seconds one ``bash -n`` run may take before it counts as "not checked"
+TIMEOUT = 30.0
+
+#: why :class:`NotChecked` is raised when there is no bash
+BASH_MISSING = "bash not found on PATH"
 
 _LINE = re.compile(r"line (\d+):\s*(.*)")
 _ENV = {"PATH": "/usr/bin:/bin", "LC_ALL": "C"}
 
 
-def run_bash_n(data: bytes) -> tuple[int, str] | None:
-    """(line, message) of the first syntax error in *data*, or None when bash accepts it."""
+class NotChecked(Exception):
+    """``bash -n`` gave no verdict; the message says why (bash not found, a timeout)."""
+
+
+def syntax_error(data: bytes, timeout: float = TIMEOUT) -> tuple[int, str] | None:
+    """(line, message) of the first syntax error ``bash -n`` finds in *data*, or None when it accepts it.
+
+    Raises :class:`NotChecked` when there is no verdict: bash (looked up on ``PATH``) is
+    missing or cannot start, or the run takes longer than *timeout* seconds.
+    """
     bash = shutil.which("bash")
     if bash is None:
-        return None
+        raise NotChecked(BASH_MISSING)
     try:
-        proc = subprocess.run([bash, "-n"], input=data, capture_output=True, timeout=30, env=_ENV)
-    except (OSError, subprocess.SubprocessError):
-        return None
+        proc = subprocess.run([bash, "-n"], input=data, capture_output=True, timeout=timeout, env=_ENV)
+    except subprocess.TimeoutExpired:
+        raise NotChecked(f"bash -n ran longer than {timeout:g} s") from None
+    except (OSError, subprocess.SubprocessError) as exc:
+        raise NotChecked(f"bash -n could not run: {exc}") from None
     if proc.returncode == 0:
         return None
     err = proc.stderr.decode("utf-8", "replace").strip().splitlines()
@@ -38,8 +58,8 @@ def run_bash_n(data: bytes) -> tuple[int, str] | None:
     return (int(m.group(1)), m.group(2)) if m else (1, first)
 
 
-def syntax_errors(scripts) -> dict[str, tuple[int, str]]:
-    """rel -> (line, message) for the shell *scripts* that ``bash -n`` rejects."""
+def syntax_errors(scripts) -> dict[str, tuple[int, str] | NotChecked]:
+    """rel -> (line, message) for the shell *scripts* ``bash -n`` rejects, or the NotChecked it could not check."""
     found = errors_by_script(scripts)
     return {s.rel: found[id(s)] for s in scripts if id(s) in found}
 
@@ -52,37 +72,46 @@ def share(models) -> None:
         model.__dict__["bash_errors"] = {s.rel: found[id(s)] for s in group if id(s) in found}
 
 
-def errors_by_script(scripts) -> dict[int, tuple[int, str]]:
-    """id(script) -> (line, message) for the *scripts* that ``bash -n`` rejects."""
-    if shutil.which("bash") is None:
-        return {}
+def errors_by_script(scripts) -> dict[int, tuple[int, str] | NotChecked]:
+    """id(script) -> (line, message) for the *scripts* ``bash -n`` rejects, or the NotChecked it could not check."""
     clean, doubtful = [], []
     for s in scripts:
         if s.file.data is None or s.file.text is None:
             continue
         tree = s.sh_tree
         (doubtful if tree is None or tree.root_node.has_error or b"\0" in s.file.data else clean).append(s)
-    errors: dict[int, tuple[int, str]] = {}
+    if (clean or doubtful) and shutil.which("bash") is None:
+        missing = NotChecked(BASH_MISSING)
+        return {id(s): missing for s in clean + doubtful}
+    errors: dict[int, tuple[int, str] | NotChecked] = {}
     bisect(clean, errors)
     for s in doubtful:
-        problem = run_bash_n(s.file.data)
-        if problem is not None:
-            errors[id(s)] = problem
+        _check_one(s, errors)
     return errors
 
 
+def _check_one(script, errors: dict) -> None:
+    try:
+        problem = syntax_error(script.file.data)
+    except NotChecked as why:
+        problem = why
+    if problem is not None:
+        errors[id(script)] = problem
+
+
 def bisect(scripts: list, errors: dict) -> None:
-    """Check *scripts* together; when bash rejects the batch, check each half, down to single scripts."""
+    """Check *scripts* together; when bash rejects the batch (or gives no verdict), check each half, down to single scripts."""
     if not scripts:
         return
     if len(scripts) == 1:
-        problem = run_bash_n(scripts[0].file.data)
-        if problem is not None:
-            errors[id(scripts[0])] = problem
+        _check_one(scripts[0], errors)
         return
     batch = b"".join(b"{\n" + s.file.data + (b"" if s.file.data.endswith(b"\n") else b"\n") + b"}\n" for s in scripts)
-    if run_bash_n(batch) is None:
-        return
+    try:
+        if syntax_error(batch) is None:
+            return
+    except NotChecked:
+        pass
     middle = len(scripts) // 2
     bisect(scripts[:middle], errors)
     bisect(scripts[middle:], errors)

@@ -10,6 +10,8 @@ import re
 import sys
 from dataclasses import dataclass, field
 
+from skillsmith import exitcodes
+
 EXIT_CALLS = {"sys.exit", "exit", "quit", "os._exit", "SystemExit"}
 
 
@@ -22,6 +24,13 @@ class SyntaxProblem:
 
 
 def parse(text: str, filename: str = "<script>") -> tuple[ast.Module | None, SyntaxProblem | None]:
+    """(module, None), or (None, what is wrong) when *text* is not Python the running version parses.
+
+    The one way skillsmith parses Python with ``ast`` (check, fix, audit, kvist, codemods): a
+    ``SyntaxError``, NUL bytes (``ValueError``) and inputs that exhaust the parser
+    (``RecursionError``, ``MemoryError``: absurd nesting such as ``x=`` and 200,000 ``-``) are
+    all a :class:`SyntaxProblem`, never an exception. Nothing is executed.
+    """
     try:
         return ast.parse(text, filename=filename), None
     except SyntaxError as exc:
@@ -30,7 +39,7 @@ def parse(text: str, filename: str = "<script>") -> tuple[ast.Module | None, Syn
         needs = newer_syntax(text, line)
         if needs is None and sys.version_info < (3, 12) and (exc.msg or "").startswith("f-string"):
             needs = "3.12"  # PEP 701 lifted the f-string restrictions (backslashes, quotes, comments)
-        return None, SyntaxProblem(exc.msg, line, col, needs)
+        return None, SyntaxProblem(exc.msg or "invalid syntax", line, col, needs)
     except (ValueError, RecursionError, MemoryError) as exc:  # NUL bytes, absurd nesting
         return None, SyntaxProblem(str(exc) or type(exc).__name__, 1, 1)
 
@@ -59,13 +68,15 @@ def newer_syntax(text: str, line: int) -> str | None:
     return None
 
 
-def dotted(node: ast.AST) -> str | None:
+def dotted(node) -> str | None:
+    """``a.b.c`` for a Name/Attribute chain of an ``ast`` or a libcst tree, else None."""
     parts = []
-    while isinstance(node, ast.Attribute):
-        parts.append(node.attr)
+    while type(node).__name__ == "Attribute":
+        attr = node.attr
+        parts.append(attr if isinstance(attr, str) else attr.value)  # libcst: a Name node
         node = node.value
-    if isinstance(node, ast.Name):
-        parts.append(node.id)
+    if type(node).__name__ == "Name":
+        parts.append(node.id if isinstance(node, ast.Name) else node.value)
         return ".".join(reversed(parts))
     return None
 
@@ -85,7 +96,8 @@ class PythonFacts:
     reads_argv: bool = False
 
 
-def qualified(node: ast.AST, aliases: dict[str, str]) -> str | None:
+def qualified(node, aliases: dict[str, str]) -> str | None:
+    """The dotted name of *node* (``ast`` or libcst) with its import alias resolved."""
     return resolve_alias(dotted(node), aliases)
 
 
@@ -244,3 +256,55 @@ def only_definitions(module: ast.Module) -> bool:
             continue  # version guards, optional imports
         return False
     return True
+
+
+#: a print whose literal text starts like this reports status; it is not data
+STATUS = re.compile(
+    r"^\s*(\[?(info|warn(ing)?|error|debug|note)\b\]?|processing|loading|reading|writing|wrote|"
+    r"saving|saved|fetching|downloading|downloaded|starting|started|done\b|finished|skipping|"
+    r"checking|creating|created|running|connecting|waiting|retrying)",
+    re.IGNORECASE,
+)
+ENVELOPE_KEYS = ("data", "error")
+
+
+def is_status_text(text: str) -> bool:
+    return bool(STATUS.match(text)) or text.rstrip().endswith("...")
+
+
+def is_envelope(node) -> bool:
+    """A dict literal with a "data" or "error" key: already the --json envelope (an ``ast`` or a libcst node)."""
+    kind = type(node).__name__
+    if kind != "Dict":
+        return False
+    keys = node.keys if isinstance(getattr(node, "keys", None), list) else [getattr(e, "key", None) for e in node.elements]
+    return any(string_value(k) in ENVELOPE_KEYS for k in keys)
+
+
+def string_value(node) -> str | None:
+    """The value of a plain string literal (``ast.Constant`` or libcst ``SimpleString``), else None."""
+    value = getattr(node, "value", None)
+    if type(node).__name__ == "Constant":
+        return value if isinstance(value, str) else None
+    if type(node).__name__ == "SimpleString":
+        return node.evaluated_value if isinstance(node.evaluated_value, str) else None
+    return None
+
+
+def main_returns_codes(module: ast.Module) -> bool:
+    """Whether the module's ``main`` returns exit codes: ints, ``EXIT_*`` names or None only."""
+    for node in module.body:
+        if isinstance(node, ast.FunctionDef) and node.name == "main":
+            returns = [n for n in ast.walk(node) if isinstance(n, ast.Return) and n.value is not None]
+            if not returns:
+                return False
+            for ret in returns:
+                value = ret.value
+                if isinstance(value, ast.Constant) and (type(value.value) is int or value.value is None):
+                    continue
+                name = dotted(value) or ""
+                if name.rsplit(".", 1)[-1].startswith(exitcodes.PREFIX) or name.startswith("exitcodes."):
+                    continue
+                return False
+            return True
+    return False

@@ -438,3 +438,19 @@ def possibly_unset(root, data: bytes, nodes: list | None = None) -> list[str]:
             if name not in risky:
                 risky.append(name)
     return risky
+
+
+def range_problem(rng: LineRange, header, has_shebang: bool) -> str | None:
+    """Why printing lines ``rng.first``-``rng.last`` misses the header block, or None.
+
+    A script without a shebang is judged as if it had one (CON001 adds it), so ``2,N``
+    ranges written for the shebang line are not flagged twice.
+    """
+    if header is None:
+        return "the script has no header block"
+    end = header.end_line + (0 if has_shebang else 1)
+    if rng.last > end:
+        return f"the header block ends at line {end}, so it prints code too"
+    if rng.last < end:
+        return f"the header block ends at line {end}, so it cuts the header short"
+    return None

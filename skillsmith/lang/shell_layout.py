@@ -13,34 +13,24 @@ import codecs
 import re
 from functools import cached_property
 
+from skillsmith.lang import header as header_mod
 from skillsmith.lang import shell
-from skillsmith.model import header as header_mod
+from skillsmith.lang.encoding import has_bom, newline_style
+from skillsmith.lang.interpreter import shebang_interpreter
 
 #: node types whose bytes are data or someone else's words: never edited
 PROTECTED = frozenset({"string", "raw_string", "ansi_c_string", "translated_string", "heredoc_redirect", "comment"})
 
-#: names for exit codes, after the Skill Resource Protocol's table (§5)
-CODE_NAMES = {
-    0: "ok", 1: "error", 2: "usage", 3: "not-found", 4: "validation",
-    5: "precondition", 6: "timeout", 7: "unavailable",
-}
-
 _USAGE_TEXT = re.compile(r"^\s*usage:\s*(\S.*)$", re.IGNORECASE)
 _SELF = re.compile(r"""\$\{?0\}?|\$\{0##\*/\}|\$\(\s*basename\s+["']?\$\{?0\}?["']?\s*\)|`basename\s+["']?\$0["']?`""")
-
-
-def code_name(code: int) -> str:
-    if code in CODE_NAMES:
-        return CODE_NAMES[code]
-    return "signal" if code >= 10 else "error"
 
 
 class Layout:
     def __init__(self, data: bytes, tree):
         self.data = data
         self.root = tree.root_node
-        self.bom = len(codecs.BOM_UTF8) if data.startswith(codecs.BOM_UTF8) else 0
-        self.newline = b"\r\n" if b"\r\n" in data else b"\n"
+        self.bom = len(codecs.BOM_UTF8) if has_bom(data) else 0
+        self.newline = newline_style(data).encode()  # what inserted lines end with
         starts = [self.bom]
         pos = data.find(b"\n", self.bom)
         while pos != -1:
@@ -114,8 +104,6 @@ class Layout:
 
     @property
     def interpreter(self) -> str:
-        from skillsmith.model.sourcefile import shebang_interpreter
-
         return shebang_interpreter(self.shebang) or "bash"
 
     @property

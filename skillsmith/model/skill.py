@@ -11,31 +11,24 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path, PurePosixPath
 
-from skillsmith.lang import python, shell
-from skillsmith.model import citations, frontmatter, header
-from skillsmith.model.sourcefile import SourceFile, shebang_interpreter
+from skillsmith.lang import header, python, shell
+from skillsmith.lang.interpreter import (
+    SCRIPT_SUFFIXES,
+    interpreter_language,
+    shebang_interpreter,
+)
+from skillsmith.model import citations, frontmatter
+from skillsmith.model.sourcefile import SourceFile
 
-SCRIPT_SUFFIXES = {".py": "python", ".sh": "shell", ".bash": "shell"}
 LIBRARY_DIRS = {"lib", "_lib"}
-SHELL_INTERPRETERS = {"bash", "sh", "zsh", "dash", "ksh"}
-PYTHON_INTERPRETERS = {"python", "python3"}
-
-
-def interpreter_language(interp: str | None) -> str | None:
-    if interp is None:
-        return None
-    if interp in SHELL_INTERPRETERS:
-        return "shell"
-    if interp in PYTHON_INTERPRETERS or interp.startswith("python3"):
-        return "python"
-    return None
 
 
 class BashSyntaxMixin:
     """``bash -n`` over all shell scripts of a unit, in one process when they are clean."""
 
     @cached_property
-    def bash_errors(self) -> dict[str, tuple[int, str]]:
+    def bash_errors(self) -> dict:
+        """rel -> (line, message) of a shell script's syntax error, or the ``bashcheck.NotChecked`` it could not check."""
         from skillsmith.lang import bashcheck
 
         return bashcheck.syntax_errors([s for s in self.scripts if s.language == "shell"])
@@ -64,6 +57,10 @@ class Skill(BashSyntaxMixin):
     @property
     def name(self) -> str:
         return self.root.name
+
+    def with_files(self, files: dict[str, SourceFile]) -> "Skill":
+        """The same skill holding *files* instead (parses and other derived facts start afresh)."""
+        return Skill(self.root, files, self.symlinks, self.dirs, self.target, self.truncated)
 
     @property
     def skill_md(self) -> SourceFile | None:
@@ -159,6 +156,10 @@ class Loose(BashSyntaxMixin):
     files: dict[str, SourceFile]
     target: str = "agentskills"
 
+    def with_files(self, files: dict[str, SourceFile]) -> "Loose":
+        """The same scripts holding *files* instead (parses start afresh)."""
+        return Loose(self.root, files, self.target)
+
     @cached_property
     def scripts(self) -> list["Script"]:
         found = []
@@ -196,11 +197,9 @@ class Script:
 
     # -- parses ------------------------------------------------------------------------------
 
-    @cached_property
+    @property
     def py(self) -> tuple[ast.Module | None, python.SyntaxProblem | None]:
-        if self.file.text is None:
-            return None, None
-        return python.parse(self.file.text, str(self.path))
+        return self.file.python_parse
 
     @cached_property
     def py_facts(self) -> python.PythonFacts | None:

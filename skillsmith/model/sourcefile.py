@@ -1,16 +1,20 @@
-"""A file read once: bytes, encoding, newline style and lazily built views of its text."""
+"""A file read once: bytes, encoding, newline style and lazily built views of its text.
+
+It is also the one place that writes text back the way the file was encoded
+(:meth:`SourceFile.encode`): every edit of an existing file (fixes, ``add script``, the
+answers file) goes through it.
+"""
 
 from __future__ import annotations
 
 import codecs
-import io
 import os
-import re
 import stat
-import tokenize
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
+
+from skillsmith.lang.encoding import cookie_encoding, has_bom, newline_style
 
 #: files larger than this are not read (a finding says so)
 MAX_BYTES = 1024 * 1024
@@ -19,6 +23,10 @@ TEXT_SUFFIXES = frozenset(
     ".md .markdown .txt .rst .py .sh .bash .zsh .json .yaml .yml .toml .cfg .ini .js .mjs .cjs .ts "
     ".mts .cts .html .htm .css .csv .tsv .xml .sql .j2 .jinja .tmpl .template .org .env".split()
 )
+
+
+class EncodeError(ValueError):
+    """New text cannot be written the way the original file was encoded; the message says why."""
 
 
 @dataclass
@@ -101,19 +109,21 @@ class SourceFile:
 
     @cached_property
     def bom(self) -> bool:
-        return bool(self.data and self.data.startswith(codecs.BOM_UTF8))
+        return has_bom(self.data or b"")
+
+    @cached_property
+    def cookie_applies(self) -> bool:
+        """Whether a Python coding cookie decides the encoding (``.py`` files and ``#!...python`` scripts)."""
+        data = self.data or b""
+        return self.suffix == ".py" or data.startswith(b"#!") and b"python" in data[:80]
 
     @cached_property
     def encoding(self) -> str:
         """``utf-8`` (or a Python coding cookie's encoding for ``.py`` files)."""
-        data = self.data or b""
-        if self.suffix == ".py" or data.startswith(b"#!") and b"python" in data[:80]:
-            try:
-                enc, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
-                return "utf-8" if enc == "utf-8-sig" else enc
-            except SyntaxError:
-                return "utf-8"
-        return "utf-8"
+        if not self.cookie_applies:
+            return "utf-8"
+        enc = cookie_encoding(self.data or b"")
+        return "utf-8" if enc in ("utf-8-sig", "invalid") else enc
 
     @cached_property
     def text(self) -> str | None:
@@ -146,17 +156,61 @@ class SourceFile:
 
     @cached_property
     def newline(self) -> str:
-        data = self.data or b""
-        if b"\r\n" in data:
-            return "\r\n"
-        if b"\r" in data and b"\n" not in data:
-            return "\r"
-        return "\n"
+        """The file's line ending (see :func:`skillsmith.lang.encoding.newline_style`)."""
+        return newline_style(self.data or b"")
+
+    @cached_property
+    def edit_text(self) -> str | None:
+        """:attr:`text` with :attr:`newline` turned into ``\\n``: what edits work on and :meth:`encode` takes."""
+        text = self.text
+        if text is None or self.newline == "\n":
+            return text
+        return text.replace(self.newline, "\n")
+
+    def encode(self, text: str) -> bytes:
+        """*text* (``\\n`` newlines, as edited) as bytes encoded the way this file was.
+
+        Kept from the original: the BOM, the encoding (a Python coding cookie's), the newline
+        style (every ``\\n`` becomes :attr:`newline`) and whether the file ends with a newline.
+        Raises :class:`EncodeError` when the file was not text, when *text* holds characters
+        the encoding cannot represent, or when a coding cookie would move or change (it must
+        stay in the first two lines and name the same encoding).
+        """
+        old = self.edit_text
+        if old is None:
+            raise EncodeError("not decodable text")
+        ends = old.endswith("\n")
+        if text.endswith("\n") != ends:
+            text = text + "\n" if ends else text.rstrip("\n")
+        if self.newline != "\n":
+            text = text.replace("\n", self.newline)
+        try:
+            encoded = text.encode(self.encoding)
+        except UnicodeEncodeError as exc:
+            bad = exc.object[exc.start:exc.end]
+            raise EncodeError(f"{self.encoding} cannot encode {bad!r}, which the new text needs") from None
+        data = (codecs.BOM_UTF8 if self.bom else b"") + encoded
+        if self.cookie_applies and cookie_encoding(data) != cookie_encoding(self.data or b""):
+            raise EncodeError("the coding cookie would move out of the first two lines or change")
+        return data
 
     @cached_property
     def lines(self) -> list[str]:
         """Lines of :attr:`text` without their line endings."""
         return (self.text or "").splitlines()
+
+    @cached_property
+    def python_parse(self):
+        """``(ast.Module or None, SyntaxProblem or None)``: the one ``ast`` parse of this file's text.
+
+        Built on first use and shared by everything that reads this version of the file: the
+        rules, the fix engine's checks before and after a fix, and the check after the fix.
+        """
+        from skillsmith.lang import python
+
+        if self.text is None:
+            return None, None
+        return python.parse(self.text, str(self.path))
 
     @cached_property
     def shebang(self) -> str | None:
@@ -173,12 +227,3 @@ class SourceFile:
         return line, col
 
 
-_INTERPRETER = re.compile(r"^#!\s*(?:\S*/)?(?:env\s+(?:-\S+\s+)*)?([A-Za-z0-9_.+-]+)")
-
-
-def shebang_interpreter(shebang: str | None) -> str | None:
-    """``python3`` for ``#!/usr/bin/env python3``, ``bash`` for ``#!/bin/bash -e``."""
-    if not shebang:
-        return None
-    m = _INTERPRETER.match(shebang)
-    return m.group(1) if m else None

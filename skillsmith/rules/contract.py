@@ -5,9 +5,9 @@ from __future__ import annotations
 import re
 from pathlib import PurePosixPath
 
-from skillsmith.model.header import FIELDS, HEAD_LINES
-from skillsmith.model.skill import interpreter_language
-from skillsmith.model.sourcefile import shebang_interpreter
+from skillsmith import exitcodes
+from skillsmith.lang.header import FIELDS, HEAD_LINES
+from skillsmith.lang.interpreter import interpreter_language, shebang_interpreter
 from skillsmith.rules.finding import Hit
 from skillsmith.rules.registry import rule
 
@@ -475,6 +475,7 @@ def exit_code_literal(script):
     ## Fix safety
     Safe: adds the constants (`EXIT_USAGE = 2`, `readonly EXIT_USAGE=2`) and replaces the literals.
     """
+    words = script.header.exit_words if script.header is not None else {}
     if script.language == "python":
         if script.py_facts is None:
             return
@@ -483,7 +484,8 @@ def exit_code_literal(script):
         for call in script.py_facts.exit_calls:
             arg = call.args[0] if call.args else None
             if isinstance(arg, ast.Constant) and type(arg.value) is int and arg.value != 0:
-                yield Hit(script.path, f"exit code {arg.value} is a literal; name it (EXIT_... = {arg.value})", call.lineno, call.col_offset + 1)
+                name = exitcodes.constant_name(arg.value, words.get(arg.value))
+                yield Hit(script.path, f"exit code {arg.value} is a literal; name it ({name} = {arg.value})", call.lineno, call.col_offset + 1)
     else:
         tree = script.sh_tree
         if tree is None:
@@ -496,4 +498,5 @@ def exit_code_literal(script):
                 raw = shell.unquote(shell.text(cmd.args[0], data))
                 if raw.isdigit() and raw != "0":
                     row, col = cmd.node.start_point
-                    yield Hit(script.path, f"exit code {raw} is a literal; name it (readonly EXIT_...={raw})", row + 1, col + 1)
+                    name = exitcodes.constant_name(int(raw), words.get(int(raw)))
+                    yield Hit(script.path, f"exit code {raw} is a literal; name it (readonly {name}={raw})", row + 1, col + 1)

@@ -52,12 +52,9 @@ class Result:
 
 def check_paths(paths: list[str | Path], options: Options | None = None) -> Result:
     options = options or Options()
-    run_key = _run_key(paths, options)
-    if run_key is not None:
-        hit = cache.get(run_key)
-        # nothing below the paths changed since a run that stored it (and no tool moved)
-        if hit is not None and [list(t) for t in _tools_state(tuple(hit["tools"]))] == hit["tool_state"]:
-            return Result([Finding(**f) for f in hit["findings"]], hit["units"], hit["notes"], 0)
+    known, run_key = cached_run(paths, options)
+    if known is not None:
+        return known
     registry.load_rules()
     result = _check(paths, options)
     if run_key is not None and not result.internal_errors:
@@ -67,6 +64,23 @@ def check_paths(paths: list[str | Path], options: Options | None = None) -> Resu
             "tools": tools, "tool_state": [list(t) for t in _tools_state(tools)],
         })
     return result
+
+
+def cached_run(paths: list[str | Path], options: Options) -> tuple[Result | None, str | None]:
+    """(the result of an earlier run over the same, unchanged tree or None, the run's key).
+
+    Costs one walk of the tree's metadata: no rule is loaded and no file is read. The key
+    (None when this run is not cached) is taken before the run, so a file changed while
+    the run reads it is not stored under the new state.
+    """
+    run_key = _run_key(paths, options)
+    if run_key is None:
+        return None, None
+    hit = cache.get(run_key)
+    # nothing below the paths changed since a run that stored it (and no tool moved)
+    if hit is None or [list(t) for t in _tools_state(tuple(hit["tools"]))] != hit["tool_state"]:
+        return None, run_key
+    return Result([Finding(**f) for f in hit["findings"]], hit["units"], hit["notes"], 0), run_key
 
 
 def _run_key(paths: list[str | Path], options: Options) -> str | None:
@@ -92,16 +106,10 @@ def _check(paths: list[str | Path], options: Options) -> Result:
     from skillsmith.discovery.discover import discover
 
     units = discover(paths)
-    jobs = options.jobs if options.jobs is not None else (os.cpu_count() or 1)
-    outcomes: list[dict]
-    if len(units) >= POOL_THRESHOLD and jobs > 1:
-        outcomes = _pool_map(units, options, jobs)
-    else:
-        outcomes = [out for batch in batches(units, BATCH) for out in check_batch(batch, options)]
     findings: list[Finding] = []
     notes: list[str] = []
     errors = 0
-    for out in outcomes:
+    for out in map_units(units, options, check_batch):
         findings.extend(Finding(**f) for f in out["findings"])
         notes.extend(n for n in out["notes"] if n not in notes)
         errors += out["errors"]
@@ -109,7 +117,15 @@ def _check(paths: list[str | Path], options: Options) -> Result:
     return Result(findings, len(units), notes, errors)
 
 
-def _pool_map(units: list[Unit], options: Options, jobs: int) -> list[dict]:
+def map_units(units: list[Unit], options: Options, batch_fn, *args) -> list:
+    """``batch_fn(batch, options, *args)`` over *units* in batches; in worker processes when there are many.
+
+    ``check`` and ``fix`` both run their per-unit work through here, so a unit is loaded,
+    checked and (for ``fix``) fixed in one process, from one read of its files.
+    """
+    jobs = options.jobs if options.jobs is not None else (os.cpu_count() or 1)
+    if len(units) < POOL_THRESHOLD or jobs < 2:
+        return [out for batch in batches(units, BATCH) for out in batch_fn(batch, options, *args)]
     import concurrent.futures
     import multiprocessing
 
@@ -117,20 +133,30 @@ def _pool_map(units: list[Unit], options: Options, jobs: int) -> list[dict]:
     size = max(1, min(BATCH, len(units) // (jobs * 8)))
     work = batches(units, size)
     with concurrent.futures.ProcessPoolExecutor(max_workers=jobs, mp_context=ctx) as pool:
-        return [out for outs in pool.map(check_batch, work, [options] * len(work)) for out in outs]
+        results = pool.map(batch_fn, work, *([a] * len(work) for a in (options, *args)))
+        return [out for outs in results for out in outs]
 
 
 def batches(units: list[Unit], size: int) -> list[list[Unit]]:
     return [units[i:i + size] for i in range(0, len(units), size)]
 
 
+def check_unit(unit: Unit, options: Options) -> dict:
+    """Findings for one unit, as plain dicts (cheap to send between processes and to cache)."""
+    return check_batch([unit], options)[0]
+
+
 def check_batch(units: list[Unit], options: Options) -> list[dict]:
-    """:func:`check_unit` for several units, sharing one ``bash -n`` among all their shell scripts."""
+    """The findings of several units, sharing one ``bash -n`` among all their shell scripts."""
     prepared = [prepare_unit(u, options) for u in units]
-    todo = [p for p in prepared if p.result is None]
-    if any(r.id == bashcheck.RULE for p in todo for r in p.rules):
-        bashcheck.share([p.model for p in todo])
+    share_bash_n([p for p in prepared if p.result is None])
     return [p.result if p.result is not None else evaluate_unit(p, options) for p in prepared]
+
+
+def share_bash_n(prepared: list[Prepared]) -> None:
+    """One ``bash -n`` run for the shell scripts of all *prepared* units (when SHL002 is enabled)."""
+    if any(r.id == bashcheck.RULE for p in prepared for r in p.rules):
+        bashcheck.share([p.model for p in prepared])
 
 
 def enabled_rules(options: Options, unit: Unit, target: str) -> list[registry.Rule]:
@@ -166,20 +192,16 @@ class Prepared:
     key: str | None
     result: dict | None
     stat_key: str | None = None
-
-
-def check_unit(unit: Unit, options: Options) -> dict:
-    """Findings for one unit, as plain dicts (cheap to send between processes and to cache)."""
-    prepared = prepare_unit(unit, options)
-    return prepared.result if prepared.result is not None else evaluate_unit(prepared, options)
+    use_cache: bool = False
 
 
 def prepare_unit(unit: Unit, options: Options) -> Prepared:
-    from skillsmith.discovery.discover import (
-        load_loose,
-        load_project,
-        load_skill,
-    )
+    """Load *unit* (its files are listed, not read) and look its result up in the cache.
+
+    A hit on the metadata key answers without reading a file; the target and rules are then
+    left unresolved (see :func:`resolve`).
+    """
+    from skillsmith.discovery.discover import load_loose, load_project, load_skill
 
     if unit.kind == "skill":
         model = load_skill(unit.root, unit.config, options.max_bytes, unit.ignorer)
@@ -193,19 +215,28 @@ def prepare_unit(unit: Unit, options: Options) -> Prepared:
     if stat_key is not None:
         hit = cache.get(stat_key)  # nothing changed since the last run: no file is read
         if hit is not None:
-            return Prepared(unit, model, "", [], None, hit)
-    target = options.target or unit.config.target or targets.detect(model).name
-    model.target = target
-    rules = enabled_rules(options, unit, target)
-
-    key = None
-    if use_cache:
-        key = _cache_key(unit, model, rules, target)
-        hit = cache.get(key)
+            return Prepared(unit, model, "", [], None, hit, stat_key, use_cache)
+    prepared = resolve(Prepared(unit, model, "", [], None, None, stat_key, use_cache), options)
+    if prepared.key is not None:
+        hit = cache.get(prepared.key)
         if hit is not None:
             cache.put(stat_key, hit)
-            return Prepared(unit, model, target, rules, key, hit, stat_key)
-    return Prepared(unit, model, target, rules, key, None, stat_key)
+            prepared.result = hit
+    return prepared
+
+
+def resolve(prepared: Prepared, options: Options) -> Prepared:
+    """Fill in the unit's target, its enabled rules and its content key (which reads its files)."""
+    if prepared.rules:
+        return prepared
+    unit, model = prepared.unit, prepared.model
+    target = options.target or unit.config.target or targets.detect(model).name
+    model.target = target
+    prepared.target = target
+    prepared.rules = enabled_rules(options, unit, target)
+    if prepared.use_cache:
+        prepared.key = _cache_key(unit, model, prepared.rules, target)
+    return prepared
 
 
 def evaluate_unit(prepared: Prepared, options: Options) -> dict:

@@ -6,7 +6,7 @@ every other rule sees such a file without text and stays quiet about it.
 
 from __future__ import annotations
 
-from skillsmith.model.skill import SCRIPT_SUFFIXES
+from skillsmith.lang.interpreter import SCRIPT_SUFFIXES
 from skillsmith.model.sourcefile import TEXT_SUFFIXES
 from skillsmith.rules.finding import Hit
 from skillsmith.rules.registry import rule

@@ -649,9 +649,9 @@ def plugin_syntax_error(skill):
     f = kvist.plugin_file(skill)
     if f is None or f.text is None:
         return
-    module, error, line = kvist.parse_python(f.text)
-    if module is None:
-        yield Hit(f.path, f"{f.rel} does not parse: {error}", line)
+    problem = kvist.parse_plugin(f.text)[1]
+    if problem is not None:
+        yield Hit(f.path, f"{f.rel} does not parse: {problem.message}", problem.line)
 
 
 @rule("KVS019", "describe-missing", summary="plugin.py has no top-level describe().", seed=f"{SEED} plugin.py",

@@ -3,10 +3,16 @@
 from __future__ import annotations
 
 import ast
-import re
 import sys
 
-from skillsmith.lang.python import dotted, keyword, qualified
+from skillsmith.lang.python import (
+    dotted,
+    is_envelope,
+    is_status_text,
+    keyword,
+    main_returns_codes,
+    qualified,
+)
 from skillsmith.rules.finding import Hit
 from skillsmith.rules.registry import rule
 
@@ -183,31 +189,10 @@ def os_system(script):
             yield Hit(script.path, f"{name}() runs a shell command line; use subprocess.run([...]) with a list", call.lineno, call.col_offset + 1)
 
 
-#: a print whose literal text starts like this reports status; it is not data
-STATUS = re.compile(
-    r"^\s*(\[?(info|warn(ing)?|error|debug|note)\b\]?|processing|loading|reading|writing|wrote|"
-    r"saving|saved|fetching|downloading|downloaded|starting|started|done\b|finished|skipping|"
-    r"checking|creating|created|running|connecting|waiting|retrying)",
-    re.IGNORECASE,
-)
-ENVELOPE_KEYS = ("data", "error")
-
-
-def is_status_text(text: str) -> bool:
-    return bool(STATUS.match(text)) or text.rstrip().endswith("...")
-
-
 def _facts(script):
     if script.language != "python":
         return None
     return script.py_facts
-
-
-def is_envelope(node: ast.expr) -> bool:
-    """A dict literal with a "data" or "error" key: already the --json envelope."""
-    return isinstance(node, ast.Dict) and any(
-        isinstance(k, ast.Constant) and k.value in ENVELOPE_KEYS for k in node.keys
-    )
 
 
 def defines(module: ast.Module, name: str) -> bool:
@@ -317,25 +302,6 @@ def json_output_bare(script):
     for call in json_prints(facts):
         yield Hit(script.path, "prints bare JSON; wrap it in the envelope with emit_json(data, schema)",
                   call.lineno, call.col_offset + 1)
-
-
-def main_returns_codes(module: ast.Module) -> bool:
-    """Whether the module's ``main`` returns exit codes: ints, ``EXIT_*`` names or None only."""
-    for node in module.body:
-        if isinstance(node, ast.FunctionDef) and node.name == "main":
-            returns = [n for n in ast.walk(node) if isinstance(n, ast.Return) and n.value is not None]
-            if not returns:
-                return False
-            for ret in returns:
-                value = ret.value
-                if isinstance(value, ast.Constant) and (type(value.value) is int or value.value is None):
-                    continue
-                name = dotted(value) or ""
-                if name.rsplit(".", 1)[-1].startswith("EXIT_") or name.startswith("exitcodes."):
-                    continue
-                return False
-            return True
-    return False
 
 
 def final_main_call(module: ast.Module) -> ast.Call | None:

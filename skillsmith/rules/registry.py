@@ -165,6 +165,24 @@ def iter_rules(scope: str) -> Iterator[Rule]:
     return (r for r in all_rules() if r.scope == scope)
 
 
+# -- selection: one meaning of a rule selector for the command line, the config, the API and
+# inline suppressions. A selector is ``ALL``, a family prefix (``SPC``) or an ID prefix (``CON01``).
+
+_SELECTOR_SEPARATORS = re.compile(r"[,\s]+")
+
+
+def selectors(value: str | Iterable[str] | None) -> list[str] | None:
+    """Rule selectors, stripped and upper-cased; a string is split at commas and blanks.
+
+    ``"spc, CON014"`` and ``["spc", " CON014"]`` both give ``["SPC", "CON014"]``; None stays None
+    (no selection given). Nothing is validated here: see :func:`unknown_selector`.
+    """
+    if value is None:
+        return None
+    items = _SELECTOR_SEPARATORS.split(value) if isinstance(value, str) else value
+    return [item.strip().upper() for item in items if item.strip()]
+
+
 def matches(rule_id: str, selectors: Iterable[str]) -> bool:
     """Whether *rule_id* is named by any selector: ``ALL``, a family prefix, or an ID prefix."""
     for sel in selectors:
@@ -172,6 +190,35 @@ def matches(rule_id: str, selectors: Iterable[str]) -> bool:
         if sel == "ALL" or (sel and rule_id.startswith(sel)):
             return True
     return False
+
+
+def unknown_selector(selectors: Iterable[str]) -> str | None:
+    """The first of *selectors* that names no rule (a typo such as ``CON14``), or None."""
+    ids = [r.id for r in all_rules()]
+    for sel in selectors:
+        if sel.strip().upper() != "ALL" and not any(matches(rule_id, [sel]) for rule_id in ids):
+            return sel
+    return None
+
+
+def no_rule_matches(selector: str) -> str:
+    """The message for a selector that names no rule, wherever it was given."""
+    return f"no rule matches {selector!r}; see 'skillsmith rules'"
+
+
+def validated_selectors(value: str | Iterable[str] | None) -> list[str] | None:
+    """:func:`selectors` of *value*; a selector that names no rule is a usage error (exit 2).
+
+    The command line and the API validate with this; the config file reports the same problem
+    as invalid input naming its file and line (:mod:`skillsmith.config`).
+    """
+    from skillsmith.errors import UsageError
+
+    chosen = selectors(value)
+    bad = unknown_selector(chosen or ())
+    if bad is not None:
+        raise UsageError(no_rule_matches(bad))
+    return chosen
 
 
 @lru_cache(maxsize=1)

@@ -16,8 +16,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from skillsmith.model.skill import interpreter_language
-from skillsmith.model.sourcefile import shebang_interpreter
+from skillsmith.lang.interpreter import interpreter_language, shebang_interpreter
 from skillsmith.rules.finding import Hit
 from skillsmith.rules.registry import rule
 

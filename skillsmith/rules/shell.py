@@ -7,9 +7,10 @@ import os
 import shutil
 import subprocess
 
-from skillsmith.lang import shell
-from skillsmith.model.sourcefile import shebang_interpreter
-from skillsmith.rules.finding import Hit
+from skillsmith.lang import bashcheck, shell
+from skillsmith.lang.interpreter import shebang_interpreter
+from skillsmith.lang.shell import range_problem
+from skillsmith.rules.finding import Hit, display_path
 from skillsmith.rules.registry import RuleUnavailable, rule
 
 
@@ -76,7 +77,8 @@ def strict_mode_missing(script):
         yield Hit(script.path, message)
 
 
-@rule("SHL002", "bash-syntax", summary="`bash -n` reports a syntax error.", seed="000 §10", scope="script", library=True)
+@rule("SHL002", "bash-syntax", summary="`bash -n` reports a syntax error.", seed="000 §10", scope="script", library=True,
+      tools=("bash",))
 def bash_syntax(script):
     """
     ## What it does
@@ -96,6 +98,10 @@ def bash_syntax(script):
     if script.language != "shell" or script.unit is None:
         return
     problem = script.unit.bash_errors.get(script.rel)
+    if isinstance(problem, bashcheck.NotChecked):  # no verdict is neither a finding nor a pass
+        if str(problem) == bashcheck.BASH_MISSING:
+            raise RuleUnavailable(f"{problem}; the syntax check `bash -n` (SHL002) was skipped")
+        raise RuleUnavailable(f"{display_path(script.path)}: {problem}; the syntax check (SHL002) was skipped there")
     if problem is not None:
         line, message = problem
         yield Hit(script.path, f"bash -n: {message}", line)
@@ -193,22 +199,6 @@ def help_fixed_line_range(script):
             continue
         row, col = rng.node.start_point
         yield Hit(script.path, f"help prints lines {rng.first}-{rng.last} of the script but {what}", row + 1, col + 1)
-
-
-def range_problem(rng: shell.LineRange, header, has_shebang: bool) -> str | None:
-    """Why printing lines ``rng.first``-``rng.last`` misses the header block, or None.
-
-    A script without a shebang is judged as if it had one (CON001 adds it), so ``2,N``
-    ranges written for the shebang line are not flagged twice.
-    """
-    if header is None:
-        return "the script has no header block"
-    end = header.end_line + (0 if has_shebang else 1)
-    if rng.last > end:
-        return f"the header block ends at line {end}, so it prints code too"
-    if rng.last < end:
-        return f"the header block ends at line {end}, so it cuts the header short"
-    return None
 
 
 @rule("SHL051", "unquoted-expansion", summary="A variable or command substitution is unquoted in a command's arguments.",

@@ -235,12 +235,11 @@ def _module_of(name: str, modules: tuple[str, ...]) -> str | None:
 
 
 def python_capabilities(text: str):
-    try:
-        module = ast.parse(text)
-    except (SyntaxError, ValueError):
-        return
     from skillsmith.lang import python
 
+    module = python.parse(text)[0]
+    if module is None:
+        return
     for node in ast.walk(module):
         names = []
         if isinstance(node, ast.Import):

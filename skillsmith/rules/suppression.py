@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import re
 
+from skillsmith.rules.registry import matches, selectors
+
 _COMMENT = re.compile(r"skillsmith:\s*(ignore|ignore-file)\[([A-Za-z0-9_,\s-]*)\]")
 
 
@@ -21,7 +23,7 @@ def parse(lines: list[str]) -> tuple[dict[int, set[str]], set[str]]:
         if "skillsmith:" not in text:
             continue
         for m in _COMMENT.finditer(text):
-            ids = {i.strip().upper() for i in m.group(2).split(",") if i.strip()}
+            ids = set(selectors(m.group(2)))
             if m.group(1) == "ignore-file":
                 whole |= ids
             else:
@@ -32,5 +34,4 @@ def parse(lines: list[str]) -> tuple[dict[int, set[str]], set[str]]:
 
 def suppressed(rule_id: str, line: int, table: tuple[dict[int, set[str]], set[str]]) -> bool:
     by_line, whole = table
-    selectors = whole | by_line.get(line, set())
-    return any(s == "ALL" or rule_id.startswith(s) for s in selectors)
+    return matches(rule_id, whole | by_line.get(line, set()))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 
@@ -10,6 +11,7 @@ from skillsmith.errors import (
     NotFoundError,
     UsageError,
 )
+from skillsmith.model.sourcefile import SourceFile
 from skillsmith.scaffold.answers import (
     ANSWERS_FILE,
     CASES_MARKER,
@@ -19,7 +21,7 @@ from skillsmith.scaffold.answers import (
     script_problem,
     summary_problem,
 )
-from skillsmith.scaffold.render import read_text, render, write_bytes, write_text
+from skillsmith.scaffold.render import read_source, render, write_bytes, write_text
 
 # -- add script --------------------------------------------------------------------------
 
@@ -29,12 +31,9 @@ def read_answers(root: Path) -> dict:
     import yaml
 
     path = root / ANSWERS_FILE
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
+    if not os.path.lexists(path):
         return {}
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InvalidInputError(f"{path}: cannot read: {exc}") from None
+    text = read_source(path).edit_text
     try:
         data = yaml.safe_load(text)
     except yaml.YAMLError as exc:
@@ -42,15 +41,12 @@ def read_answers(root: Path) -> dict:
     return data if isinstance(data, dict) else {}
 
 
-def skill_name(root: Path) -> str:
-    """The skill's name from SKILL.md's frontmatter, else the folder name."""
+def skill_name(root: Path, skill_md: SourceFile) -> str:
+    """The skill's name from *skill_md*'s frontmatter, else the folder name."""
     from skillsmith.model import frontmatter
 
-    try:
-        fm = frontmatter.parse((root / "SKILL.md").read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError):
-        return root.name
-    data = fm.data if isinstance(fm.data, dict) else {}
+    data = frontmatter.parse(skill_md.edit_text).data
+    data = data if isinstance(data, dict) else {}
     return data["name"] if isinstance(data.get("name"), str) and data["name"] else root.name
 
 
@@ -136,10 +132,12 @@ def add_script(skill_dir: str | Path, file_name: str, *, description: str | None
         raise UsageError(f"scripts/ already has a script named {Path(file_name).stem!r}")
     answers = read_answers(root)
     as_json = answers.get("json", True) is not False
-    name = skill_name(root)
+    skill_md = root / "SKILL.md"
+    md_file = read_source(skill_md)
+    name = skill_name(root, md_file)
     run_sh = root / "tests" / "run.sh"
-    run_text = run_sh.read_text(encoding="utf-8") if run_sh.is_file() else None
-    if run_text is not None and CASES_MARKER not in run_text:
+    run_file = read_source(run_sh) if run_sh.is_file() else None
+    if run_file is not None and CASES_MARKER not in run_file.edit_text:
         raise InvalidInputError(
             f"{run_sh} has no line '{CASES_MARKER}'; add it where new cases belong, then retry"
         )
@@ -148,17 +146,14 @@ def add_script(skill_dir: str | Path, file_name: str, *, description: str | None
         render(SKILL_TEMPLATE, Path(tmp), {"part": "script", "name": name, "scripts": [file_name], "summary": summary, "json": as_json})
         script_text = (Path(tmp) / "scripts" / file_name).read_bytes()
         cases = (Path(tmp) / "cases.sh").read_text(encoding="utf-8")
-    skill_md = root / "SKILL.md"
     sample = "assets/sample-input.txt" if (root / "assets" / "sample-input.txt").is_file() else "notes.txt"
-    md_file = read_text(skill_md)
-    new_md = insert_scripts_entry(md_file.text, cited_line(file_name, as_json, sample))
+    new_md = insert_scripts_entry(md_file.edit_text, cited_line(file_name, as_json, sample))
     new_md = declare_resource(new_md, f"scripts/{file_name}", "executable")
     written = [f"scripts/{file_name}"]
     target.parent.mkdir(exist_ok=True)
     write_bytes(target, script_text, mode=0o755)
-    if run_text is not None:
-        run_file = read_text(run_sh)
-        write_text(run_file, insert_cases(run_file.text, cases))
+    if run_file is not None:
+        write_text(run_file, insert_cases(run_file.edit_text, cases))
         written.append("tests/run.sh")
     write_text(md_file, new_md)
     written.append("SKILL.md")

@@ -30,8 +30,8 @@ import sys
 import tempfile
 from pathlib import Path
 
-from skillsmith import exitcodes
 from skillsmith.errors import MissingDependencyError
+from skillsmith.exitcodes import FINDINGS, ExitCode
 
 #: templates whose history is kept (the others are rendered from their folder and cannot be updated)
 HISTORY_TEMPLATES = ("skill",)
@@ -262,8 +262,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--check", action="store_true", help="write nothing; exit 10 when a bundle is stale")
     parser.add_argument("--version", default=__version__, help="tag for a new version (default: skillsmith's version)")
     args = parser.parse_args(argv)
-    root = templates_root()
-    status = exitcodes.OK
+    root = Path(__file__).resolve().parents[2] / "templates"  # the source tree's templates/
+    status = ExitCode.SUCCESS
     for name in HISTORY_TEMPLATES:
         folder, bundle = root / name, root / "history" / f"{name}.bundle"
         if args.check:
@@ -271,7 +271,7 @@ def main(argv: list[str] | None = None) -> int:
             for rel in problems:
                 print(f"{name}: {rel}")
             if problems:
-                status = exitcodes.FINDINGS
+                status = FINDINGS
         else:
             tag = regenerate(folder, bundle, args.version)
             print(f"{name}: {'added version ' + tag if tag else 'up to date'}", file=sys.stderr)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import subprocess
 import warnings
-from dataclasses import dataclass
 from pathlib import Path
 
 from skillsmith import targets
@@ -13,6 +12,7 @@ from skillsmith.errors import (
     SkillsmithError,
     UsageError,
 )
+from skillsmith.model.sourcefile import EncodeError, SourceFile
 from skillsmith.scaffold.answers import (
     ANSWERS_FILE,
     DEFAULT_SCRIPTS,
@@ -24,13 +24,22 @@ from skillsmith.scaffold.answers import (
 
 
 def copier_settings():
-    """Explicit, empty Copier settings: the user's Copier configuration does not apply."""
+    """Explicit Copier settings: the user's Copier configuration does not apply.
+
+    They trust skillsmith's own templates, by the sources ``new``, ``add script`` and ``update``
+    give Copier, and nothing else: the templates load a Jinja extension
+    (:mod:`skillsmith.scaffold.template_globals`), which Copier runs only for trusted templates.
+    """
     try:
         from copier import Settings
     except ImportError:  # older Copier releases keep it in copier.settings
         from copier.settings import Settings
 
-    return Settings()
+    from skillsmith.scaffold import history
+
+    folders = {str(config.parent) for config in history.templates_root().glob("*/copier.yml")}
+    clones = {history.source_name(name) for name in history.HISTORY_TEMPLATES}
+    return Settings(trust=folders | clones)
 
 
 def template_available(template: str) -> bool:
@@ -70,11 +79,11 @@ def record_source(answers_file: Path, source: str, tag: str) -> None:
     """Set ``_src_path`` and ``_commit`` in an answers file, keeping its comments and answers."""
     import yaml
 
-    file = read_text(answers_file)
-    data = yaml.safe_load(file.text)
+    file = read_source(answers_file)
+    data = yaml.safe_load(file.edit_text)
     if not isinstance(data, dict):
         raise InvalidInputError(f"{answers_file}: the rendered answers are not a mapping")
-    head = [line for line in file.text.splitlines() if line.startswith("#")]
+    head = [line for line in file.edit_text.splitlines() if line.startswith("#")]
     answers = {"_commit": tag, "_src_path": source}
     answers.update((k, v) for k, v in data.items() if k not in answers)
     body = yaml.safe_dump(answers, sort_keys=False, allow_unicode=True, default_flow_style=False)
@@ -153,35 +162,31 @@ def new(
 # -- careful writes ---------------------------------------------------------------------
 
 
-@dataclass
-class TextFile:
-    """A text file read for an edit: text with ``\n`` newlines, plus what to restore on write."""
+def read_source(path: Path) -> SourceFile:
+    """*path* read once for an edit (never through a symbolic link); edit its ``edit_text``.
 
-    path: Path
-    text: str
-    newline: str
-    bom: bool
-
-
-def read_text(path: Path) -> TextFile:
-    data = path.read_bytes()
-    bom = data.startswith(b"\xef\xbb\xbf")
+    Raises InvalidInputError when it cannot be read or is not text.
+    """
     try:
-        text = data[3 if bom else 0 :].decode("utf-8")
-    except UnicodeDecodeError:
-        raise InvalidInputError(f"{path}: not UTF-8 text; not edited") from None
-    newline = "\r\n" if "\r\n" in text else "\n"
-    return TextFile(path, text.replace("\r\n", "\n"), newline, bom)
+        file = SourceFile.from_path(path, path.name)
+    except OSError as exc:
+        raise InvalidInputError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    if file.edit_text is None:
+        raise InvalidInputError(f"{path}: cannot read: {file.read_error or f'not {file.encoding} text'}")
+    return file
 
 
-def write_text(file: TextFile, text: str) -> None:
-    """Write *text* back with the file's newline style, BOM and mode bits."""
-    data = text.replace("\n", file.newline).encode("utf-8")
-    write_bytes(file.path, (b"\xef\xbb\xbf" if file.bom else b"") + data)
+def write_text(file: SourceFile, text: str) -> None:
+    """Write *text* (``\\n`` newlines) back as *file* was encoded (:meth:`SourceFile.encode`), mode kept."""
+    try:
+        data = file.encode(text)
+    except EncodeError as exc:
+        raise InvalidInputError(f"{file.path}: {exc}; not edited") from None
+    write_bytes(file.path, data)
 
 
 def write_bytes(path: Path, data: bytes, mode: int | None = None) -> None:
-    """Atomic write (see :mod:`skillsmith.atomic`); never through a symbolic link."""
+    """Atomic write (see :mod:`skillsmith.fix.atomic`); never through a symbolic link."""
     from skillsmith.fix.atomic import atomic_write
 
     try:

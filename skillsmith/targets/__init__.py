@@ -28,8 +28,9 @@ from typing import Callable
 class FileFixer:
     """A fixer of whole files that a target brings to ``skillsmith fix`` (the engine's ``file`` kind).
 
-    ``fix`` takes the file's :class:`~skillsmith.model.sourcefile.SourceFile` and returns its
-    new bytes, or None for "nothing to change". The engine runs it, after the language fixers,
+    ``fix(source, unit)`` takes the file's :class:`~skillsmith.model.sourcefile.SourceFile` and
+    the checked skill it belongs to, and returns the file's new bytes, or None for "nothing to
+    change". The engine runs it, after the language fixers,
     on a file whose path relative to its skill matches ``pattern`` (fnmatch) and that has a
     fixable finding of one of ``rules``; ``safe`` says whether it runs without ``--unsafe-fixes``.
     """
@@ -38,7 +39,7 @@ class FileFixer:
     rules: tuple[str, ...]
     safe: bool
     pattern: str
-    fix: Callable[[object], bytes | None]
+    fix: Callable[[object, object], bytes | None]
     description: str
 
 

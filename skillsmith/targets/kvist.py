@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 
+from skillsmith.lang import python
 from skillsmith.targets import Scaffold, Target
 
 MANIFEST = "manifest.json"
@@ -304,14 +305,9 @@ def open_objects(schema_node: object, path: tuple = ()) -> list[tuple]:
 
 
 @lru_cache(maxsize=32)
-def parse_python(text: str) -> tuple[ast.Module | None, str | None, int]:
-    """(module, error, line) for *text*; never executes it."""
-    try:
-        return ast.parse(text), None, 0
-    except SyntaxError as exc:
-        return None, exc.msg or "invalid syntax", exc.lineno or 1
-    except (ValueError, RecursionError, MemoryError) as exc:
-        return None, str(exc) or type(exc).__name__, 1
+def parse_plugin(text: str) -> tuple[ast.Module | None, python.SyntaxProblem | None]:
+    """:func:`skillsmith.lang.python.parse` of *text*, shared by the rules that read one plugin.py."""
+    return python.parse(text, "plugin.py")
 
 
 def entrypoint(skill) -> tuple[object, ast.Module] | None:
@@ -319,7 +315,7 @@ def entrypoint(skill) -> tuple[object, ast.Module] | None:
     f = plugin_file(skill)
     if f is None or f.text is None:
         return None
-    module = parse_python(f.text)[0]
+    module = parse_plugin(f.text)[0]
     return (f, module) if module is not None else None
 
 

@@ -14,8 +14,8 @@ import re
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
+from skillsmith.lang.interpreter import shebang_interpreter
 from skillsmith.model import frontmatter
-from skillsmith.model.sourcefile import shebang_interpreter
 from skillsmith.targets import FileFixer, Scaffold, Target
 from skillsmith.targets.agentskills import name_problem
 
@@ -302,29 +302,17 @@ def _dump_block(seq, comment, old: list[str]) -> list[str]:
     return block
 
 
-def fix_skill_md(source) -> bytes | None:
+def fix_skill_md(source, skill) -> bytes | None:
     """File-level fixer: new bytes for a progressive skill's SKILL.md, or None.
 
-    Reads the skill folder next to *source* (without following symlinks) to know which
-    files are present, then applies :func:`update_resources`, keeping BOM and newline style.
+    *skill* is the checked skill (its list of files says which files are present); applies
+    :func:`update_resources` and writes the result back as the file was encoded
+    (:meth:`SourceFile.encode <skillsmith.model.sourcefile.SourceFile.encode>`).
     """
-    from pathlib import Path
-
-    if PurePosixPath(source.rel).name != "SKILL.md" or source.text is None:
+    if PurePosixPath(source.rel).name != "SKILL.md" or source.text is None or skill is None:
         return None
-    from skillsmith.config import config_for
-    from skillsmith.discovery.discover import load_skill
-
-    root = Path(source.path).parent
-    skill = load_skill(root, config_for(root), source.max_bytes)
-    text = source.text.replace("\r\n", "\n")
-    new = update_resources(text, expected_roles(skill))
-    if new is None:
-        return None
-    if source.newline == "\r\n":
-        new = new.replace("\n", "\r\n")
-    data = new.encode("utf-8")
-    return b"\xef\xbb\xbf" + data if source.bom else data
+    new = update_resources(source.edit_text, expected_roles(skill))
+    return None if new is None else source.encode(new)
 
 
 # -- the target -----------------------------------------------------------------------------

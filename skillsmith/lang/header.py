@@ -16,6 +16,8 @@ HEAD_LINES = 25
 
 _FIELD = re.compile(r"^\s*(Usage|Input|Output|Stderr|Exit|Examples?)\s*:\s?(.*)$", re.IGNORECASE)
 _CODE = re.compile(r"\b(\d{1,3})\b")
+#: a code the Exit: line names with one word: ``10 drift,``
+_CODE_WORD = re.compile(r"\b(\d{1,3})\s+([A-Za-z][A-Za-z_-]*)\s*(?=[,;.)]|$)")
 
 
 @dataclass
@@ -43,6 +45,14 @@ class Header:
         if exit_field is None:
             return None
         return {int(c) for c in _CODE.findall(exit_field.value)}
+
+    @property
+    def exit_words(self) -> dict[int, str]:
+        """Codes the ``Exit:`` field names with one word: ``{10: "drift"}`` for ``10 drift``."""
+        exit_field = self.fields.get("Exit")
+        if exit_field is None:
+            return {}
+        return {int(code): word.lower() for code, word in _CODE_WORD.findall(exit_field.value)}
 
     @property
     def examples(self) -> list[str]:
