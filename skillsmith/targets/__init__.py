@@ -12,7 +12,7 @@ messages show them. Whatever depends on the host asks the protocol, never the ta
   targets whose skills are ``named_in_frontmatter``;
 - ``new --target`` and the wizard offer the targets with a :class:`Scaffold` (:func:`new_targets`),
   render its template and validate NAME with its ``name_problem``;
-- the fix engine runs the targets' :class:`FileFixer`\\ s.
+- the fix engine runs the file fixers the targets bring (:class:`FileFixer`).
 
 Host modules import nothing heavy at module level and nothing from ``skillsmith.rules``
 (which imports this package): ``skillsmith --help`` reads the list.
