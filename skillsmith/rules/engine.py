@@ -48,6 +48,7 @@ class Result:
     units: int
     notes: list[str] = field(default_factory=list)
     internal_errors: int = 0
+    undecided: bool = False  # some check could not run this time: the run is not cached
 
 
 def check_paths(paths: list[str | Path], options: Options | None = None) -> Result:
@@ -57,7 +58,7 @@ def check_paths(paths: list[str | Path], options: Options | None = None) -> Resu
         return known
     registry.load_rules()
     result = _check(paths, options)
-    if run_key is not None and not result.internal_errors:
+    if run_key is not None and not result.internal_errors and not result.undecided:
         tools = tuple(sorted({t for r in registry.all_rules() for t in r.tools}))
         cache.put(run_key, {
             "findings": [dict(vars(f)) for f in result.findings], "units": result.units, "notes": result.notes,
@@ -109,12 +110,14 @@ def _check(paths: list[str | Path], options: Options) -> Result:
     findings: list[Finding] = []
     notes: list[str] = []
     errors = 0
+    undecided = False
     for out in map_units(units, options, check_batch):
         findings.extend(Finding(**f) for f in out["findings"])
         notes.extend(n for n in out["notes"] if n not in notes)
         errors += out["errors"]
+        undecided = undecided or out.get("undecided", False)
     findings.sort()
-    return Result(findings, len(units), notes, errors)
+    return Result(findings, len(units), notes, errors, undecided)
 
 
 def map_units(units: list[Unit], options: Options, batch_fn, *args) -> list:
@@ -245,13 +248,15 @@ def evaluate_unit(prepared: Prepared, options: Options) -> dict:
     hits: list[tuple[registry.Rule, Hit]] = []
     notes: list[str] = []
     errors = 0
+    undecided = False  # a check that could run another time did not: the result is not cached
 
     def run(rule: registry.Rule, subject) -> None:
-        nonlocal errors
+        nonlocal errors, undecided
         try:
             for hit in rule.check(subject) or ():
                 hits.append((rule, hit))
         except registry.RuleUnavailable as why:
+            undecided = undecided or why.transient
             if str(why) not in notes:
                 notes.append(str(why))
         except Exception as exc:  # a rule bug must not lose the other findings
@@ -300,8 +305,8 @@ def evaluate_unit(prepared: Prepared, options: Options) -> dict:
                 end_column=hit.end_column, fix=rule.fix,
             )
         )
-    result = {"findings": out, "notes": notes, "errors": errors}
-    if key is not None and not errors:
+    result = {"findings": out, "notes": notes, "errors": errors, "undecided": undecided}
+    if key is not None and not errors and not undecided:
         cache.put(key, result)
         if prepared.stat_key is not None:
             cache.put(prepared.stat_key, result)

@@ -81,7 +81,13 @@ class RuleUnavailable(Exception):
     """Raised by a check that cannot run here (an optional tool is missing).
 
     The message is shown once on stderr; it is neither a finding nor an internal error.
+    *transient* says the check could run another time (a tool timed out or failed to start):
+    the unit's result is then not cached, so the next run tries again.
     """
+
+    def __init__(self, message: str, transient: bool = False) -> None:
+        super().__init__(message)
+        self.transient = transient
 
 
 _RULES: dict[str, Rule] = {}

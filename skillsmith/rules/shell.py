@@ -101,7 +101,8 @@ def bash_syntax(script):
     if isinstance(problem, bashcheck.NotChecked):  # no verdict is neither a finding nor a pass
         if str(problem) == bashcheck.BASH_MISSING:
             raise RuleUnavailable(f"{problem}; the syntax check `bash -n` (SHL002) was skipped")
-        raise RuleUnavailable(f"{display_path(script.path)}: {problem}; the syntax check (SHL002) was skipped there")
+        raise RuleUnavailable(f"{display_path(script.path)}: {problem}; the syntax check (SHL002) was skipped there",
+                              transient=True)
     if problem is not None:
         line, message = problem
         yield Hit(script.path, f"bash -n: {message}", line)

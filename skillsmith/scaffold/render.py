@@ -114,7 +114,10 @@ class copier_errors:
 
 
 def files_below(root: Path) -> list[str]:
-    return sorted(p.relative_to(root).as_posix() for p in root.rglob("*") if p.is_file() and ".git" not in p.parts)
+    """The files of a rendered skill, as :func:`~skillsmith.discovery.walk.walk_files` sees them."""
+    from skillsmith.discovery.walk import walk_files
+
+    return sorted(rel for rel, _path, _st in walk_files(root, limit=None))
 
 
 def new(

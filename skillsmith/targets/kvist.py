@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from skillsmith.lang import python
+from skillsmith.model.skillpath import skill_path
 from skillsmith.targets import Scaffold, Target
 
 MANIFEST = "manifest.json"
@@ -325,10 +326,8 @@ def plugin_file(skill):
     entry = found[2].get("entrypoint") if found is not None else None
     if not isinstance(entry, str) or not entry:
         return skill.files.get("plugin.py")
-    rel = entry.replace("\\", "/")
-    if rel.startswith(("/", "~")) or ".." in rel.split("/") or (len(rel) > 1 and rel[1] == ":"):
-        return None  # KVS009
-    return skill.files.get("/".join(p for p in rel.split("/") if p not in ("", ".")))
+    rel = skill_path(entry).rel
+    return skill.files.get(rel) if rel is not None else None  # outside the skill: KVS009
 
 
 def top_function(module: ast.Module, name: str) -> ast.FunctionDef | None:

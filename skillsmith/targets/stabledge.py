@@ -16,6 +16,7 @@ from pathlib import PurePosixPath
 
 from skillsmith.lang.interpreter import shebang_interpreter
 from skillsmith.model import frontmatter
+from skillsmith.model.skillpath import PARENT, skill_path
 from skillsmith.targets import FileFixer, Scaffold, Target
 from skillsmith.targets.agentskills import name_problem
 
@@ -42,7 +43,6 @@ PEOPLE_DOCS = re.compile(r"^(readme|install|installation|changelog|changes|histo
 SKIPPED_DIRS = frozenset({"__pycache__", "node_modules"})
 #: top-level folders whose files are for the skill's developers (its own tests), not resources
 UNDECLARED_DIRS = frozenset({"tests"})
-_DRIVE = re.compile(r"^[A-Za-z]:")
 
 
 @dataclass(frozen=True)
@@ -107,22 +107,21 @@ def _item_lines(raw: str, first_line: int) -> list[int]:
 
 
 def path_problem(path: str) -> tuple[str, str] | None:
-    """(kind, message) when a declared path breaks the seed's rules; kind names the rule."""
+    """(kind, message) when a declared path breaks the seed's rules; kind names the rule.
+
+    Inside the skill is :func:`~skillsmith.model.skillpath.skill_path`'s answer; StablEdge also
+    refuses any ``..`` segment, even one that stays inside (the seed: it "cannot contain ..").
+    """
     if not path.strip():
         return "empty", "resource 'path' is empty"
-    if path.startswith("/") or path.startswith("~") or _DRIVE.match(path):
+    where = skill_path(path)
+    if where.why is not None and where.why != PARENT:
         return "absolute", f"resource path {path!r} is absolute; write it relative to the skill folder"
-    if ".." in path.split("/"):
+    if where.why == PARENT or ".." in path.replace("\\", "/").split("/"):
         return "parent", f"resource path {path!r} leaves the skill folder with '..'"
-    if normalise(path) == "SKILL.md":
+    if where.rel == "SKILL.md":
         return "skill-md", "SKILL.md cannot be declared as a resource"
     return None
-
-
-def normalise(path: str) -> str:
-    """``./a//b`` -> ``a/b``: the form used to compare declared paths."""
-    parts = [p for p in path.replace("\\", "/").split("/") if p not in ("", ".")]
-    return "/".join(parts)
 
 
 # -- the files the host sees ----------------------------------------------------------------
@@ -225,9 +224,9 @@ def update_resources(text: str, roles: dict[str, str]) -> str | None:
     for i in reversed(range(len(seq))):  # reversed: the first of two duplicates is kept
         item = seq[i]
         path = item.get("path") if isinstance(item, dict) else None
-        key = normalise(path) if isinstance(path, str) else None
+        key = skill_path(path).rel if isinstance(path, str) else None
         ok = key is not None and path_problem(path) is None and key in roles
-        if ok and key in [normalise(p) for p in _paths(seq[:i])]:
+        if ok and key in [skill_path(p).rel for p in _paths(seq[:i])]:
             ok = False
         if not ok:
             del seq[i]
