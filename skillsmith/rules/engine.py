@@ -204,14 +204,7 @@ def prepare_unit(unit: Unit, options: Options) -> Prepared:
     A hit on the metadata key answers without reading a file; the target and rules are then
     left unresolved (see :func:`resolve`).
     """
-    from skillsmith.discovery.discover import load_loose, load_project, load_skill
-
-    if unit.kind == "skill":
-        model = load_skill(unit.root, unit.config, options.max_bytes, unit.ignorer)
-    elif unit.kind == "project":
-        model = load_project(unit)
-    else:
-        model = load_loose(unit, options.max_bytes)
+    model = load_model(unit, options)
     # project units are cheap (link states); results without suppressions are not cached
     use_cache = options.use_cache and not options.run and unit.kind != "project" and options.suppressions
     stat_key = _stat_key(unit, model, options) if use_cache else None
@@ -226,6 +219,17 @@ def prepare_unit(unit: Unit, options: Options) -> Prepared:
             cache.put(stat_key, hit)
             prepared.result = hit
     return prepared
+
+
+def load_model(unit: Unit, options: Options):
+    """The model of *unit* (``Skill``, ``Loose`` or ``Project``): its files listed and stat'ed, none read."""
+    from skillsmith.discovery.discover import load_loose, load_project, load_skill
+
+    if unit.kind == "skill":
+        return load_skill(unit.root, unit.config, options.max_bytes, unit.ignorer)
+    if unit.kind == "project":
+        return load_project(unit)
+    return load_loose(unit, options.max_bytes)
 
 
 def resolve(prepared: Prepared, options: Options) -> Prepared:
