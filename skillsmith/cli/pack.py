@@ -44,14 +44,14 @@ SCHEMA = "skillsmith.pack/v1"
 
 
 def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
+    from skillsmith import targets
     from skillsmith.cli.main import formatter
-    from skillsmith.rules.registry import TARGETS
 
     p = sub.add_parser("pack", help=HELP, description=DESCRIPTION, epilog=EPILOG, formatter_class=formatter)
     p.add_argument("skill_dir", metavar="SKILL_DIR", help="the skill folder (the one holding SKILL.md)")
     p.add_argument("-o", "--output", metavar="FILE", help="the archive, or a folder for it (default: ./NAME.skill)")
     p.add_argument("--force", action="store_true", help="pack a skill that has errors")
-    p.add_argument("--target", choices=TARGETS, help="check for this host instead of detecting it")
+    p.add_argument("--target", choices=targets.names(), help="check for this host instead of detecting it")
     p.add_argument("--json", action="store_true", help="list what went in as the skillsmith.pack/v1 envelope")
     return p
 

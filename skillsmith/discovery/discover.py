@@ -8,14 +8,12 @@ discovery stops descending at a folder that holds ``SKILL.md``: that folder is a
 from __future__ import annotations
 
 import os
-import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from skillsmith.config import Config, config_for
 from skillsmith.discovery.walk import Ignorer, walk_files, walk_tree
 from skillsmith.errors import InvalidInputError, NotFoundError
-from skillsmith.model import frontmatter
 from skillsmith.model.skill import Loose, Skill, script_language
 from skillsmith.model.sourcefile import SourceFile
 from skillsmith.targets.sucoder import Project, is_project_root
@@ -166,20 +164,3 @@ def load_loose(unit: Unit, max_bytes: int) -> Loose:
             continue
         files[rel] = SourceFile.from_path(path, rel, st, max_bytes)
     return Loose(root=unit.root, files=files)
-
-
-_PROGRESSIVE = re.compile(r"^progressive\s*:", re.M)
-
-
-def detect_target(skill: Skill) -> str:
-    """kvist when a kvist manifest is present, stabledge for ``progressive:``, else agentskills."""
-    manifest = skill.files.get("manifest.json")
-    if manifest is not None and manifest.text and '"plugin_api"' in manifest.text:
-        return "kvist"
-    md = skill.skill_md
-    if md is not None and md.text and "progressive" in md.text:
-        # the frontmatter's lines only: no YAML parse, so a cached run stays cheap
-        lines, close = frontmatter.split(md.text)
-        if close and close > 0 and _PROGRESSIVE.search("\n".join(lines[1:close])):
-            return "stabledge"
-    return "agentskills"

@@ -9,8 +9,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from skillsmith import targets
 from skillsmith.model import frontmatter
-from skillsmith.rules.spec import HOST_FIELDS, SPEC_FIELDS
+from skillsmith.rules.spec import SPEC_FIELDS
 
 _KEY_START = re.compile(r"[A-Za-z0-9_-]*")
 _KEY = re.compile(r"([^\s:#'\"][^:]*?)\s*:")
@@ -26,7 +27,7 @@ class Field:
 def fields(target: str) -> list[Field]:
     """Every top-level field a ``SKILL.md`` for *target* may have."""
     spec = sorted(SPEC_FIELDS)
-    host = sorted(HOST_FIELDS.get(target, set()) - SPEC_FIELDS)
+    host = sorted(targets.get(target).fields - SPEC_FIELDS)
     return [Field(name, "Agent Skills specification", i) for i, name in enumerate(spec)] + [
         Field(name, f"{target} host field", len(spec) + i) for i, name in enumerate(host)
     ]

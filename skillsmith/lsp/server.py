@@ -31,7 +31,7 @@ from pygls.lsp.server import LanguageServer
 from pygls.uris import to_fs_path
 from pygls.workspace import TextDocument
 
-from skillsmith import __version__
+from skillsmith import __version__, targets
 from skillsmith.errors import SkillsmithError
 from skillsmith.exitcodes import ExitCode
 from skillsmith.lsp import completion
@@ -234,7 +234,7 @@ class SkillsmithServer(LanguageServer):
         if path is None or path.name != "SKILL.md":
             return None
         analysis = self.analysis_for(doc.uri)
-        target = analysis.target if analysis is not None else "agentskills"
+        target = analysis.target if analysis is not None else targets.DEFAULT
         at = doc.position_from_client_units(params.position)
         found = completion.completions(doc.source, at.line, at.character, target)
         if found is None:

@@ -14,6 +14,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from skillsmith import targets
 from skillsmith.lang import bashcheck
 from skillsmith.model.sourcefile import MAX_BYTES
 from skillsmith.rules import cache, registry, suppression
@@ -233,17 +234,10 @@ def load_model(unit: Unit, options: Options):
 
 def resolve(prepared: Prepared, options: Options) -> Prepared:
     """Fill in the unit's target, its enabled rules and its content key (which reads its files)."""
-    from skillsmith.discovery.discover import detect_target
-
     if prepared.rules:
         return prepared
     unit, model = prepared.unit, prepared.model
-    if unit.kind == "skill":
-        target = options.target or unit.config.target or detect_target(model)
-    elif unit.kind == "project":
-        target = options.target or unit.config.target or "sucoder"
-    else:
-        target = options.target or unit.config.target or "agentskills"
+    target = options.target or unit.config.target or targets.detect(model).name
     model.target = target
     prepared.target = target
     prepared.rules = enabled_rules(options, unit, target)
