@@ -27,11 +27,13 @@ result of the previous one.
 
 from __future__ import annotations
 
+import dataclasses
 import difflib
 import fnmatch
 import importlib
 import pkgutil
 import sys
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -231,6 +233,7 @@ class FixOptions:
     select: list[str] | None = None  # rule IDs or prefixes; None: every rule with a fix
     unsafe: bool = False  # also run fixes that change behaviour
     write: bool = True  # False for --diff and --check
+    started: float = 0.0  # when the run began (set by fix_paths): temp files older than this are stale
 
 
 @dataclass
@@ -269,6 +272,8 @@ def fix_paths(paths: list[str | Path], options: FixOptions | None = None) -> Fix
     from skillsmith.rules.finding import Finding
 
     options = options or FixOptions()
+    if options.write and not options.started:
+        options = dataclasses.replace(options, started=time.time())
     check_options = engine.Options(select=options.select)
     known, _ = engine.cached_run(paths, check_options)
     allowed = fixable_rules(options.unsafe)
@@ -304,6 +309,11 @@ def fix_unit(prepared, check_options, options: FixOptions) -> UnitFix:
     from skillsmith.rules import engine
 
     before = prepared.result if prepared.result is not None else engine.evaluate_unit(prepared, check_options)
+    if options.write and options.started:
+        from skillsmith.fix.atomic import remove_stale_temps
+
+        model = prepared.model
+        remove_stale_temps({Path(model.root), *(Path(f.path).parent for f in model.files.values())}, options.started)
     allowed = fixable_rules(options.unsafe)
     wanted: dict[str, set[str]] = {}
     for finding in before["findings"]:
@@ -427,7 +437,13 @@ def _fix_one(index: int) -> FileFix:
 
 
 def unwritable(f: SourceFile, root: Path) -> str:
-    """Why *f* must not be written (a link, not a regular file, outside *root*), or ""."""
+    """Why *f* must not be written, or "".
+
+    Refused: a symbolic link, not a regular file, outside *root*, read-only for its owner
+    (mode without ``u+w``: the user said not to write it), or more than one hard link (a
+    rename would leave the other names with the old bytes, and writing in place is not
+    atomic: a kill would leave half a file).
+    """
     import os
     import stat
 
@@ -439,6 +455,11 @@ def unwritable(f: SourceFile, root: Path) -> str:
         return "a symbolic link; links are never written through"
     if not stat.S_ISREG(st.st_mode):
         return "not a regular file"
+    if not st.st_mode & stat.S_IWUSR:
+        return "read-only (its owner has no write permission); not written"
+    if st.st_nlink > 1:
+        return (f"has {st.st_nlink} hard links; replacing it would leave the other names with the old bytes, "
+                "so it is not written")
     real_root = os.path.realpath(root)
     if os.path.commonpath([os.path.realpath(f.path.parent), real_root]) != real_root:
         return "outside the checked tree"
