@@ -184,6 +184,7 @@ def fix_file(f: SourceFile, rules: set[str], unsafe: bool, unit=None) -> FileFix
     new = data
     try:
         if kind in CODEMOD_PREFIX:
+            refuse_text(f, kind)
             chosen = [x for x in load_fixers(kind) if x.rules & rules and x.allowed(unsafe)]
             if chosen:
                 new = transform(kind, script_of(f, kind, unit), chosen, out)
@@ -199,6 +200,10 @@ def fix_file(f: SourceFile, rules: set[str], unsafe: bool, unit=None) -> FileFix
     except (Unfixable, EncodeError) as why:  # EncodeError: a file fixer's text cannot be written back
         out.skipped = str(why)
         return out
+    if new != data and len(new) > f.max_bytes:
+        out.skipped = (f"the fixed file would be {len(new)} bytes, over the {f.max_bytes}-byte limit of what "
+                       "a check reads; left unchanged")
+        return out
     if new != data:
         out.new_data = new
     if MODE_RULES & rules and not f.mode & 0o100:
@@ -207,6 +212,42 @@ def fix_file(f: SourceFile, rules: set[str], unsafe: bool, unit=None) -> FileFix
         out.applied.append("executable-bit")
         out.fixed_rules |= MODE_RULES & rules
     return out
+
+
+def refuse_text(f: SourceFile, kind: str) -> None:
+    """Raise :class:`Unfixable` when a script's text cannot be edited and written back byte for byte.
+
+    Refused: a shell script that starts with a BOM (no shebang can follow it); Python text that
+    does not decode; mixed line endings (CRLF and LF) or lone CRs (an edit
+    would give its lines one style, and the untouched lines must keep theirs); a Python coding
+    cookie that names no known encoding (Python cannot read the file); an encoding whose
+    decode-encode round trip changes bytes (``utf-7`` has several spellings of one text), since
+    that would rewrite lines no fix touched.
+    """
+    data = f.data or b""
+    if b"\r\n" in data and b"\n" in data.replace(b"\r\n", b""):
+        raise Unfixable("mixed line endings (CRLF and LF)")
+    if b"\r" in data.replace(b"\r\n", b""):
+        raise Unfixable("old Mac line endings (CR)")
+    if kind == "shell" and f.bom:
+        raise Unfixable("starts with a UTF-8 BOM: a shebang after it is not one (the kernel and bash see "
+                        "the BOM first); remove the BOM, then fix")
+    if f.text is None:
+        if kind == "shell":
+            return  # shell fixes edit bytes: a script that is not UTF-8 is edited as it is
+        raise Unfixable("not decodable text")
+    if kind == "python" and f.cookie_applies:
+        from skillsmith.lang.encoding import cookie_encoding
+
+        if cookie_encoding(f.data or b"") == "invalid":
+            raise Unfixable("its coding cookie names no encoding Python knows; left unchanged")
+    try:
+        same = f.encode(f.edit_text) == f.data
+    except EncodeError:
+        same = False
+    if not same:
+        raise Unfixable(f"its encoding ({f.encoding}) does not give back the same bytes after decoding; "
+                        "left unchanged")
 
 
 def script_of(f: SourceFile, kind: str, unit):
