@@ -54,7 +54,7 @@ def check_result(paths: list[str | Path], options: Options, done: Progress | Non
         raise UsageError(f"unknown target {options.target!r} (known: {', '.join(TARGETS)})")
     if options.jobs is not None and options.jobs < 1:
         raise UsageError("--jobs must be at least 1")
-    if options.run_timeout <= 0:
+    if not options.run_timeout > 0:  # also NaN
         raise UsageError("--timeout must be more than 0 seconds")
     return check_paths(paths or ["."], options, done)
 

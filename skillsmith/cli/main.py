@@ -13,7 +13,7 @@ import os
 import sys
 
 from skillsmith import __version__
-from skillsmith.errors import SkillsmithError, UsageError
+from skillsmith.errors import NotFoundError, SkillsmithError, UsageError
 from skillsmith.exitcodes import ExitCode
 
 #: commands in the order ``--help`` lists them
@@ -136,7 +136,13 @@ def main(argv: list[str] | None = None) -> int:
     def as_json() -> bool:
         return json_requested(args if args is not None else output_options(argv))
 
+    if sys.stdout is None:  # started with stdout closed: the data has no reader, as after a broken pipe
+        sys.stdout = open(os.devnull, "w")
     try:
+        try:
+            os.getcwd()
+        except FileNotFoundError:
+            raise NotFoundError("the current folder no longer exists; cd to one that does") from None
         parser = build_parser()
         args = parser.parse_args(argv)
         if getattr(args, "run", None) is None:

@@ -57,17 +57,19 @@ class Progress:
 
     def done(self, unit, finished: int, total: int) -> None:
         now = time.monotonic()
+        seconds = int(now - self.started)
+        fields = {"completed": finished, "path": current_path(unit), "elapsed": f"{seconds // 60}:{seconds % 60:02d}"}
         if self.bar is None:
             if now - self.started < DELAY or finished >= total:
                 return
-            self.start(total)
-        seconds = int(now - self.started)
-        self.bar.update(self.task, completed=finished, path=current_path(unit), elapsed=f"{seconds // 60}:{seconds % 60:02d}")
+            self.start(total, fields)
+        else:
+            self.bar.update(self.task, **fields)
         if now - self.drawn_at >= REFRESH or finished >= total:
             self.bar.refresh()
             self.drawn_at = now
 
-    def start(self, total: int) -> None:
+    def start(self, total: int, fields: dict) -> None:
         from rich.console import Console
         from rich.progress import BarColumn, MofNCompleteColumn, Progress as Bar, TextColumn
         from rich.table import Column
@@ -82,7 +84,7 @@ class Progress:
             console=console, transient=True, auto_refresh=False,
         )
         self.bar.start()
-        self.task = self.bar.add_task(self.verb, total=total, path="", elapsed="")
+        self.task = self.bar.add_task(self.verb, total=total, **fields)
 
 
 def current_path(unit) -> str:

@@ -170,7 +170,7 @@ def map_units(units: list[Unit], options: Options, batch_fn, *args, done: Progre
     ctx = multiprocessing.get_context("fork") if sys.platform.startswith("linux") else None
     size = max(1, min(BATCH, len(units) // (jobs * 8)))
     work = batches(units, size)
-    with concurrent.futures.ProcessPoolExecutor(max_workers=jobs, mp_context=ctx) as pool:
+    with concurrent.futures.ProcessPoolExecutor(max_workers=min(jobs, len(work)), mp_context=ctx) as pool:
         futures = {pool.submit(batch_fn, batch, options, *args): batch for batch in work}
         for future in concurrent.futures.as_completed(futures):
             future.result()  # a worker's exception ends the run here, as in the serial case
