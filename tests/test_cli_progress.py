@@ -59,7 +59,7 @@ def test_check_shows_progress_on_a_terminal_and_nothing_on_stdout(tmp_path):
     assert code == 10
     counts = [(int(done), int(total)) for _, done, total in BAR.findall(screen)]
     assert counts, screen
-    assert all(total == 30 for _, total in counts) and 0 < counts[0][0] < 30
+    assert all(total == 30 for _, total in counts) and counts[0][0] < 30
     assert [done for done, _ in counts] == sorted(done for done, _ in counts)  # it only goes forward
     assert re.search(r"many/s\d\d", screen)  # the skill just finished
     assert "30 skills checked" in screen  # the summary comes after the bar

@@ -16,6 +16,8 @@ import time
 DELAY = 1.0
 #: seconds between redraws
 REFRESH = 0.1
+#: characters of the bar itself
+BAR_WIDTH = 30
 
 
 def wanted(quiet: bool, fmt: str = "text") -> bool:
@@ -56,15 +58,17 @@ class Progress:
             self.bar = None
 
     def done(self, unit, finished: int, total: int) -> None:
+        """*finished* of *total* units are done, *unit* the last (None: the work is about to start)."""
         now = time.monotonic()
+        if self.bar is None and (now - self.started < DELAY or finished >= total):
+            return
         seconds = int(now - self.started)
-        fields = {"completed": finished, "path": current_path(unit), "elapsed": f"{seconds // 60}:{seconds % 60:02d}"}
+        fields = {"completed": finished, "elapsed": f"{seconds // 60}:{seconds % 60:02d}"}
         if self.bar is None:
-            if now - self.started < DELAY or finished >= total:
-                return
-            self.start(total, fields)
-        else:
-            self.bar.update(self.task, **fields)
+            self.start(total, {**fields, "path": ""})
+        # what is left of the line after the verb, the bar, the count and the time
+        room = self.bar.console.width - len(self.verb) - BAR_WIDTH - 2 * len(str(total)) - 12
+        self.bar.update(self.task, **fields, path=tail(current_path(unit), room) if unit is not None else "")
         if now - self.drawn_at >= REFRESH or finished >= total:
             self.bar.refresh()
             self.drawn_at = now
@@ -77,10 +81,10 @@ class Progress:
         console = Console(stderr=True, highlight=False)
         self.bar = Bar(
             TextColumn(self.verb, markup=False),
-            BarColumn(),
+            BarColumn(bar_width=BAR_WIDTH),
             MofNCompleteColumn(),
             TextColumn("{task.fields[elapsed]}", markup=False),
-            TextColumn("{task.fields[path]}", markup=False, table_column=Column(no_wrap=True, overflow="ellipsis")),
+            TextColumn("{task.fields[path]}", markup=False, table_column=Column(no_wrap=True)),
             console=console, transient=True, auto_refresh=False,
         )
         self.bar.start()
@@ -93,3 +97,10 @@ def current_path(unit) -> str:
     from skillsmith.rules.finding import display_path
 
     return one_line(display_path(unit.root))
+
+
+def tail(text: str, room: int) -> str:
+    """*text* cut to *room* characters from its end (``…/skills/name``), so the bar keeps its width."""
+    if room < 8:
+        return ""
+    return text if len(text) <= room else "…" + text[len(text) - room + 1:]

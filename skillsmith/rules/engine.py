@@ -54,7 +54,8 @@ class Result:
 
 
 #: ``done(unit, finished, total)``: called in the main process as each unit's work is finished
-Progress = Callable[["Unit", int, int], None]
+#: (and once with ``(None, 0, total)`` when the units are known; see :func:`map_units`)
+Progress = Callable[["Unit | None", int, int], None]
 
 
 def check_paths(paths: list[str | Path], options: Options | None = None, done: Progress | None = None) -> Result:
@@ -143,11 +144,14 @@ def map_units(units: list[Unit], options: Options, batch_fn, *args, done: Progre
 
     ``check`` and ``fix`` both run their per-unit work through here, so a unit is loaded,
     checked and (for ``fix``) fixed in one process, from one read of its files. The results
-    are in the order of *units* whatever order the workers finish in; *done* is called for
-    each unit of a batch when the batch is finished, in the order batches finish.
+    are in the order of *units* whatever order the workers finish in; *done* is called once
+    with ``(None, 0, total)`` before the work starts, then for each unit of a batch when the
+    batch is finished, in the order batches finish.
     """
     jobs = options.jobs if options.jobs is not None else (os.cpu_count() or 1)
     finished = 0
+    if done is not None:
+        done(None, 0, len(units))
 
     def report(batch: list[Unit]) -> None:
         nonlocal finished
