@@ -10,10 +10,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Iterable
 
+from skillsmith import targets
 from skillsmith.errors import UsageError
 from skillsmith.rules.engine import Options, Progress, Result, check_paths
 from skillsmith.rules.finding import Finding
-from skillsmith.rules.registry import TARGETS, selectors, validated_selectors
+from skillsmith.rules.registry import selectors, validated_selectors
 from skillsmith.scaffold.add import add_script
 from skillsmith.scaffold.answers import Created
 from skillsmith.scaffold.render import new
@@ -35,7 +36,7 @@ def check(
     """Check skills, ``scripts/`` folders or single scripts; return the findings, sorted.
 
     *select* and *ignore* take rule IDs or prefixes (``"SPC"``, ``"CON004"``); *target* is
-    one of ``agentskills``, ``stabledge``, ``kvist``, ``sucoder`` (default: detected).
+    a name from :data:`skillsmith.targets.TARGETS` (default: detected).
     Raises :class:`skillsmith.errors.UsageError` for an unknown rule or target and
     :class:`skillsmith.errors.NotFoundError` for a missing path. Runs no skill code.
     """
@@ -50,8 +51,11 @@ def check_result(paths: list[str | Path], options: Options, done: Progress | Non
     """
     validated_selectors(options.select)
     validated_selectors(options.ignore)
-    if options.target is not None and options.target not in TARGETS:
-        raise UsageError(f"unknown target {options.target!r} (known: {', '.join(TARGETS)})")
+    if options.target is not None:
+        try:
+            targets.get(options.target)
+        except LookupError as exc:
+            raise UsageError(str(exc)) from None
     if options.jobs is not None and options.jobs < 1:
         raise UsageError("--jobs must be at least 1")
     if not options.run_timeout > 0:  # also NaN

@@ -20,9 +20,9 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover
     import tomli as tomllib
 
+from skillsmith import targets
 from skillsmith.errors import InvalidInputError
 from skillsmith.rules import registry
-from skillsmith.rules.registry import TARGETS
 
 KEYS = ("select", "ignore", "per-file-ignores", "exclude", "target")
 
@@ -185,8 +185,11 @@ def load(source: Path) -> Config:
     ):
         fail("per-file-ignores", "'per-file-ignores' must map globs to lists of rule IDs")
     target = table.get("target")
-    if target is not None and target not in TARGETS:
-        fail("target", f"unknown target {target!r} (known: {', '.join(TARGETS)})")
+    if target is not None:
+        try:
+            targets.get(target)
+        except LookupError as exc:
+            fail("target", str(exc))
     select = str_list("select")
     return Config(
         root=source.parent.resolve(),

@@ -26,3 +26,17 @@ def test_gitignored_skills_and_files_are_skipped(tmp_path):
         paths = sorted(f["path"].split("skills/", 1)[-1] for f in r.json()["data"])
         expected = [] if target.name == "kept" else ["shown/SKILL.md"]
         assert paths == expected, r.stdout
+
+
+def test_virtualenvs_under_any_name_and_linked_folders_are_not_walked(tmp_path):
+    bad = "#!/usr/bin/env python3\nimport os\nos.system('ls')\n"
+    elsewhere = write_tree(tmp_path / "elsewhere", {"scripts/tool.py": bad})
+    tree = write_tree(tmp_path / "tree", {
+        "kept/scripts/tool.py": bad,
+        "tools/env/pyvenv.cfg": "home = /usr/bin\n",
+        "tools/env/lib/scripts/tool.py": bad,
+    })
+    (tree / "linked").symlink_to(elsewhere, target_is_directory=True)
+    r = run_cli("check", str(tree), "--json", "--no-cache")
+    paths = sorted({f["path"].split("tree/", 1)[-1] for f in r.json()["data"]})
+    assert paths == ["kept/scripts/tool.py"], r.stdout

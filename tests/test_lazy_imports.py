@@ -11,7 +11,7 @@ import pexpect
 import pytest
 from conftest import EXAMPLE
 
-HEAVY = ("copier", "libcst", "questionary", "ruamel", "prompt_toolkit", "rich")
+HEAVY = ("copier", "libcst", "questionary", "ruamel", "prompt_toolkit", "pygls", "lsprotocol", "rich")
 
 
 def imported_modules(*args: str, cwd=None) -> set[str]:
@@ -30,6 +30,7 @@ def imported_modules(*args: str, cwd=None) -> set[str]:
 @pytest.mark.parametrize("args", [
     ("--help",),
     ("check", "--help"),
+    ("lsp", "--help"),
     ("rules",),
     ("rules", "SPC007", "--json"),
     ("check", str(EXAMPLE), "--no-cache"),

@@ -37,8 +37,8 @@ STATISTICS_SCHEMA = "skillsmith.statistics/v1"
 
 def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
     from skillsmith.cli.main import formatter
+    from skillsmith import targets
     from skillsmith.rules.finding import SEVERITIES
-    from skillsmith.rules.registry import TARGETS
 
     p = sub.add_parser("check", help=HELP, description=DESCRIPTION, epilog=EPILOG, formatter_class=formatter)
     p.add_argument("paths", nargs="*", metavar="PATH", help="skills, folders or scripts (default: .)")
@@ -49,7 +49,7 @@ def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
     p.add_argument("--statistics", action="store_true", help="count the findings per rule instead of listing them")
     p.add_argument("--select", metavar="IDS", help="only these rules: comma-separated IDs, prefixes or names (SPC,CON001)")
     p.add_argument("--ignore", metavar="IDS", help="skip these rules: comma-separated IDs, prefixes or names")
-    p.add_argument("--target", choices=TARGETS, help="check for this host instead of detecting it")
+    p.add_argument("--target", choices=targets.names(), help="check for this host instead of detecting it")
     p.add_argument("--run", action="store_true", dest="run_scripts", help="also run each entry script's --help and an unknown flag")
     p.add_argument("--timeout", type=float, default=10.0, metavar="SECONDS", help="per-run timeout with --run (default: 10)")
     p.add_argument("--fail-on", choices=SEVERITIES, default="info", metavar="SEVERITY",

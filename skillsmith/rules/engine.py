@@ -14,6 +14,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 
+from skillsmith import targets
 from skillsmith.lang import bashcheck
 from skillsmith.model.sourcefile import MAX_BYTES
 from skillsmith.rules import cache, registry, suppression
@@ -47,6 +48,7 @@ class Result:
     units: int
     notes: list[str] = field(default_factory=list)
     internal_errors: int = 0
+    undecided: bool = False  # some check could not run this time: the run is not cached
     #: ``{"path", "line", "message"}``: what the user wrote that does nothing (an inline ignore of no rule)
     warnings: list[dict] = field(default_factory=list)
     #: what was checked: ``{"skills": N, "scripts": N, "projects": N}`` (scripts outside any skill)
@@ -66,7 +68,7 @@ def check_paths(paths: list[str | Path], options: Options | None = None, done: P
         return known
     registry.load_rules()
     result = _check(paths, options, done)
-    if run_key is not None and not result.internal_errors:
+    if run_key is not None and not result.internal_errors and not result.undecided:
         tools = tuple(sorted({t for r in registry.all_rules() for t in r.tools}))
         cache.put(run_key, {
             "findings": [dict(vars(f)) for f in result.findings], "units": result.units, "notes": result.notes,
@@ -90,8 +92,8 @@ def cached_run(paths: list[str | Path], options: Options) -> tuple[Result | None
     # nothing below the paths changed since a run that stored it (and no tool moved)
     if hit is None or [list(t) for t in _tools_state(tuple(hit["tools"]))] != hit["tool_state"]:
         return None, run_key
-    return Result([Finding(**f) for f in hit["findings"]], hit["units"], hit["notes"], 0, hit["warnings"],
-                  hit["counts"]), run_key
+    return Result([Finding(**f) for f in hit["findings"]], hit["units"], hit["notes"], 0,
+                  warnings=hit["warnings"], counts=hit["counts"]), run_key
 
 
 def _run_key(paths: list[str | Path], options: Options) -> str | None:
@@ -121,13 +123,15 @@ def _check(paths: list[str | Path], options: Options, done: Progress | None = No
     notes: list[str] = []
     warnings: list[dict] = []
     errors = 0
+    undecided = False
     for out in map_units(units, options, check_batch, done=done):
         findings.extend(Finding(**f) for f in out["findings"])
         notes.extend(n for n in out["notes"] if n not in notes)
         warnings.extend(out.get("warnings", ()))
         errors += out["errors"]
+        undecided = undecided or out.get("undecided", False)
     findings.sort()
-    return Result(findings, len(units), notes, errors, warnings, unit_counts(units))
+    return Result(findings, len(units), notes, errors, undecided, warnings=warnings, counts=unit_counts(units))
 
 
 def unit_counts(units: list[Unit]) -> dict:
@@ -247,14 +251,7 @@ def prepare_unit(unit: Unit, options: Options) -> Prepared:
     A hit on the metadata key answers without reading a file; the target and rules are then
     left unresolved (see :func:`resolve`).
     """
-    from skillsmith.discovery.discover import load_loose, load_project, load_skill
-
-    if unit.kind == "skill":
-        model = load_skill(unit.root, unit.config, options.max_bytes, unit.ignorer)
-    elif unit.kind == "project":
-        model = load_project(unit)
-    else:
-        model = load_loose(unit, options.max_bytes)
+    model = load_model(unit, options)
     # project units are cheap (link states); results without suppressions are not cached
     use_cache = options.use_cache and not options.run and unit.kind != "project" and options.suppressions
     stat_key = _stat_key(unit, model, options) if use_cache else None
@@ -271,19 +268,23 @@ def prepare_unit(unit: Unit, options: Options) -> Prepared:
     return prepared
 
 
+def load_model(unit: Unit, options: Options):
+    """The model of *unit* (``Skill``, ``Loose`` or ``Project``): its files listed and stat'ed, none read."""
+    from skillsmith.discovery.discover import load_loose, load_project, load_skill
+
+    if unit.kind == "skill":
+        return load_skill(unit.root, unit.config, options.max_bytes, unit.ignorer)
+    if unit.kind == "project":
+        return load_project(unit)
+    return load_loose(unit, options.max_bytes)
+
+
 def resolve(prepared: Prepared, options: Options) -> Prepared:
     """Fill in the unit's target, its enabled rules and its content key (which reads its files)."""
-    from skillsmith.discovery.discover import detect_target
-
     if prepared.rules:
         return prepared
     unit, model = prepared.unit, prepared.model
-    if unit.kind == "skill":
-        target = options.target or unit.config.target or detect_target(model)
-    elif unit.kind == "project":
-        target = options.target or unit.config.target or "sucoder"
-    else:
-        target = options.target or unit.config.target or "agentskills"
+    target = options.target or unit.config.target or targets.detect(model).name
     model.target = target
     prepared.target = target
     prepared.rules = enabled_rules(options, unit, target)
@@ -298,13 +299,15 @@ def evaluate_unit(prepared: Prepared, options: Options) -> dict:
     hits: list[tuple[registry.Rule, Hit]] = []
     notes: list[str] = []
     errors = 0
+    undecided = False  # a check that could run another time did not: the result is not cached
 
     def run(rule: registry.Rule, subject) -> None:
-        nonlocal errors
+        nonlocal errors, undecided
         try:
             for hit in rule.check(subject) or ():
                 hits.append((rule, hit))
         except registry.RuleUnavailable as why:
+            undecided = undecided or why.transient
             if str(why) not in notes:
                 notes.append(str(why))
         except Exception as exc:  # a rule bug must not lose the other findings
@@ -357,8 +360,8 @@ def evaluate_unit(prepared: Prepared, options: Options) -> dict:
             )
         )
     warnings = suppression.unknown_rules(files.values()) if options.suppressions else []
-    result = {"findings": out, "notes": notes, "errors": errors, "warnings": warnings}
-    if key is not None and not errors:
+    result = {"findings": out, "notes": notes, "errors": errors, "undecided": undecided, "warnings": warnings}
+    if key is not None and not errors and not undecided:
         cache.put(key, result)
         if prepared.stat_key is not None:
             cache.put(prepared.stat_key, result)

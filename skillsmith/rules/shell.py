@@ -14,12 +14,6 @@ from skillsmith.rules.finding import Hit, display_path
 from skillsmith.rules.registry import RuleUnavailable, rule
 
 
-def _tree(script):
-    if script.language != "shell" or script.sh_tree is None:
-        return None
-    return script.sh_tree
-
-
 def is_posix_sh(script) -> bool:
     return shebang_interpreter(script.file.shebang) in ("sh", "dash")
 
@@ -101,7 +95,8 @@ def bash_syntax(script):
     if isinstance(problem, bashcheck.NotChecked):  # no verdict is neither a finding nor a pass
         if str(problem) == bashcheck.BASH_MISSING:
             raise RuleUnavailable(f"{problem}; the syntax check `bash -n` (SHL002) was skipped")
-        raise RuleUnavailable(f"{display_path(script.path)}: {problem}; the syntax check (SHL002) was skipped there")
+        raise RuleUnavailable(f"{display_path(script.path)}: {problem}; the syntax check (SHL002) was skipped there",
+                              transient=True)
     if problem is not None:
         line, message = problem
         yield Hit(script.path, f"bash -n: {message}", line)

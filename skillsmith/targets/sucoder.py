@@ -17,6 +17,8 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 
+from skillsmith.targets import Target
+
 #: names whose presence in a folder makes it a project root for the ``project`` rule scope
 PROJECT_MARKERS = ("AGENT.md", "AGENT.org", "CLAUDE.md", ".skills", ".claude")
 
@@ -136,3 +138,17 @@ class Project:
     @cached_property
     def links(self) -> list[LinkState]:
         return inspect(self.root)
+
+
+def is_project(model) -> bool:
+    """Whether *model* is a project root (checked for its discovery links), not a skill."""
+    return isinstance(model, Project)
+
+
+TARGET = Target(
+    name="sucoder",
+    summary="sucoder projects: agent-agnostic discovery links and the skills audit (seed 002)",
+    detect=is_project,
+    priority=30,
+    fields=frozenset({"when_to_use", "argument-hint", "model", "disable-model-invocation", "user-invocable", "version"}),
+)
