@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from conftest import FIXTURES, run_cli
+from test_shellcheck import SCRIPT  # a clean shell script; line 18 is `cd "$1"`, line 19 `ls`
 
 TOP_USAGE = "usage: skillsmith [-h] [--version] COMMAND ..."
 
@@ -123,27 +124,6 @@ def test_rule_docs_name_their_source_document():
 
 # -- ShellCheck codes ------------------------------------------------------------------------------
 
-SCRIPT = """\
-#!/usr/bin/env bash
-# List a folder.
-#
-# Usage:   ls.sh DIR
-# Input:   DIR
-# Output:  names
-# Stderr:  errors
-# Exit:    0 ok, 2 usage
-#
-# Examples:
-#   ls.sh /tmp
-set -uo pipefail
-readonly EXIT_USAGE=2
-case "${1:-}" in
-  -h|--help) awk 'NR > 1 && /^#/ { print; next } NR > 1 { exit }' "$0"; exit 0 ;;
-  -*) echo "unknown option" >&2; exit "$EXIT_USAGE" ;;
-esac
-cd "$1"
-ls
-"""
 
 
 @pytest.fixture

@@ -8,7 +8,7 @@ import subprocess
 import sys
 
 import pytest
-from conftest import FIXTURES, run_cli
+from conftest import FIXTURES, run_cli, without_dac_override
 
 SKILL = FIXTURES / "compliant" / "shell-counter"
 
@@ -45,14 +45,6 @@ def test_check_with_stdout_closed_still_exits_with_its_code(tmp_path):
     assert proc.returncode == 0, proc.stderr
     assert "internal error" not in proc.stderr
     assert proc.stderr == "All checks passed (1 skill checked).\n"
-
-
-def without_dac_override() -> list[str]:
-    if os.geteuid() != 0:
-        return []
-    if shutil.which("setpriv") is None:
-        pytest.skip("running as root without setpriv: every folder is readable")
-    return ["setpriv", "--bounding-set", "-dac_override,-dac_read_search", "--"]
 
 
 @pytest.mark.parametrize("command", ["check", "fix"])

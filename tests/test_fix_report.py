@@ -10,7 +10,7 @@ import subprocess
 import sys
 
 import pytest
-from conftest import FIXTURES, run_cli
+from conftest import FIXTURES, run_cli, without_dac_override
 
 #: "Not fixed PATH:LINE:COL: RULE (name): reason"
 NOT_FIXED = re.compile(r"^Not fixed (\S+):(\d+):(\d+): ([A-Z]{3}\d{3}) \([a-z0-9-]+\): (.+)$")
@@ -77,15 +77,6 @@ def test_fix_quiet_says_nothing(skill):
     assert r.code == 10
     assert r.stdout == "" and r.stderr == ""
     assert (skill / "scripts" / "tool.py").read_text().startswith('"""')
-
-
-def without_dac_override() -> list[str]:
-    """A command prefix that takes root's power to write into read-only folders away (empty for others)."""
-    if os.geteuid() != 0:
-        return []
-    if shutil.which("setpriv") is None:
-        pytest.skip("running as root without setpriv: a read-only folder is writable")
-    return ["setpriv", "--bounding-set", "-dac_override,-dac_read_search", "--"]
 
 
 def test_fix_into_a_read_only_folder_reports_each_file_not_written(skill):
