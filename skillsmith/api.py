@@ -22,7 +22,7 @@ from skillsmith.scaffold.update import Updated, update
 
 __all__ = [
     "check", "check_result", "fix", "Finding", "Options", "Result",
-    "new", "add_script", "update", "Created", "Updated",
+    "new", "add_script", "update", "pack", "Created", "Updated",
 ]
 
 
@@ -44,6 +44,16 @@ def check(
     return check_result(list(paths), options).findings
 
 
+def validated_target(name: str | None) -> None:
+    """Raise :class:`UsageError` unless *name* is None or a target in :data:`skillsmith.targets.TARGETS`."""
+    if name is None:
+        return
+    try:
+        targets.get(name)
+    except LookupError as exc:
+        raise UsageError(str(exc)) from None
+
+
 def check_result(paths: list[str | Path], options: Options, done: Progress | None = None) -> Result:
     """Validate *options*, then check *paths*: findings plus the counts a report needs.
 
@@ -51,11 +61,7 @@ def check_result(paths: list[str | Path], options: Options, done: Progress | Non
     """
     validated_selectors(options.select)
     validated_selectors(options.ignore)
-    if options.target is not None:
-        try:
-            targets.get(options.target)
-        except LookupError as exc:
-            raise UsageError(str(exc)) from None
+    validated_target(options.target)
     if options.jobs is not None and options.jobs < 1:
         raise UsageError("--jobs must be at least 1")
     if not options.run_timeout > 0:  # also NaN
@@ -84,3 +90,16 @@ def fix(
 
     chosen = validated_selectors(select)
     return fix_paths(list(paths) or ["."], FixOptions(select=chosen, unsafe=unsafe, write=write), done)
+
+
+def pack(path: str | Path, output: str | Path | None = None, *, force: bool = False, target: str | None = None):
+    """Check the skill at *path* and write its ``.skill`` archive; return a :class:`skillsmith.scaffold.pack.Packed`.
+
+    *output* is the archive file or a folder for it (default ``./<skill>.skill``). A skill
+    with errors raises :class:`skillsmith.errors.FindingsError` (exit 10) unless *force*;
+    *target* picks the host whose rules (and limits) apply. See :mod:`skillsmith.scaffold.pack`.
+    """
+    from skillsmith.scaffold.pack import pack as write_archive
+
+    validated_target(target)
+    return write_archive(path, output, force=force, target=target)

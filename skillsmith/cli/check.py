@@ -28,6 +28,7 @@ examples:
   skillsmith check skills/ --json | jq '.data[] | .rule'
   skillsmith check skills/ --format sarif > results.sarif
   skillsmith check my-skill --run          # also run each script's --help
+  skillsmith check --whole-skill skills/fmt/scripts/x.py   # the skill that holds x.py
 """
 
 FORMATS = ("text", "json", "sarif", "github")
@@ -56,13 +57,40 @@ def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
                    help="exit 10 only for findings of this severity or worse: error, warning or info (default: info, any)")
     p.add_argument("--exit-zero", action="store_true", help="exit 0 even when findings remain")
     p.add_argument("-q", "--quiet", action="store_true", help="findings only: no summary, notes or progress on stderr")
+    add_whole_skill(p, "check")
     p.add_argument("--no-cache", action="store_true", help="do not read or write the results cache")
     p.add_argument("--jobs", type=int, metavar="N", help="worker processes (default: number of CPUs)")
     return p
 
 
+def add_whole_skill(p: argparse.ArgumentParser, verb: str) -> None:
+    p.add_argument("--whole-skill", action="store_true",
+                   help=f"{verb} the whole skill each PATH belongs to (the outermost folder above it with a "
+                        "SKILL.md); PATHs in no skill are left out. For pre-commit, which passes changed files")
+
+
+def given_paths(paths: list[str], whole_skill: bool) -> list[str]:
+    """What a check or fix runs on: the PATHs (default ``.``), or with --whole-skill the skills holding them.
+
+    A missing PATH is kept, so discovery reports it (exit 3); with --whole-skill the list is
+    empty when no PATH lies in a skill, and the caller then checks nothing.
+    """
+    if not whole_skill:
+        return paths or ["."]
+    import os
+
+    from skillsmith.discovery.discover import skill_root_of
+
+    roots: list[str] = []
+    for given in paths or ["."]:
+        root = skill_root_of(given) if os.path.lexists(given) else given
+        if root is not None and str(root) not in roots:
+            roots.append(str(root))
+    return roots
+
+
 def run(args: argparse.Namespace) -> int:
-    from skillsmith.api import Options, check_result
+    from skillsmith.api import Options, Result, check_result
     from skillsmith.cli import output
     from skillsmith.cli.progress import Progress, wanted
     from skillsmith.errors import UsageError
@@ -78,8 +106,14 @@ def run(args: argparse.Namespace) -> int:
         select=selectors(args.select), ignore=selectors(args.ignore) or [], target=args.target,
         run=args.run_scripts, run_timeout=args.timeout, jobs=args.jobs, use_cache=not args.no_cache,
     )
+    paths = given_paths(args.paths, args.whole_skill)
+    if not paths:
+        if not args.quiet:
+            output.note("skillsmith: no skill holds the given paths; nothing to check")
+        report(fmt, Result([], 0))
+        return ExitCode.SUCCESS
     with Progress(wanted(args.quiet, fmt), "Checking") as progress:
-        result = check_result(args.paths or ["."], options, progress.callback)
+        result = check_result(paths, options, progress.callback)
     output_notes(result, args.quiet)
     if args.statistics:
         report_statistics(statistics(result), fmt == "json", output.stdout_colour())

@@ -19,7 +19,8 @@ EPILOG = """\
 exit codes:
   0 no fixable finding remains, 2 usage, 3 path not found, 4 invalid config,
   5 a fixed file could not be written (a read-only folder, a full disk),
-  10 findings remain that need a person (with --check/--diff: something would change)
+  10 findings remain that need a person (with --check/--diff: something would change;
+     with --exit-non-zero-on-fix: also when a file was written)
 
 examples:
   skillsmith fix my-skill/                     # apply the safe fixes
@@ -28,12 +29,14 @@ examples:
   skillsmith fix my-skill --select CON014,PYS002
   skillsmith fix my-skill --unsafe-fixes       # also move status prints to stderr, ...
   skillsmith fix my-skill --json | jq '.data[].path'
+  skillsmith fix --whole-skill --exit-non-zero-on-fix skills/fmt/SKILL.md   # as the pre-commit hook does
 """
 
 SCHEMA = "skillsmith.fix/v1"
 
 
 def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
+    from skillsmith.cli.check import add_whole_skill
     from skillsmith.cli.main import formatter
 
     p = sub.add_parser("fix", help=HELP, description=DESCRIPTION, epilog=EPILOG, formatter_class=formatter)
@@ -44,6 +47,9 @@ def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
     p.add_argument("--unsafe-fixes", action="store_true", help="also apply fixes that change behaviour")
     p.add_argument("--select", metavar="IDS", help="only fixes for these rules: comma-separated IDs, prefixes or names")
     p.add_argument("--json", action="store_true", help="list the changed, skipped and unfixed files as JSON on stdout")
+    p.add_argument("--exit-non-zero-on-fix", action="store_true",
+                   help="exit 10 when a file was written, even if nothing remains (so a pre-commit hook fails)")
+    add_whole_skill(p, "fix")
     p.add_argument("-q", "--quiet", action="store_true", help="no report, notes or progress on stderr")
     return p
 
@@ -51,13 +57,19 @@ def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
 def run(args: argparse.Namespace) -> int:
     from skillsmith import api
     from skillsmith.cli import output
-    from skillsmith.cli.check import output_notes
+    from skillsmith.cli.check import given_paths, output_notes
     from skillsmith.cli.progress import Progress, wanted
 
     dry = args.diff or args.check
+    paths = given_paths(args.paths, args.whole_skill)
+    if not paths:
+        if not args.quiet:
+            output.note("skillsmith: no skill holds the given paths; nothing to fix")
+        if args.json:
+            output.emit_json([], SCHEMA)
+        return ExitCode.SUCCESS
     with Progress(wanted(args.quiet, "json" if args.json else "text"), "Fixing") as progress:
-        result = api.fix(args.paths or ["."], select=args.select, unsafe=args.unsafe_fixes, write=not dry,
-                         done=progress.callback)
+        result = api.fix(paths, select=args.select, unsafe=args.unsafe_fixes, write=not dry, done=progress.callback)
     output_notes(result, args.quiet)
     not_applied = result.not_applied
     if args.diff:
@@ -74,7 +86,8 @@ def run(args: argparse.Namespace) -> int:
         return ExitCode.PRECONDITION
     if dry:
         return FINDINGS if result.changed else ExitCode.SUCCESS
-    return FINDINGS if result.remaining or result.skipped else ExitCode.SUCCESS
+    written = args.exit_non_zero_on_fix and any(f.written for f in result.changed)
+    return FINDINGS if result.remaining or result.skipped or written else ExitCode.SUCCESS
 
 
 def json_items(result, not_applied: list[tuple]) -> list[dict]:

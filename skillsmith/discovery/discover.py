@@ -79,6 +79,26 @@ def discover(paths: list[str | Path]) -> list[Unit]:
     return units
 
 
+def skill_root_of(path: str | Path) -> Path | None:
+    """The skill that holds *path* (a file or folder), or None when no skill does.
+
+    That is the outermost folder at or above *path* with a ``SKILL.md``, searched no higher
+    than the repository root (the nearest folder holding ``.git``): the skill a walk from
+    the repository root finds, since walks stop at the first ``SKILL.md``. The path is
+    made absolute, not resolved, so a skill reached through a link is named as given.
+    """
+    p = Path(os.path.abspath(path))
+    folder = p if p.is_dir() and not p.is_symlink() else p.parent
+    found = None
+    for candidate in (folder, *folder.parents):
+        marker = candidate / "SKILL.md"
+        if marker.is_file() or marker.is_symlink():
+            found = candidate
+        if os.path.lexists(candidate / ".git"):
+            break
+    return found
+
+
 def add(units: list[Unit], seen: set[Path], unit: Unit) -> None:
     if unit.kind == "project":
         key = ("project", unit.root)
