@@ -39,6 +39,11 @@ def discover(paths: list[str | Path]) -> list[Unit]:
         if not os.path.lexists(p):
             raise NotFoundError(f"{given}: no such file or folder", {"path": str(given)})
         p = p.absolute()
+        if p.is_dir():
+            try:
+                os.scandir(p).close()
+            except OSError as exc:  # named on the command line: the caller's input is unusable
+                raise InvalidInputError(f"{given}: cannot read: {exc.strerror}", {"path": str(given)})
         config = config_for(p)
         if p.is_file():
             try:
