@@ -3,7 +3,9 @@
 Each case was found by fuzzing: a BOM before a shell script (the fix was not idempotent), mixed
 line endings (the fix gave new lines CRLF), ``# coding: utf-7`` (re-encoded outside the edit),
 an unknown coding cookie, and a script just under the read limit that the fix would push over
-it (the next check could not read it).
+it (the next check could not read it). And a script's file name (or argparse text), which goes
+into the docstring or header a fix writes, never becomes code there: a name that would end that
+text (``\"\"\"`` in a Python docstring, a line break in a shell comment) is a skip.
 """
 
 from __future__ import annotations
@@ -50,3 +52,27 @@ def test_fix_does_not_push_a_script_over_the_read_limit(tmp_path):
     assert entry.get("status") == "skipped", entry
     assert "limit" in entry["reason"]
     assert after == data
+
+
+PY = b'import sys\n\n\ndef main():\n    print("hi")\n    return 0\n\n\nif __name__ == "__main__":\n    sys.exit(main())\n'
+PY_PROG = (b'import argparse\n\n\ndef main():\n    parser = argparse.ArgumentParser(prog=\'x"""\\nimport os\\n"""\')\n'
+           b'    parser.parse_args()\n    return 0\n\n\nif __name__ == "__main__":\n    raise SystemExit(main())\n')
+SH = b'echo "hi"\n'
+
+
+@pytest.mark.parametrize("name, data", [
+    ('tool"""+print(1)+""".py', PY),
+    ("tool.py", PY_PROG),
+    ("tool\nrm -rf x.sh", SH),
+    ("tool\rrm -rf x.sh", SH),
+])
+def test_name_that_would_become_code_is_skipped_with_reason(tmp_path, name, data):
+    entry, after = fix_entry(tmp_path, name, data)
+    assert entry.get("status") == "skipped", entry
+    assert "into code" in entry["reason"]
+    assert after == data
+
+
+def test_plain_name_is_still_fixed(tmp_path):
+    _, after = fix_entry(tmp_path, "my tool.sh", SH)
+    assert b"#   my tool.sh --help" in after
