@@ -304,8 +304,7 @@ def fix_paths(paths: list[str | Path], options: FixOptions | None = None) -> Fix
         notes.extend(n for n in done.result["notes"] if n not in notes)
         errors += done.result["errors"]
     files.sort(key=lambda x: str(x.file.path))
-    findings.sort()
-    return FixResult(files, findings, notes, errors)
+    return FixResult(files, engine.unique_findings(findings), notes, errors)
 
 
 def fix_batch(units: list, check_options, options: FixOptions) -> list[UnitFix]:

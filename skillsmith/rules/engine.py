@@ -8,12 +8,14 @@ from __future__ import annotations
 
 import os
 import sys
+import time
 import traceback
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from skillsmith.config import Config, guard_for, is_protected
 from skillsmith.lang import bashcheck
 from skillsmith.model.sourcefile import MAX_BYTES
 from skillsmith.rules import cache, registry, suppression
@@ -76,11 +78,44 @@ def cached_run(paths: list[str | Path], options: Options) -> tuple[Result | None
     run_key = _run_key(paths, options)
     if run_key is None:
         return None, None
-    hit = cache.get(run_key)
+    hit = _run_hit(cache.get(run_key))
     # nothing below the paths changed since a run that stored it (and no tool moved)
     if hit is None or [list(t) for t in _tools_state(tuple(hit["tools"]))] != hit["tool_state"]:
         return None, run_key
     return Result([Finding(**f) for f in hit["findings"]], hit["units"], hit["notes"], 0), run_key
+
+
+_FINDING_TYPES = {"path": str, "line": int, "column": int, "rule": str, "message": str, "severity": str,
+                  "end_line": (int, type(None)), "end_column": (int, type(None)), "fix": (str, type(None))}
+
+
+def _is_finding(doc) -> bool:
+    return (isinstance(doc, dict) and doc.keys() == _FINDING_TYPES.keys()
+            and all(isinstance(doc[k], t) for k, t in _FINDING_TYPES.items()))
+
+
+def _unit_hit(hit) -> dict | None:
+    """*hit* when it has the shape of a unit's stored result, else None: a damaged or foreign entry is a miss."""
+    if (isinstance(hit, dict) and isinstance(hit.get("findings"), list) and isinstance(hit.get("notes"), list)
+            and isinstance(hit.get("errors"), int) and all(isinstance(n, str) for n in hit["notes"])
+            and all(_is_finding(f) for f in hit["findings"])):
+        return hit
+    return None
+
+
+def _run_hit(hit) -> dict | None:
+    """*hit* when it has the shape of a stored whole run, else None."""
+    if (isinstance(hit, dict) and isinstance(hit.get("findings"), list) and isinstance(hit.get("units"), int)
+            and isinstance(hit.get("notes"), list) and all(isinstance(n, str) for n in hit["notes"])
+            and isinstance(hit.get("tools"), list) and all(isinstance(t, str) for t in hit["tools"])
+            and isinstance(hit.get("tool_state"), list) and all(_is_finding(f) for f in hit["findings"])):
+        return hit
+    return None
+
+
+def unique_findings(findings: list[Finding]) -> list[Finding]:
+    """*findings* sorted, each once: a config file shared by several units reports its problem once."""
+    return sorted({tuple(vars(f).values()): f for f in findings}.values())
 
 
 def _run_key(paths: list[str | Path], options: Options) -> str | None:
@@ -115,7 +150,7 @@ def _check(paths: list[str | Path], options: Options) -> Result:
         notes.extend(n for n in out["notes"] if n not in notes)
         errors += out["errors"]
         undecided = undecided or out.get("undecided", False)
-    findings.sort()
+    findings = unique_findings(findings)
     return Result(findings, len(units), notes, errors, undecided)
 
 
@@ -131,12 +166,29 @@ def map_units(units: list[Unit], options: Options, batch_fn, *args) -> list:
     import concurrent.futures
     import multiprocessing
 
+    from concurrent.futures.process import BrokenProcessPool
+
     ctx = multiprocessing.get_context("fork") if sys.platform.startswith("linux") else None
     size = max(1, min(BATCH, len(units) // (jobs * 8)))
     work = batches(units, size)
+    done = []
     with concurrent.futures.ProcessPoolExecutor(max_workers=jobs, mp_context=ctx) as pool:
-        results = pool.map(batch_fn, work, *([a] * len(work) for a in (options, *args)))
-        return [out for outs in results for out in outs]
+        futures = []
+        for batch in work:
+            try:
+                futures.append(pool.submit(batch_fn, batch, options, *args))
+            except BrokenProcessPool:
+                break
+        for i, batch in enumerate(work):
+            if i < len(futures):
+                try:
+                    done.extend(futures[i].result())
+                    continue
+                except BrokenProcessPool:
+                    pass
+            # a worker died (killed, out of memory): this batch and every one it took down run here
+            done.extend(batch_fn(batch, options, *args))
+    return done
 
 
 def batches(units: list[Unit], size: int) -> list[list[Unit]]:
@@ -162,22 +214,40 @@ def share_bash_n(prepared: list[Prepared]) -> None:
 
 
 def enabled_rules(options: Options, unit: Unit, target: str) -> list[registry.Rule]:
-    select = options.select if options.select is not None else unit.config.select
-    ignore = tuple(unit.config.ignore) + tuple(options.ignore)
-    return _enabled(target, options.run, None if select is None else tuple(select), ignore)
+    """The rules to run on *unit*: the command line's choice, else its config's.
+
+    A config inside the checked tree does not decide the protected (security) rules: the
+    user's own does (:func:`skillsmith.config.guard_for`), unless it allows the tree's.
+    """
+    config = unit.config
+    selected = _selection(options, config)
+    if config.trusted:
+        return _enabled(target, options.run, *selected)
+    guard = guard_for(config)
+    if guard.allow_security_ignores:
+        return _enabled(target, options.run, *selected)
+    return _enabled(target, options.run, *selected, _selection(options, guard))
+
+
+def _selection(options: Options, config: Config) -> tuple[tuple[str, ...] | None, tuple[str, ...]]:
+    select = options.select if options.select is not None else config.select
+    return None if select is None else tuple(select), tuple(config.ignore) + tuple(options.ignore)
 
 
 @lru_cache(maxsize=256)
-def _enabled(target: str, run: bool, select: tuple[str, ...] | None, ignore: tuple[str, ...]) -> list[registry.Rule]:
+def _enabled(target: str, run: bool, select: tuple[str, ...] | None, ignore: tuple[str, ...],
+             protected: tuple | None = None) -> list[registry.Rule]:
+    """The rules *select* and *ignore* leave on; the protected ones by *protected* (select, ignore) when given."""
     rules = []
     for r in registry.all_rules():
         if target not in r.targets:
             continue
         if r.scope == "run" and not run:
             continue
-        if select is not None and not registry.matches(r.id, select):
+        chosen, dropped = protected if protected is not None and is_protected(r.id) else (select, ignore)
+        if chosen is not None and not registry.matches(r.id, chosen):
             continue
-        if ignore and registry.matches(r.id, ignore):
+        if dropped and registry.matches(r.id, dropped):
             continue
         rules.append(r)
     return rules
@@ -215,14 +285,15 @@ def prepare_unit(unit: Unit, options: Options) -> Prepared:
     use_cache = options.use_cache and not options.run and unit.kind != "project" and options.suppressions
     stat_key = _stat_key(unit, model, options) if use_cache else None
     if stat_key is not None:
-        hit = cache.get(stat_key)  # nothing changed since the last run: no file is read
+        hit = _unit_hit(cache.get(stat_key))  # nothing changed since the last run: no file is read
         if hit is not None:
             return Prepared(unit, model, "", [], None, hit, stat_key, use_cache)
     prepared = resolve(Prepared(unit, model, "", [], None, None, stat_key, use_cache), options)
     if prepared.key is not None:
-        hit = cache.get(prepared.key)
+        hit = _unit_hit(cache.get(prepared.key))
         if hit is not None:
-            cache.put(stat_key, hit)
+            if stat_key is not None:
+                cache.put(stat_key, hit)
             prepared.result = hit
     return prepared
 
@@ -276,6 +347,8 @@ def evaluate_unit(prepared: Prepared, options: Options) -> dict:
     for rule in rules:
         if rule.scope == "skill" and unit.kind == "skill":
             run(rule, model)
+        elif rule.scope == "unit" and unit.kind != "project":
+            run(rule, model)
         elif rule.scope == "project" and unit.kind == "project":
             run(rule, model)
         elif rule.scope == "file":
@@ -295,14 +368,15 @@ def evaluate_unit(prepared: Prepared, options: Options) -> dict:
     out = []
     for rule, hit in hits:
         path = str(hit.path)
-        ignored = unit.config.ignored_for(Path(path))
-        if ignored and registry.matches(rule.id, ignored):
+        if _ignored(unit.config, rule.id, Path(path)):
             continue
         f = by_path.get(path)
         if f is not None and f.text is not None and options.suppressions:
             if path not in tables:
                 tables[path] = suppression.parse(f.lines)
-            if suppression.suppressed(rule.id, hit.line, tables[path]):
+            if suppression.suppressed(rule.id, hit.line, tables[path]) and (
+                not is_protected(rule.id) or guard_for(unit.config).allow_security_ignores
+            ):
                 continue
         out.append(
             dict(
@@ -317,6 +391,22 @@ def evaluate_unit(prepared: Prepared, options: Options) -> dict:
         if prepared.stat_key is not None:
             cache.put(prepared.stat_key, result)
     return result
+
+
+def _ignored(config: Config, rule_id: str, path: Path) -> bool:
+    """Whether the per-file-ignores drop *rule_id* at *path*.
+
+    A config inside the checked tree drops no protected rule (the user's own config decides
+    those, unless it allows the tree's), and its ``exclude``, which the walk does not apply,
+    drops every other rule on the files it names.
+    """
+    if config.trusted or not is_protected(rule_id):
+        own = {"ALL"} if not config.trusted and config.excluded(path) else config.ignored_for(path)
+        return bool(own) and registry.matches(rule_id, own)
+    guard = guard_for(config)
+    if guard.allow_security_ignores and registry.matches(rule_id, config.ignored_for(path)):
+        return True
+    return registry.matches(rule_id, guard.ignored_for(path))
 
 
 def _tool_versions(rules) -> tuple:
@@ -347,6 +437,7 @@ def _cache_key(unit: Unit, model, rules, target: str) -> str:
         unit.kind.encode(),
         os.fsencode(unit.root),
         _encode(repr(unit.config)),
+        _encode(repr(guard_for(unit.config))),
         _encode(repr(_tool_versions(rules))),
     ]
     for rel, f in sorted(model.files.items()):
@@ -357,13 +448,18 @@ def _cache_key(unit: Unit, model, rules, target: str) -> str:
     return cache.unit_key(parts)
 
 
-def _stat_key(unit: Unit, model, options: Options) -> str:
-    """The unit's key by file metadata (size, mtime in ns, inode, mode): found without reading a file.
+def _stat_key(unit: Unit, model, options: Options) -> str | None:
+    """The unit's key by file metadata: found without reading a file; None when a file is too fresh to trust it.
 
-    A hit means no file of the unit changed since a run that stored it; any change to a file
-    (an edit, a checkout, a copy) changes its mtime or inode, and the unit falls back to the
-    content key.
+    Size, mode, modification and change time, inode and device of every file (see
+    :mod:`skillsmith.rules.snapshot`): any change to a file (an edit, a checkout, a copy, a
+    ``touch -r``) changes its change time at least, and the unit falls back to the content
+    key. A file stamped within the timestamp granularity of now (:func:`snapshot.racy`) could
+    be rewritten without a new stamp, so the unit then has no metadata key this run.
     """
+    from skillsmith.rules import snapshot
+
+    now = time.time_ns()
     parts = [
         b"stat",
         registry.ruleset_fingerprint().encode(),
@@ -372,9 +468,12 @@ def _stat_key(unit: Unit, model, options: Options) -> str:
         unit.kind.encode(),
         os.fsencode(unit.root),
         _encode(repr(unit.config)),
+        _encode(repr(guard_for(unit.config))),
     ]
     for rel, f in sorted(model.files.items()):
-        parts.append(_encode(f"{rel}\0{f.mode:o}\0{f.size}\0{f.mtime_ns}\0{f.inode}"))
+        if snapshot.racy(None, now, mtime_ns=f.mtime_ns, ctime_ns=f.ctime_ns):
+            return None
+        parts.append(_encode(f"{rel}\0{f.mode:o}\0{f.size}\0{f.mtime_ns}\0{f.ctime_ns}\0{f.inode}\0{f.device}"))
     _tree_parts(model, parts)
     return cache.unit_key(parts)
 
@@ -384,7 +483,8 @@ def _tree_parts(model, parts: list[bytes]) -> None:
         parts.append(_encode(f"L{rel}\0{link}"))
     for rel in getattr(model, "dirs", []):
         parts.append(_encode(f"D{rel}"))
-    parts.append(b"T" if getattr(model, "truncated", False) else b"")
+    unread = getattr(model, "unread", None)
+    parts.append(_encode(repr(unread)) if unread is not None else b"")
 
 
 def _encode(text: str) -> bytes:
