@@ -11,10 +11,11 @@ import math
 from pathlib import Path
 from typing import Iterable
 
+from skillsmith import targets
 from skillsmith.errors import UsageError
 from skillsmith.rules.engine import Options, Result, check_paths
 from skillsmith.rules.finding import Finding
-from skillsmith.rules.registry import TARGETS, selectors, validated_selectors
+from skillsmith.rules.registry import selectors, validated_selectors
 from skillsmith.scaffold.add import add_script
 from skillsmith.scaffold.answers import Created
 from skillsmith.scaffold.render import new
@@ -22,7 +23,7 @@ from skillsmith.scaffold.update import Updated, update
 
 __all__ = [
     "check", "check_result", "fix", "Finding", "Options", "Result",
-    "new", "add_script", "update", "Created", "Updated",
+    "new", "add_script", "update", "pack", "Created", "Updated",
 ]
 
 
@@ -36,7 +37,7 @@ def check(
     """Check skills, ``scripts/`` folders or single scripts; return the findings, sorted.
 
     *select* and *ignore* take rule IDs or prefixes (``"SPC"``, ``"CON004"``); *target* is
-    one of ``agentskills``, ``stabledge``, ``kvist``, ``sucoder`` (default: detected).
+    a name from :data:`skillsmith.targets.TARGETS` (default: detected).
     Raises :class:`skillsmith.errors.UsageError` for an unknown rule or target and
     :class:`skillsmith.errors.NotFoundError` for a missing path. Runs no skill code.
     """
@@ -44,12 +45,21 @@ def check(
     return check_result(list(paths), options).findings
 
 
+def validated_target(name: str | None) -> None:
+    """Raise :class:`UsageError` unless *name* is None or a target in :data:`skillsmith.targets.TARGETS`."""
+    if name is None:
+        return
+    try:
+        targets.get(name)
+    except LookupError as exc:
+        raise UsageError(str(exc)) from None
+
+
 def check_result(paths: list[str | Path], options: Options) -> Result:
     """Validate *options*, then check *paths*: findings plus the counts a report needs."""
     validated_selectors(options.select)
     validated_selectors(options.ignore)
-    if options.target is not None and options.target not in TARGETS:
-        raise UsageError(f"unknown target {options.target!r} (known: {', '.join(TARGETS)})")
+    validated_target(options.target)
     if options.jobs is not None and options.jobs < 1:
         raise UsageError("--jobs must be at least 1")
     if not math.isfinite(options.run_timeout) or options.run_timeout <= 0:
@@ -75,3 +85,16 @@ def fix(
 
     chosen = validated_selectors(select)
     return fix_paths(list(paths) or ["."], FixOptions(select=chosen, unsafe=unsafe, write=write))
+
+
+def pack(path: str | Path, output: str | Path | None = None, *, force: bool = False, target: str | None = None):
+    """Check the skill at *path* and write its ``.skill`` archive; return a :class:`skillsmith.scaffold.pack.Packed`.
+
+    *output* is the archive file or a folder for it (default ``./<skill>.skill``). A skill
+    with errors raises :class:`skillsmith.errors.FindingsError` (exit 10) unless *force*;
+    *target* picks the host whose rules (and limits) apply. See :mod:`skillsmith.scaffold.pack`.
+    """
+    from skillsmith.scaffold.pack import pack as write_archive
+
+    validated_target(target)
+    return write_archive(path, output, force=force, target=target)

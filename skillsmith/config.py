@@ -32,9 +32,9 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover
     import tomli as tomllib
 
+from skillsmith import targets
 from skillsmith.errors import InvalidInputError
 from skillsmith.rules import registry
-from skillsmith.rules.registry import TARGETS
 
 KEYS = ("select", "ignore", "per-file-ignores", "exclude", "target", "allow-security-ignores")
 #: rule families only the user's own configuration (or the command line) can switch off
@@ -281,8 +281,11 @@ def load(source: Path, trusted: bool = True) -> Config:
     ):
         fail("per-file-ignores", "'per-file-ignores' must map globs to lists of rule IDs")
     target = table.get("target")
-    if target is not None and (not isinstance(target, str) or target not in TARGETS):
-        fail("target", f"unknown target {target!r} (known: {', '.join(TARGETS)})")
+    if target is not None:
+        try:
+            targets.get(target)
+        except LookupError as exc:
+            fail("target", str(exc))
     allow = table.get("allow-security-ignores", False)
     if not isinstance(allow, bool):
         fail("allow-security-ignores", "'allow-security-ignores' must be true or false")

@@ -10,7 +10,7 @@ import sys
 import pytest
 from conftest import EXAMPLE
 
-HEAVY = ("copier", "libcst", "questionary", "ruamel", "prompt_toolkit")
+HEAVY = ("copier", "libcst", "questionary", "ruamel", "prompt_toolkit", "pygls", "lsprotocol")
 
 
 def imported_modules(*args: str, cwd=None) -> set[str]:
@@ -29,6 +29,7 @@ def imported_modules(*args: str, cwd=None) -> set[str]:
 @pytest.mark.parametrize("args", [
     ("--help",),
     ("check", "--help"),
+    ("lsp", "--help"),
     ("rules",),
     ("rules", "SPC007", "--json"),
     ("check", str(EXAMPLE), "--no-cache"),

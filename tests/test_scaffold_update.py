@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import filecmp
 import shutil
 import subprocess
 from pathlib import Path
@@ -35,12 +34,13 @@ def test_history_bundle_is_up_to_date():
         assert problems == [], f"run 'python -m skillsmith.scaffold.history': {problems}"
 
 
-def test_script_template_shares_the_skill_templates_partials():
-    skill, script = TEMPLATES / "skill" / "_partials", TEMPLATES / "script" / "_partials"
-    names = sorted(p.name for p in skill.iterdir())
-    assert names == sorted(p.name for p in script.iterdir())
-    for name in names:
-        assert filecmp.cmp(skill / name, script / name, shallow=False), f"_partials/{name} differs"
+def test_history_check_command_finds_the_templates(tmp_path):
+    """`python -m skillsmith.scaffold.history --check` finds the templates wherever it is run from."""
+    import sys
+
+    proc = subprocess.run([sys.executable, "-m", "skillsmith.scaffold.history", "--check"],
+                          cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert (proc.returncode, proc.stdout) == (0, ""), proc.stdout + proc.stderr
 
 
 @pytest.fixture

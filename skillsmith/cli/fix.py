@@ -17,7 +17,8 @@ goes to stderr.
 EPILOG = """\
 exit codes:
   0 no fixable finding remains, 2 usage, 3 path not found, 4 invalid config,
-  10 findings remain that need a person (with --check/--diff: something would change)
+  10 findings remain that need a person (with --check/--diff: something would change;
+     with --exit-non-zero-on-fix: also when a file was written)
 
 examples:
   skillsmith fix my-skill/                     # apply the safe fixes
@@ -26,12 +27,14 @@ examples:
   skillsmith fix my-skill --select CON014,PYS002
   skillsmith fix my-skill --unsafe-fixes       # also move status prints to stderr, ...
   skillsmith fix my-skill --json | jq '.data[].path'
+  skillsmith fix --whole-skill --exit-non-zero-on-fix skills/fmt/SKILL.md   # as the pre-commit hook does
 """
 
 SCHEMA = "skillsmith.fix/v1"
 
 
 def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
+    from skillsmith.cli.check import add_whole_skill
     from skillsmith.cli.main import formatter
 
     p = sub.add_parser("fix", help=HELP, description=DESCRIPTION, epilog=EPILOG, formatter_class=formatter)
@@ -42,16 +45,26 @@ def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
     p.add_argument("--unsafe-fixes", action="store_true", help="also apply fixes that change behaviour")
     p.add_argument("--select", metavar="IDS", help="only fixes for these rules: comma-separated IDs or prefixes")
     p.add_argument("--json", action="store_true", help="list the changed and skipped files as JSON on stdout")
+    p.add_argument("--exit-non-zero-on-fix", action="store_true",
+                   help="exit 10 when a file was written, even if nothing remains (so a pre-commit hook fails)")
+    add_whole_skill(p, "fix")
     return p
 
 
 def run(args: argparse.Namespace) -> int:
     from skillsmith import api
     from skillsmith.cli import output
+    from skillsmith.cli.check import given_paths
     from skillsmith.rules.finding import display_path
 
     dry = args.diff or args.check
-    result = api.fix(args.paths or ["."], select=args.select, unsafe=args.unsafe_fixes, write=not dry)
+    paths = given_paths(args.paths, args.whole_skill)
+    if not paths:
+        output.note("skillsmith: no skill holds the given paths; nothing to fix")
+        if args.json:
+            output.emit_json([], SCHEMA)
+        return ExitCode.SUCCESS
+    result = api.fix(paths, select=args.select, unsafe=args.unsafe_fixes, write=not dry)
     for line in result.notes:
         output.note(f"skillsmith: {line}")
 
@@ -90,4 +103,5 @@ def run(args: argparse.Namespace) -> int:
     output.note(f"skillsmith: {summary}" + ("; run `skillsmith check` to see them" if remaining else ""))
     if result.internal_errors:
         return ExitCode.ERROR
-    return FINDINGS if remaining or skipped else ExitCode.SUCCESS
+    written = args.exit_non_zero_on_fix and any(f.written for f in changed)
+    return FINDINGS if remaining or skipped or written else ExitCode.SUCCESS

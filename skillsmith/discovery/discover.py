@@ -8,7 +8,6 @@ discovery stops descending at a folder that holds ``SKILL.md``: that folder is a
 from __future__ import annotations
 
 import os
-import re
 import stat
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -16,7 +15,6 @@ from pathlib import Path
 from skillsmith.config import Config, config_for
 from skillsmith.discovery.walk import READ_FIRST, Ignorer, walk_tree
 from skillsmith.errors import InvalidInputError, NotFoundError
-from skillsmith.model import frontmatter
 from skillsmith.model.skill import Loose, Skill, Unread, script_language
 from skillsmith.model.sourcefile import SourceFile
 from skillsmith.targets.sucoder import Project, is_project_root
@@ -86,6 +84,26 @@ def discover(paths: list[str | Path]) -> list[Unit]:
         elif unlisted:  # folders the search for skills could not look into: reported, not passed over
             add(units, seen, Unit("loose", p, config, ignorer=ignorer, unread=Unread(unlisted=unlisted)))
     return units
+
+
+def skill_root_of(path: str | Path) -> Path | None:
+    """The skill that holds *path* (a file or folder), or None when no skill does.
+
+    That is the outermost folder at or above *path* with a ``SKILL.md``, searched no higher
+    than the repository root (the nearest folder holding ``.git``): the skill a walk from
+    the repository root finds, since walks stop at the first ``SKILL.md``. The path is
+    made absolute, not resolved, so a skill reached through a link is named as given.
+    """
+    p = Path(os.path.abspath(path))
+    folder = p if p.is_dir() and not p.is_symlink() else p.parent
+    found = None
+    for candidate in (folder, *folder.parents):
+        marker = candidate / "SKILL.md"
+        if marker.is_file() or marker.is_symlink():
+            found = candidate
+        if os.path.lexists(candidate / ".git"):
+            break
+    return found
 
 
 def add(units: list[Unit], seen: set[Path], unit: Unit) -> None:
@@ -188,20 +206,3 @@ def load_loose(unit: Unit, max_bytes: int) -> Loose:
     unread = unit.unread or Unread()
     unread.config = unit.config.problem
     return Loose(root=unit.root, files=files, unread=unread)
-
-
-_PROGRESSIVE = re.compile(r"^progressive\s*:", re.M)
-
-
-def detect_target(skill: Skill) -> str:
-    """kvist when a kvist manifest is present, stabledge for ``progressive:``, else agentskills."""
-    manifest = skill.files.get("manifest.json")
-    if manifest is not None and manifest.text and '"plugin_api"' in manifest.text:
-        return "kvist"
-    md = skill.skill_md
-    if md is not None and md.text and "progressive" in md.text:
-        # the frontmatter's lines only: no YAML parse, so a cached run stays cheap
-        lines, close = frontmatter.split(md.text)
-        if close and close > 0 and _PROGRESSIVE.search("\n".join(lines[1:close])):
-            return "stabledge"
-    return "agentskills"

@@ -17,9 +17,9 @@ Three kinds of fixer plug in (see ``docs/architecture.md``, "Fixes"):
     it is constructed with the file's path (``cls(path)``), for names in generated text.
     Loaded only when a shell file needs one of those rules.
 ``file``
-    a callable ``(SourceFile, unit) -> bytes | None`` registered with :func:`file_fixer` by a
-    module listed in :data:`FILE_FIXER_MODULES` (for example a ``SKILL.md`` frontmatter fixer);
-    *unit* is the checked skill, so the fixer need not walk or read it again.
+    a callable ``(SourceFile, unit) -> bytes | None`` that a target brings
+    (:class:`skillsmith.targets.FileFixer`, for example StablEdge's ``resources:`` update of
+    ``SKILL.md``); *unit* is the checked skill, so the fixer need not walk or read it again.
 
 Fixers of one kind run by their optional ``ORDER`` (default 50), then module name; each sees the
 result of the previous one.
@@ -34,7 +34,7 @@ import pkgutil
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterable
+from typing import Any
 
 from skillsmith.model.sourcefile import EncodeError, SourceFile
 from skillsmith.rules.finding import display_path
@@ -43,9 +43,6 @@ KINDS = ("python", "shell", "file")
 
 #: codemod module prefix in ``skillsmith.codemods`` per kind
 CODEMOD_PREFIX = {"python": "py_", "shell": "sh_"}
-
-#: modules that register file-level fixers with :func:`file_fixer` when imported
-FILE_FIXER_MODULES: list[str] = ["skillsmith.targets.stabledge_fix"]
 
 #: a codemod class may set ``ORDER`` to run before (lower) or after (higher) the others
 DEFAULT_ORDER = 50
@@ -61,7 +58,7 @@ MODE_RULES = {"CON003"}
 class Fixer:
     """One fixer: what it fixes, whether that is safe, and what runs."""
 
-    name: str  # module name (``py_docstring``) or the registered name
+    name: str  # module name (``py_docstring``), or the FileFixer name a target gives
     kind: str  # "python" | "shell" | "file"
     rules: frozenset
     safe: bool
@@ -74,33 +71,18 @@ class Fixer:
         return self.safe or unsafe
 
 
-_FILE_FIXERS: list[Fixer] = []
 _LOADED: dict[str, list[Fixer]] = {}
 
 
-def file_fixer(name: str, *, rules: Iterable[str], safe: bool, pattern: str = "*", description: str = ""):
-    """Register the decorated ``(SourceFile, unit) -> bytes | None`` as a file-level fixer.
-
-    *pattern* is matched (fnmatch) against the file's path relative to its skill, e.g.
-    ``"SKILL.md"``. Returning None (or the same bytes) means "nothing to change".
-    """
-
-    def register(func: Callable[[SourceFile, Any], bytes | None]):
-        doc = description or (func.__doc__ or "").strip().split("\n")[0]
-        _FILE_FIXERS.append(Fixer(name, "file", frozenset(rules), safe, doc, func, pattern))
-        return func
-
-    return register
-
-
 def load_fixers(kind: str) -> list[Fixer]:
-    """The fixers of *kind*, imported on first use (``python`` imports libcst)."""
+    """The fixers of *kind*, imported on first use (``python`` imports libcst); ``file``: the targets'."""
     if kind in _LOADED:
         return _LOADED[kind]
     if kind == "file":
-        for module in FILE_FIXER_MODULES:
-            importlib.import_module(module)
-        found = list(_FILE_FIXERS)
+        from skillsmith.targets import TARGETS
+
+        found = [Fixer(ff.name, "file", frozenset(ff.rules), ff.safe, ff.description, ff.fix, ff.pattern)
+                 for target in TARGETS for ff in target.file_fixers]
     else:
         import skillsmith.codemods as package
 

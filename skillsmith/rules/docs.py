@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from skillsmith.rules.registry import FAMILIES, TARGETS, Rule, all_rules
+from skillsmith.rules.registry import FAMILIES, Rule, all_rules
+from skillsmith.targets import TARGETS, names as target_names
 
 FIX_TEXT = {
     "safe": "`skillsmith fix` fixes this (safe fix).",
@@ -13,7 +14,7 @@ FIX_TEXT = {
 
 def rule_markdown(r: Rule, level: int = 1) -> str:
     h = "#" * level
-    targets = "all targets" if set(r.targets) == set(TARGETS) else ", ".join(sorted(r.targets))
+    targets = "all targets" if set(r.targets) == set(target_names()) else ", ".join(sorted(r.targets))
     lines = [
         f"{h} {r.id} `{r.name}`",
         "",
@@ -45,6 +46,15 @@ def rules_document() -> str:
     ]
     for r in rules:
         out.append(f"| [{r.id}](#{r.id.lower()}-{r.name}) | `{r.name}` | {r.severity} | {r.fix or '-'} | {r.summary} |")
+    out += [
+        "",
+        "A rule applies to all targets or to the ones it names. `check` detects the target of each skill,",
+        "unless `--target` or the config's `target` names one:",
+        "",
+        "| target | host |",
+        "|---|---|",
+    ]
+    out += [f"| `{t.name}` | {t.summary} |" for t in TARGETS]
     out.append("")
     for prefix, (family, what) in FAMILIES.items():
         members = [r for r in rules if r.id.startswith(prefix)]

@@ -15,6 +15,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from skillsmith import targets
 from skillsmith.config import Config, guard_for, is_protected
 from skillsmith.lang import bashcheck
 from skillsmith.model.sourcefile import MAX_BYTES
@@ -273,14 +274,7 @@ def prepare_unit(unit: Unit, options: Options) -> Prepared:
     A hit on the metadata key answers without reading a file; the target and rules are then
     left unresolved (see :func:`resolve`).
     """
-    from skillsmith.discovery.discover import load_loose, load_project, load_skill
-
-    if unit.kind == "skill":
-        model = load_skill(unit.root, unit.config, options.max_bytes, unit.ignorer)
-    elif unit.kind == "project":
-        model = load_project(unit)
-    else:
-        model = load_loose(unit, options.max_bytes)
+    model = load_model(unit, options)
     # project units are cheap (link states); results without suppressions are not cached
     use_cache = options.use_cache and not options.run and unit.kind != "project" and options.suppressions
     stat_key = _stat_key(unit, model, options) if use_cache else None
@@ -298,19 +292,23 @@ def prepare_unit(unit: Unit, options: Options) -> Prepared:
     return prepared
 
 
+def load_model(unit: Unit, options: Options):
+    """The model of *unit* (``Skill``, ``Loose`` or ``Project``): its files listed and stat'ed, none read."""
+    from skillsmith.discovery.discover import load_loose, load_project, load_skill
+
+    if unit.kind == "skill":
+        return load_skill(unit.root, unit.config, options.max_bytes, unit.ignorer)
+    if unit.kind == "project":
+        return load_project(unit)
+    return load_loose(unit, options.max_bytes)
+
+
 def resolve(prepared: Prepared, options: Options) -> Prepared:
     """Fill in the unit's target, its enabled rules and its content key (which reads its files)."""
-    from skillsmith.discovery.discover import detect_target
-
     if prepared.rules:
         return prepared
     unit, model = prepared.unit, prepared.model
-    if unit.kind == "skill":
-        target = options.target or unit.config.target or detect_target(model)
-    elif unit.kind == "project":
-        target = options.target or unit.config.target or "sucoder"
-    else:
-        target = options.target or unit.config.target or "agentskills"
+    target = options.target or unit.config.target or targets.detect(model).name
     model.target = target
     prepared.target = target
     prepared.rules = enabled_rules(options, unit, target)

@@ -13,6 +13,7 @@ from functools import lru_cache
 from typing import Callable, Iterable, Iterator
 
 from skillsmith.rules.finding import SEVERITIES
+from skillsmith.targets import names as target_names
 
 #: rule families: ID prefix -> (name, what it covers)
 FAMILIES = {
@@ -35,9 +36,6 @@ FAMILY_MODULES = {
     "FIL": "files", "RUN": "run", "STE": "stabledge", "KVS": "kvist", "SUC": "sucoder",
 }
 
-#: targets a skill can be checked for
-TARGETS = ("agentskills", "stabledge", "kvist", "sucoder")
-
 #: what a rule's check receives
 SCOPES = ("skill", "unit", "script", "file", "project", "run", "audit")
 
@@ -54,7 +52,7 @@ class Rule:
     severity: str
     scope: str
     check: Callable = field(repr=False, compare=False)
-    targets: frozenset = frozenset(TARGETS)
+    targets: frozenset = frozenset(target_names())
     fix: str | None = None  # "safe" | "unsafe" | None
     doc: str = ""
     library: bool = False  # also applies to sourced libraries (scope "script")
@@ -104,7 +102,7 @@ def rule(
     seed: str,
     scope: str,
     severity: str = "error",
-    targets: Iterable[str] = TARGETS,
+    targets: Iterable[str] = target_names(),
     fix: str | None = None,
     library: bool = False,
     tools: Iterable[str] = (),
@@ -112,7 +110,8 @@ def rule(
     """Register the decorated check function as a rule; its docstring is the rule's documentation.
 
     The check receives the object named by *scope* (a ``Skill``, a ``Script``, a
-    ``SourceFile`` ...) and yields :class:`~skillsmith.finding.Hit` objects.
+    ``SourceFile`` ...) and yields :class:`~skillsmith.finding.Hit` objects. *targets* limits
+    the rule to hosts named in :data:`skillsmith.targets.TARGETS` (default: every one).
     """
 
     if not _ID.match(id) or id[:3] not in FAMILIES:
@@ -122,7 +121,7 @@ def rule(
     if severity not in SEVERITIES or scope not in SCOPES or fix not in (None, "safe", "unsafe"):
         raise ValueError(f"bad rule metadata for {id}")
     targets = frozenset(targets)
-    if not targets <= set(TARGETS):
+    if not targets <= set(target_names()):
         raise ValueError(f"bad targets for {id}: {sorted(targets)}")
 
     def register(check: Callable) -> Callable:

@@ -14,12 +14,6 @@ from skillsmith.rules.finding import Hit, display_path
 from skillsmith.rules.registry import RuleUnavailable, rule
 
 
-def _tree(script):
-    if script.language != "shell" or script.sh_tree is None:
-        return None
-    return script.sh_tree
-
-
 def is_posix_sh(script) -> bool:
     return shebang_interpreter(script.file.shebang) in ("sh", "dash")
 

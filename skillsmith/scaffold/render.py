@@ -6,6 +6,7 @@ import subprocess
 import warnings
 from pathlib import Path
 
+from skillsmith import targets
 from skillsmith.errors import (
     InvalidInputError,
     SkillsmithError,
@@ -123,7 +124,7 @@ def new(
     name: str,
     dest: str | Path = ".",
     *,
-    target: str = "agentskills",
+    target: str = targets.DEFAULT,
     description: str | None = None,
     scripts: list[str] | None = None,
     license: str = "",
@@ -146,8 +147,9 @@ def new(
         verifier=verifier,
     )
     validate(answers)
-    if target == "kvist" and not template_available("kvist"):
-        raise UsageError("the kvist target is not available in this installation (no kvist template)")
+    template = targets.get(target).new.template
+    if not template_available(template):
+        raise UsageError(f"the {target} target is not available in this installation (no {template} template)")
     parent = Path(dest)
     if parent.exists() and not parent.is_dir():
         raise UsageError(f"--dest {parent} is not a folder")
@@ -156,12 +158,7 @@ def new(
         raise UsageError(f"{root} exists and is not a folder")
     if root.is_dir() and any(root.iterdir()) and not force:
         raise UsageError(f"{root} exists and is not empty; pass --force to render into it")
-    if target == "kvist":
-        version = render("kvist", root, {
-            "id": name, "name": name, "summary": answers.description, "description": answers.description,
-        }, overwrite=force)
-    else:
-        version = render("skill", root, answers.data(), overwrite=force)
+    version = render(template, root, answers.data(), overwrite=force)  # a template uses the answers it asks
     return Created(root=root, files=files_below(root), version=version)
 
 

@@ -3,7 +3,9 @@
 What the host does with a skill folder, written down once for the STE rules and for the
 ``resources`` fix: which files ``list_files`` shows, which runtime ``run_script`` picks, and
 what a ``resources:`` item must look like. :func:`update_resources` is the fix itself, a pure
-text transformation done with round-trip YAML (ruamel.yaml, imported lazily).
+text transformation done with round-trip YAML (ruamel.yaml, imported lazily);
+:func:`fix_skill_md` applies it to a SKILL.md, and :data:`TARGET` brings that to
+``skillsmith fix`` as a file fixer.
 """
 
 from __future__ import annotations
@@ -15,6 +17,8 @@ from pathlib import PurePosixPath
 from skillsmith.lang.interpreter import shebang_interpreter
 from skillsmith.model import frontmatter
 from skillsmith.model.skillpath import PARENT, skill_path
+from skillsmith.targets import FileFixer, Scaffold, Target
+from skillsmith.targets.agentskills import name_problem
 
 ROLES = ("reference", "executable", "template", "asset")
 #: extension -> runtime the host bundles
@@ -308,3 +312,41 @@ def fix_skill_md(source, skill) -> bytes | None:
         return None
     new = update_resources(source.edit_text, expected_roles(skill))
     return None if new is None else source.encode(new)
+
+
+# -- the target -----------------------------------------------------------------------------
+
+_PROGRESSIVE = re.compile(r"^progressive\s*:", re.M)
+
+#: the rules whose findings :func:`fix_skill_md` resolves (see their "Fix safety" sections)
+RESOURCES_FIX_RULES = ("STE003", "STE004", "STE005", "STE006", "STE007", "STE008", "STE009", "STE016")
+
+
+def has_progressive_frontmatter(model) -> bool:
+    """Whether *model* is a skill whose frontmatter has a ``progressive:`` key.
+
+    Reads the frontmatter's lines only, no YAML parse, so that a cached run stays cheap.
+    """
+    from skillsmith.model.skill import Skill  # the skill model loads the language facts: not for --help
+
+    md = model.skill_md if isinstance(model, Skill) else None
+    if md is None or not md.text or "progressive" not in md.text:
+        return False
+    lines, close = frontmatter.split(md.text)
+    return bool(close and close > 0 and _PROGRESSIVE.search("\n".join(lines[1:close])))
+
+
+TARGET = Target(
+    name="stabledge",
+    summary="StablEdge Desktop progressive skills: `progressive: true` and declared `resources:` (seed 001)",
+    detect=has_progressive_frontmatter,
+    priority=10,
+    fields=frozenset({"progressive", "resources", "network", "network_hosts", "version"}),
+    new=Scaffold(template="skill", name_problem=name_problem),
+    file_fixers=(
+        FileFixer(
+            "stabledge-resources", rules=RESOURCES_FIX_RULES, safe=True, pattern="SKILL.md", fix=fix_skill_md,
+            description="Write or update the resources: list of a progressive skill from the files present",
+        ),
+    ),
+)
