@@ -48,6 +48,15 @@ def commit(root: Path, message: str = "session") -> str:
     return git(root, "rev-parse", "HEAD")
 
 
+def marking_program(tmp_path: Path, then: str = "") -> tuple[Path, Path]:
+    """A program that touches a marker file (which says it ran), then runs *then*; and the marker."""
+    marker = tmp_path / "ran"
+    program = tmp_path / "program.sh"
+    program.write_text(f"#!/bin/sh\ntouch {marker}\n{then}")
+    program.chmod(0o755)
+    return program, marker
+
+
 @pytest.fixture
 def skills(tmp_path) -> Path:
     """A skills folder with two skills, tracked and approved once."""
@@ -254,10 +263,7 @@ def test_links_out_of_the_folder_and_ignored_files_are_flagged(skills, tmp_path)
 
 
 def test_repository_config_cannot_run_programs(skills, tmp_path):
-    marker = tmp_path / "ran"
-    hook = tmp_path / "hook.sh"
-    hook.write_text(f"#!/bin/sh\ntouch {marker}\n")
-    hook.chmod(0o755)
+    hook, marker = marking_program(tmp_path)
     git(skills, "config", "core.fsmonitor", str(hook))
     hooks = skills / ".git" / "hooks"
     for name in ("pre-commit", "commit-msg", "post-commit", "reference-transaction"):
@@ -307,10 +313,7 @@ def test_injection_phrases(tmp_path, text, flagged):
 
 
 def test_check_does_not_run_repository_fsmonitor(skills, tmp_path):
-    marker = tmp_path / "ran"
-    hook = tmp_path / "hook.sh"
-    hook.write_text(f"#!/bin/sh\ntouch {marker}\n")
-    hook.chmod(0o755)
+    hook, marker = marking_program(tmp_path)
     git(skills, "config", "core.fsmonitor", str(hook))
     assert run_cli("check", str(skills), "--no-cache").code in (0, 10)
     assert not marker.exists()
@@ -342,10 +345,7 @@ def test_python_that_exhausts_the_parser_is_reviewed_like_check_sees_it(skills):
 
 def test_a_filter_driver_in_the_repositorys_config_neither_runs_nor_hides_a_change(skills, tmp_path):
     """A `clean` filter that replays the baseline blob hid a modified SKILL.md, and the injection was approved."""
-    marker = tmp_path / "filter-ran"
-    replay = tmp_path / "replay.sh"
-    replay.write_text(f"#!/bin/sh\ntouch {marker}\nexec git cat-file blob refs/audited:fmt/SKILL.md\n")
-    replay.chmod(0o755)
+    replay, marker = marking_program(tmp_path, "exec git cat-file blob refs/audited:fmt/SKILL.md\n")
     git(skills, "config", "filter.keep.clean", str(replay))
     git(skills, "config", "diff.keep.textconv", str(replay))
     (skills / ".git" / "info" / "attributes").write_text("fmt/SKILL.md filter=keep diff=keep\n")  # never reviewed

@@ -27,11 +27,16 @@ def messages(run):
     return {f["message"] for f in run.json()["data"]}
 
 
-def test_second_run_comes_from_the_cache_and_a_change_invalidates_it(tmp_path):
+def two_skills(tmp_path):
+    """Two skills below tmp_path/skills with one finding each; the cache folder and the environment naming it."""
     cache = tmp_path / "cache"
-    env = {"SKILLSMITH_CACHE_DIR": str(cache)}
     for name in ("one", "two"):
         write_tree(tmp_path / "skills" / name, {"SKILL.md": ANGLE.format(name=name)})
+    return cache, {"SKILLSMITH_CACHE_DIR": str(cache)}
+
+
+def test_second_run_comes_from_the_cache_and_a_change_invalidates_it(tmp_path):
+    cache, env = two_skills(tmp_path)
     first = run_cli("check", str(tmp_path / "skills"), "--json", env=env)
     assert first.code == 10
     entries = cache_entries(cache)
@@ -236,10 +241,7 @@ def test_a_file_stamped_within_the_clock_granularity_is_not_keyed_by_metadata(tm
 
 
 def test_cache_entries_of_the_wrong_shape_are_a_miss(tmp_path):
-    cache = tmp_path / "cache"
-    env = {"SKILLSMITH_CACHE_DIR": str(cache)}
-    for name in ("one", "two"):
-        write_tree(tmp_path / "skills" / name, {"SKILL.md": ANGLE.format(name=name)})
+    cache, env = two_skills(tmp_path)
     first = run_cli("check", str(tmp_path / "skills"), "--json", env=env)
     for shape in ("[]", "{}", '{"findings": [1], "notes": [], "errors": 0, "units": 1, "tools": [], "tool_state": []}',
                   '{"findings": [], "notes": "x", "errors": 0}'):
