@@ -13,7 +13,7 @@ from typing import Iterable
 
 from skillsmith import targets
 from skillsmith.errors import UsageError
-from skillsmith.rules.engine import Options, Result, check_paths
+from skillsmith.rules.engine import Options, Progress, Result, check_paths
 from skillsmith.rules.finding import Finding
 from skillsmith.rules.registry import selectors, validated_selectors
 from skillsmith.scaffold.add import add_script
@@ -55,8 +55,11 @@ def validated_target(name: str | None) -> None:
         raise UsageError(str(exc)) from None
 
 
-def check_result(paths: list[str | Path], options: Options) -> Result:
-    """Validate *options*, then check *paths*: findings plus the counts a report needs."""
+def check_result(paths: list[str | Path], options: Options, done: Progress | None = None) -> Result:
+    """Validate *options*, then check *paths*: findings plus the counts a report needs.
+
+    *done* ``(unit, finished, total)`` is called as each skill or set of scripts is finished.
+    """
     validated_selectors(options.select)
     validated_selectors(options.ignore)
     validated_target(options.target)
@@ -64,7 +67,7 @@ def check_result(paths: list[str | Path], options: Options) -> Result:
         raise UsageError("--jobs must be at least 1")
     if not math.isfinite(options.run_timeout) or options.run_timeout <= 0:
         raise UsageError("--timeout must be more than 0 seconds")
-    return check_paths(paths or ["."], options)
+    return check_paths(paths or ["."], options, done)
 
 
 def fix(
@@ -73,18 +76,21 @@ def fix(
     select: Iterable[str] | None = None,
     unsafe: bool = False,
     write: bool = True,
+    done: Progress | None = None,
 ):
     """Fix what can be fixed below *paths*; return a :class:`skillsmith.fix.engine.FixResult`.
 
     ``result.changed`` lists the files changed (written when *write*, else only computed:
     each has ``new_data``/``new_mode`` and ``diff()``), ``result.skipped`` the files left
-    alone and why, ``result.remaining`` the findings that still need a person. *unsafe* also
-    applies fixes that change behaviour. Raises :class:`UsageError` for an unknown rule.
+    alone and why, ``result.remaining`` the findings that still need a person and
+    ``result.not_applied`` why each fixable one was not fixed. *unsafe* also applies fixes
+    that change behaviour; *done* is called as in :func:`check_result`. Raises
+    :class:`UsageError` for an unknown rule.
     """
     from skillsmith.fix.engine import FixOptions, fix_paths
 
     chosen = validated_selectors(select)
-    return fix_paths(list(paths) or ["."], FixOptions(select=chosen, unsafe=unsafe, write=write))
+    return fix_paths(list(paths) or ["."], FixOptions(select=chosen, unsafe=unsafe, write=write), done)
 
 
 def pack(path: str | Path, output: str | Path | None = None, *, force: bool = False, target: str | None = None):

@@ -138,12 +138,13 @@ _OUR_TABLE = re.compile(rb"^[ \t]*\[[ \t]*tool\.skillsmith([ \t]*\]|\.)", re.M)
 
 
 def config_file_in(folder: Path) -> Path | None:
-    """``skillsmith.toml`` in *folder*, else its ``pyproject.toml`` when the first MiB opens ``[tool.skillsmith``."""
+    """``skillsmith.toml`` in *folder*, else its ``pyproject.toml`` when the first MiB opens ``[tool.skillsmith``
+    (None also when the folder cannot be searched)."""
     candidate = folder / "skillsmith.toml"
-    if candidate.is_file():
+    if is_file(candidate):
         return candidate
     candidate = folder / "pyproject.toml"
-    if candidate.is_file():
+    if is_file(candidate):
         try:
             head = read_bounded(candidate)
         except OSError:
@@ -151,6 +152,14 @@ def config_file_in(folder: Path) -> Path | None:
         if _OUR_TABLE.search(head[:MAX_CONFIG_BYTES]):
             return candidate
     return None
+
+
+def is_file(path: Path) -> bool:
+    """``path.is_file()``, False when the folder it is in cannot be searched."""
+    try:
+        return path.is_file()
+    except OSError:
+        return False
 
 
 def read_bounded(path: Path) -> bytes:

@@ -60,6 +60,21 @@ def write_tree(root: Path, files: dict[str, str | bytes]) -> Path:
     return root
 
 
+def without_dac_override() -> list[str]:
+    """A command prefix that takes root's power to read and write any folder away (empty for other users).
+
+    Tests of unreadable or read-only folders run the CLI under it; as root without ``setpriv``
+    they are skipped, since every folder is readable and writable then.
+    """
+    if os.geteuid() != 0:
+        return []
+    import shutil
+
+    if shutil.which("setpriv") is None:
+        pytest.skip("running as root without setpriv: every folder is readable and writable")
+    return ["setpriv", "--bounding-set", "-dac_override,-dac_read_search", "--"]
+
+
 @pytest.fixture
 def cli():
     return run_cli

@@ -186,9 +186,9 @@ def test_bad_timeout_is_usage_error(tmp_path):
     assert r.json()["error"]["code"] == "USAGE"
 
 
-@pytest.mark.parametrize("value", ["nan", "inf", "-inf", "infinity"])
-def test_a_timeout_that_is_no_number_of_seconds_is_usage_error(tmp_path, value):
-    """`--timeout nan` and `inf` were accepted: no run could ever time out."""
+@pytest.mark.parametrize("value", ["inf", "-inf", "infinity"])
+def test_an_endless_timeout_is_usage_error(tmp_path, value):
+    """`--timeout inf` was accepted: no run could ever time out (`nan`: tests/test_cli_user_errors.py)."""
     root = make_skill(tmp_path, {"tool.sh": GOOD_SH})
     r = run_cli("check", str(root), "--run", f"--timeout={value}", "--json")
     assert r.code == 2, r.stdout + r.stderr

@@ -44,7 +44,7 @@ def discover(paths: list[str | Path]) -> list[Unit]:
         if p.is_dir():
             try:
                 os.scandir(p).close()
-                os.lstat(p / "SKILL.md")
+                os.lstat(p / "SKILL.md")  # searchable too (x), not only listable (r)
             except FileNotFoundError:
                 pass
             except OSError as exc:  # named on the command line: the caller's input is unusable
