@@ -194,3 +194,18 @@ def test_update_runs_no_program_from_the_repository_config(repo, history, tmp_pa
     assert not marker.exists(), marker.read_text()
     if not pretend:
         assert NEW_LINE in (repo / "demo" / "SKILL.md").read_text()
+
+
+def test_an_update_that_fails_inside_copier_changes_nothing(repo, history, tmp_path):
+    """The answers file used to get the new `_commit` before Copier failed, so the next update said "up to date"."""
+    changed = tmp_path / "skill-broken"
+    shutil.copytree(TEMPLATES / "skill", changed)
+    for name in ("aaa.md.jinja", "~zzz.md.jinja"):  # rendered before and after the answers file, whatever the order
+        (changed / name).write_text("{{ 1 // 0 }}\n")
+    assert template_history.regenerate(changed, history / "skill.bundle", "2.0.0") == "2.0.0"
+    answers = (repo / "demo" / ".skillsmith-answers.yml").read_text()
+    r = run_cli("update", "demo", cwd=repo)
+    assert r.code != 0 and "ZeroDivisionError" in r.stderr
+    assert git("status", "--porcelain", "--untracked-files=all", cwd=repo) == ""
+    assert (repo / "demo" / ".skillsmith-answers.yml").read_text() == answers
+    assert "up to date" not in run_cli("update", "demo", cwd=repo).stderr

@@ -62,11 +62,13 @@ def copier_git_env():
 def update(skill_dir: str | Path = ".", *, pretend: bool = False) -> Updated:
     """Bring a generated skill up to the current skill template with Copier's 3-way merge.
 
-    The skill must be in a clean git work tree. Changes are left uncommitted for review;
-    conflicts are marked inline. With *pretend*, the update runs in a temporary clone of the
-    repository and only the diff is returned.
+    The skill must be in a clean git work tree. All or nothing: the update runs in a temporary
+    clone of the repository, and only when Copier succeeded there is its change applied to the
+    skill (one ``git apply``, which writes nothing unless all of it applies), so a failure
+    leaves the skill and its answers file as they were. Changes are left uncommitted for
+    review; conflicts are marked inline. With *pretend*, nothing is applied and only the diff
+    is returned.
     """
-    import shutil
     import tempfile
 
     from skillsmith.scaffold import history
@@ -109,16 +111,20 @@ def update(skill_dir: str | Path = ".", *, pretend: bool = False) -> Updated:
         raise InvalidInputError(f"the skill was made with template {old}, newer than this skillsmith's {tag}; update skillsmith")
     if old == tag:
         return Updated(root=root, old_version=old, new_version=tag, changed=[], conflicts=[])
-    if not pretend:
-        return run_copier_update(root, tag, old)
     with tempfile.TemporaryDirectory(prefix="skillsmith-update-") as tmp:
         copy = Path(tmp) / "repo"
         history.git(Path(tmp)).run("clone", "--quiet", "--shared", str(top), str(copy))
         sub = copy / root.relative_to(top.resolve())
         result = run_copier_update(sub, tag, old)
-        result.diff = history.git(sub).out("diff", "--no-color", "--no-ext-diff", "--no-textconv", "--", ".")
+        in_copy = history.git(sub)
+        result.diff = in_copy.out("diff", "--no-color", "--no-ext-diff", "--no-textconv", "--", ".")
         result.root = root
-        shutil.rmtree(copy, ignore_errors=True)
+        if not pretend:
+            in_copy.run("add", "--all", "--", ".")
+            patch = in_copy.run("diff", "--cached", "--binary", "--full-index", "--no-color", "--no-ext-diff",
+                                "--no-textconv", "--", ".").stdout
+            if patch:
+                history.git(top).run("apply", "--whitespace=nowarn", "-", input=patch)
         return result
 
 
