@@ -3,7 +3,7 @@
 ``# skillsmith: ignore[ID, ID]`` in scripts and ``<!-- skillsmith: ignore[ID] -->`` in
 Markdown silence those rules on the comment's own line and the line after it;
 ``ignore-file[ID]`` anywhere silences them for the whole file. IDs may be family prefixes
-(``SEC``) or ``ALL``.
+(``SEC``) or ``ALL``. Text after the ``]`` is free: the reason (:func:`ignore_comment` writes one).
 """
 
 from __future__ import annotations
@@ -35,3 +35,13 @@ def parse(lines: list[str]) -> tuple[dict[int, set[str]], set[str]]:
 def suppressed(rule_id: str, line: int, table: tuple[dict[int, set[str]], set[str]]) -> bool:
     by_line, whole = table
     return matches(rule_id, whole | by_line.get(line, set()))
+
+
+def ignore_comment(ids: list[str], reason: str, markdown: bool = False) -> str:
+    """The inline comment that silences *ids* on its line and the next, with *reason* after it.
+
+    ``# skillsmith: ignore[CON014, SHL051] reason`` for scripts and YAML, or the same inside
+    ``<!-- ... -->`` for Markdown; *reason* must not hold ``-->`` or a newline.
+    """
+    body = f"skillsmith: ignore[{', '.join(ids)}] {reason}".rstrip()
+    return f"<!-- {body} -->" if markdown else f"# {body}"
