@@ -97,11 +97,12 @@ def find_config_file(start: Path) -> Path | None:
 
 
 def config_file_in(folder: Path) -> Path | None:
+    """The config file in *folder*, or None (also when the folder cannot be searched)."""
     candidate = folder / "skillsmith.toml"
-    if candidate.is_file():
+    if is_file(candidate):
         return candidate
     candidate = folder / "pyproject.toml"
-    if candidate.is_file():
+    if is_file(candidate):
         try:
             head = candidate.read_text(encoding="utf-8", errors="replace")
         except OSError:
@@ -109,6 +110,14 @@ def config_file_in(folder: Path) -> Path | None:
         if re.search(r"^\s*\[\s*tool\.skillsmith(\s*\]|\.)", head, re.M):
             return candidate
     return None
+
+
+def is_file(path: Path) -> bool:
+    """``path.is_file()``, False when the folder it is in cannot be searched."""
+    try:
+        return path.is_file()
+    except OSError:
+        return False
 
 
 def config_for(path: Path, resolved: Path | None = None) -> Config:

@@ -39,6 +39,11 @@ def discover(paths: list[str | Path]) -> list[Unit]:
         if not os.path.lexists(p):
             raise NotFoundError(f"{given}: no such file or folder", {"path": str(given)})
         p = p.absolute()
+        if p.is_dir():
+            try:
+                os.scandir(p).close()
+            except OSError as exc:  # named on the command line: the caller's input is unusable
+                raise InvalidInputError(f"{given}: cannot read: {exc.strerror}", {"path": str(given)})
         config = config_for(p)
         if p.is_file():
             try:
@@ -72,6 +77,26 @@ def discover(paths: list[str | Path]) -> list[Unit]:
             if loose:
                 add(units, seen, Unit("loose", p, config, loose, ignorer=ignorer))
     return units
+
+
+def skill_root_of(path: str | Path) -> Path | None:
+    """The skill that holds *path* (a file or folder), or None when no skill does.
+
+    That is the outermost folder at or above *path* with a ``SKILL.md``, searched no higher
+    than the repository root (the nearest folder holding ``.git``): the skill a walk from
+    the repository root finds, since walks stop at the first ``SKILL.md``. The path is
+    made absolute, not resolved, so a skill reached through a link is named as given.
+    """
+    p = Path(os.path.abspath(path))
+    folder = p if p.is_dir() and not p.is_symlink() else p.parent
+    found = None
+    for candidate in (folder, *folder.parents):
+        marker = candidate / "SKILL.md"
+        if marker.is_file() or marker.is_symlink():
+            found = candidate
+        if os.path.lexists(candidate / ".git"):
+            break
+    return found
 
 
 def add(units: list[Unit], seen: set[Path], unit: Unit) -> None:

@@ -134,6 +134,7 @@ class FileFix:
     fixed_rules: set[str] = field(default_factory=set)
     skipped: str | None = None  # why the file was left alone
     written: bool = False
+    write_failed: bool = False  # the change was made but could not be written (a read-only folder, a full disk)
     new_file: SourceFile | None = field(default=None, repr=False)  # the new bytes as parsed to verify them
 
     @property
@@ -239,6 +240,9 @@ class FixResult:
     remaining: list  # findings after writing (only when written), else the findings before
     notes: list[str] = field(default_factory=list)
     internal_errors: int = 0
+    warnings: list[dict] = field(default_factory=list)  # as the check's (``Result.warnings``)
+    unsafe: bool = False  # the unsafe fixes were allowed
+    write: bool = True  # the fixes were written (not --diff or --check)
 
     @property
     def changed(self) -> list[FileFix]:
@@ -247,6 +251,47 @@ class FixResult:
     @property
     def skipped(self) -> list[FileFix]:
         return [f for f in self.files if f.skipped]
+
+    @property
+    def not_applied(self) -> list[tuple]:
+        """(finding, why) for each remaining finding whose fix was allowed but did not resolve it.
+
+        In a run that writes nothing, a finding whose file would be changed by the fixers of
+        its rule is not listed: that fix would be applied.
+        """
+        allowed = fixable_rules(self.unsafe)
+        by_path = {Path(f.file.path).as_posix(): f for f in self.files}
+        out = []
+        for finding in self.remaining:
+            if finding.rule not in allowed:
+                continue
+            ff = by_path.get(finding.path)
+            if ff is None:
+                why = "found after this run's fixes changed the file; run `skillsmith fix` again"
+            elif ff.skipped:
+                why = ff.skipped
+            elif finding.rule in ff.fixed_rules:
+                if not self.write:
+                    continue
+                why = "the fix changed the file but this finding remains; a person must finish it"
+            elif not any(finding.rule in fx.rules and fx.allowed(self.unsafe) for fx in fixers_for(ff.file)):
+                why = "no fixer for this rule handles this kind of file"
+            else:
+                why = "the fixer found nothing it could change safely here (no evidence to write from)"
+            out.append((finding, why))
+        return out
+
+    @property
+    def unsafe_available(self) -> int:
+        """Remaining findings an unsafe fix would answer, when unsafe fixes were not allowed."""
+        return 0 if self.unsafe else sum(1 for f in self.remaining if f.fix == "unsafe")
+
+
+def fixers_for(f: SourceFile) -> list[Fixer]:
+    """Every fixer that may run on *f*: its language's codemods and the file fixers matching its path."""
+    kind = file_kind(f)
+    found = list(load_fixers(kind)) if kind in CODEMOD_PREFIX else []
+    return found + [x for x in load_fixers("file") if fnmatch.fnmatch(f.rel, x.pattern or "*")]
 
 
 @dataclass
@@ -257,12 +302,13 @@ class UnitFix:
     result: dict  # {"findings", "notes", "errors"}: after writing, else before
 
 
-def fix_paths(paths: list[str | Path], options: FixOptions | None = None) -> FixResult:
+def fix_paths(paths: list[str | Path], options: FixOptions | None = None, done=None) -> FixResult:
     """Fix what the check finds fixable below *paths*; write only when ``options.write``.
 
     Each unit is checked, fixed and (when written) checked again in one process, from one
     read of its files: the fixers get the check's model and parses, and the check after the
-    fix runs on the new bytes in memory.
+    fix runs on the new bytes in memory. *done* hears of each unit as it is finished
+    (``skillsmith.rules.engine.Progress``).
     """
     from skillsmith.discovery.discover import discover
     from skillsmith.rules import engine, registry
@@ -273,21 +319,24 @@ def fix_paths(paths: list[str | Path], options: FixOptions | None = None) -> Fix
     known, _ = engine.cached_run(paths, check_options)
     allowed = fixable_rules(options.unsafe)
     if known is not None and not any(f.rule in allowed for f in known.findings):
-        return FixResult([], known.findings, known.notes, 0)  # an unchanged tree with nothing to fix
+        # an unchanged tree with nothing to fix
+        return FixResult([], known.findings, known.notes, 0, known.warnings, options.unsafe, options.write)
     registry.load_rules()
     units = discover(paths)
     files: list[FileFix] = []
     findings: list[Finding] = []
     notes: list[str] = []
+    warnings: list[dict] = []
     errors = 0
-    for done in engine.map_units(units, check_options, fix_batch, options):
-        files.extend(done.files)
-        findings.extend(Finding(**f) for f in done.result["findings"])
-        notes.extend(n for n in done.result["notes"] if n not in notes)
-        errors += done.result["errors"]
+    for unit_fix in engine.map_units(units, check_options, fix_batch, options, done=done):
+        files.extend(unit_fix.files)
+        findings.extend(Finding(**f) for f in unit_fix.result["findings"])
+        notes.extend(n for n in unit_fix.result["notes"] if n not in notes)
+        warnings.extend(unit_fix.result.get("warnings", ()))
+        errors += unit_fix.result["errors"]
     files.sort(key=lambda x: str(x.file.path))
     findings.sort()
-    return FixResult(files, findings, notes, errors)
+    return FixResult(files, findings, notes, errors, warnings, options.unsafe, options.write)
 
 
 def fix_batch(units: list, check_options, options: FixOptions) -> list[UnitFix]:
@@ -370,6 +419,7 @@ def write(result: FileFix, root: Path) -> None:
         result.written = True
     except OSError as exc:
         result.skipped = f"not written: {exc.strerror or exc}"
+        result.write_failed = True
 
 
 #: below this many files of one unit a process pool costs more than it saves

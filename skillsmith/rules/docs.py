@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from skillsmith.rules.registry import FAMILIES, Rule, all_rules
+from skillsmith.rules.registry import FAMILIES, SOURCES, Rule, all_rules
 from skillsmith.targets import TARGETS, names as target_names
 
 FIX_TEXT = {
@@ -21,7 +21,7 @@ def rule_markdown(r: Rule, level: int = 1) -> str:
         r.summary,
         "",
         f"- Family: {r.family}; severity: {r.severity}; applies to: {targets}",
-        f"- Source: {r.seed}",
+        f"- Source: {r.source}",
         f"- Fix: {FIX_TEXT[r.fix]}",
         "",
     ]
@@ -40,6 +40,9 @@ def rules_document() -> str:
         "# Rules",
         "",
         "Generated from the rule registry by `python -m skillsmith.rules.docs > docs/rules.md`; do not edit by hand.",
+        "",
+        "Each rule names its source: the Agent Skills specification, or a section of one of the",
+        f"documents skillsmith implements ({', '.join(SOURCES.values())}).",
         "",
         "| ID | name | severity | fix | summary |",
         "|---|---|---|---|---|",
