@@ -44,14 +44,19 @@ def test_history_check_command_finds_the_templates(tmp_path):
     assert (proc.returncode, proc.stdout) == (0, ""), proc.stdout + proc.stderr
 
 
-@pytest.fixture
-def history(tmp_path, monkeypatch) -> Path:
-    """A template history with version 1.0.0 (the current template) and 2.0.0 (one line changed)."""
+def history_of(template: str, tmp_path: Path, monkeypatch) -> Path:
+    """A history of *template* whose version 1.0.0 is the current template, used by `new` and `update`."""
     folder = tmp_path / "history"
-    assert template_history.regenerate(TEMPLATES / "skill", folder / "skill.bundle", "1.0.0") == "1.0.0"
+    assert template_history.regenerate(TEMPLATES / template, folder / f"{template}.bundle", "1.0.0") == "1.0.0"
     monkeypatch.setenv(template_history.HISTORY_ENV, str(folder))
     monkeypatch.setenv("SKILLSMITH_CACHE_DIR", str(tmp_path / "cache"))
     return folder
+
+
+@pytest.fixture
+def history(tmp_path, monkeypatch) -> Path:
+    """A template history with version 1.0.0 (the current template) and 2.0.0 (one line changed)."""
+    return history_of("skill", tmp_path, monkeypatch)
 
 
 def add_version_b(history: Path, tmp_path: Path) -> None:
@@ -294,10 +299,7 @@ KVIST_NEW = "Returns its `text` argument unchanged. Use it to check that the ski
 @pytest.fixture
 def kvist_repo(tmp_path, monkeypatch) -> Path:
     """A git repository holding the kvist skill `demo_tool`, made from kvist template version 1.0.0."""
-    folder = tmp_path / "history"
-    assert template_history.regenerate(TEMPLATES / "kvist", folder / "kvist.bundle", "1.0.0") == "1.0.0"
-    monkeypatch.setenv(template_history.HISTORY_ENV, str(folder))
-    monkeypatch.setenv("SKILLSMITH_CACHE_DIR", str(tmp_path / "cache"))
+    history_of("kvist", tmp_path, monkeypatch)
     repo = tmp_path / "repo"
     repo.mkdir()
     git("init", "--quiet", cwd=repo)

@@ -25,6 +25,17 @@ def answer(child: pexpect.spawn, prompt: str, text: str) -> None:
     child.send(ERASE + text + ENTER)
 
 
+def finish(child: pexpect.spawn, create: bool) -> None:
+    """Take the defaults of the yes/no questions, then answer "Create it?" and wait for the end."""
+    for prompt in ("Include example", "accept --json", "staleness verifier"):
+        child.expect_exact(prompt)
+        child.send(ENTER)
+    child.expect_exact("Create it?")
+    child.send("y" if create else "n")
+    child.expect(pexpect.EOF)
+    child.close()
+
+
 def test_wizard_asks_validates_summarises_and_creates(tmp_path):
     child = spawn(tmp_path)
     child.expect_exact("Target host:")
@@ -71,13 +82,7 @@ def test_wizard_can_be_declined(tmp_path):
     answer(child, "Description", "A demo. Use in tests.")
     for prompt in ("License", "Author", "Scripts"):
         answer(child, prompt, "main.py" if prompt == "Scripts" else "")
-    for prompt in ("Include example", "accept --json", "staleness verifier"):
-        child.expect_exact(prompt)
-        child.send(ENTER)
-    child.expect_exact("Create it?")
-    child.send("n")
-    child.expect(pexpect.EOF)
-    child.close()
+    finish(child, create=False)
     assert child.exitstatus == 0
     assert "nothing created" in child.before
     assert not (tmp_path / "demo").exists()
@@ -98,13 +103,7 @@ def test_wizard_refuses_what_check_would_flag(tmp_path):
     child.send(ERASE + "apache-2.0" + ENTER)
     answer(child, "Author", "")
     answer(child, "Scripts", "main.py")
-    for prompt in ("Include example", "accept --json", "staleness verifier"):
-        child.expect_exact(prompt)
-        child.send(ENTER)
-    child.expect_exact("Create it?")
-    child.send("y")
-    child.expect(pexpect.EOF)
-    child.close()
+    finish(child, create=True)
     assert child.exitstatus == 0, child.before
     text = (tmp_path / "demo" / "SKILL.md").read_text()
     assert 'license: "Apache-2.0"' in text and "Converts files." in text
