@@ -26,6 +26,7 @@ import sys
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from typing import Callable
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -341,3 +342,108 @@ def value_line(text: str, value: str, from_line: int) -> int:
         if word.search(line):
             return i
     return from_line
+
+
+# -- writing: `skillsmith init` ------------------------------------------------------------
+# tomlkit (imported only here) edits the file, so every comment, blank line and value of the
+# user's own stays byte for byte: only the keys init adds are new text.
+
+#: what a new skillsmith.toml starts with
+NEW_FILE_HEADER = "skillsmith's configuration (`skillsmith rules` lists the rules; see the README's Configuration)"
+
+
+def forget_loaded() -> None:
+    """Forget the config files found and read so far (after ``init`` wrote one)."""
+    _NEAREST.clear()
+    load.cache_clear()
+
+
+def init_file(root: Path) -> Path:
+    """The config file ``init`` writes for the folder *root*.
+
+    The file that applies to *root* already, wherever it is above it (writing another one
+    below it would hide its settings), else *root*'s ``pyproject.toml``, else a new
+    ``skillsmith.toml`` in *root*.
+    """
+    found = find_config_file(root.resolve())
+    if found is not None:
+        return found
+    pyproject = root / "pyproject.toml"
+    return pyproject if pyproject.is_file() else root / "skillsmith.toml"
+
+
+def edited_config(text: str, pyproject: bool, *, target: str | None = None,
+                  per_file_ignores: dict[str, list[str]] | None = None,
+                  reason: Callable[[list[str]], str] | None = None, table_comment: str | None = None) -> str:
+    """*text* (a ``pyproject.toml`` or ``skillsmith.toml``, ``\\n`` newlines) with skillsmith's settings added.
+
+    *target* is set only when the table names none; *per_file_ignores* (glob -> rule IDs) adds
+    the IDs a glob lacks, in order, and new globs; ``reason(ids)`` is the comment of a new entry
+    and replaces the comment of an entry that grows when that comment is one it wrote (it starts
+    as ``reason`` starts, ``baseline:``); a new table of entries starts with *table_comment*.
+    Nothing else the file says is changed or removed. Raises :class:`InvalidInputError` when
+    *text* is not TOML or the result would not be.
+    """
+    import tomlkit
+    from tomlkit.exceptions import TOMLKitError
+
+    try:
+        doc = tomlkit.parse(text)
+    except TOMLKitError as exc:
+        raise InvalidInputError(f"invalid TOML: {exc}") from None
+    table = _skillsmith_table(doc, pyproject, new_file=not text.strip())
+    if target is not None and "target" not in table:
+        table["target"] = target
+    if per_file_ignores:
+        pfi = table.get("per-file-ignores")
+        if pfi is None:
+            pfi = tomlkit.table()
+            if table_comment:
+                pfi.add(tomlkit.comment(table_comment))
+            table.append("per-file-ignores", pfi)
+            pfi = table["per-file-ignores"]
+        new_table = len(pfi) == 0 and not isinstance(pfi, tomlkit.items.InlineTable)
+        inline = isinstance(pfi, tomlkit.items.InlineTable)
+        for glob, ids in per_file_ignores.items():
+            if glob not in pfi:
+                pfi[glob] = tomlkit.item(list(ids))
+                if not inline and reason is not None:
+                    pfi[glob].comment(reason(list(ids)))
+                continue
+            have = pfi[glob]
+            missing = [i for i in ids if i not in registry.selectors(have if isinstance(have, str) else list(have))]
+            if not missing:
+                continue
+            if isinstance(have, str):  # "SHL001" or "SHL001, CON004": it stays a string
+                pfi[glob] = ", ".join([have, *missing])
+                continue
+            have.extend(missing)
+            ours = "# " + reason([]).split(":")[0] + ":" if reason is not None else None
+            if ours and not inline and have.trivia.comment.startswith(ours):
+                have.comment(reason(list(have)))
+        if new_table:
+            pfi.add(tomlkit.nl())  # a blank line before whatever table follows
+    out = tomlkit.dumps(doc)
+    if out.endswith("\n\n") and not text.endswith("\n\n"):
+        out = out[:-1]  # ... but none at the end of the file
+    try:
+        tomllib.loads(out)
+    except tomllib.TOMLDecodeError as exc:  # pragma: no cover - tomlkit wrote something it cannot read
+        raise InvalidInputError(f"the edited configuration would not be valid TOML ({exc}); nothing written") from None
+    return out
+
+
+def _skillsmith_table(doc, pyproject: bool, new_file: bool):
+    """The table of *doc* that holds skillsmith's keys, made when missing."""
+    import tomlkit
+
+    if pyproject or ("tool" in doc and "skillsmith" in doc["tool"]):
+        if "tool" not in doc:
+            doc.append("tool", tomlkit.table(is_super_table=True))
+        tool = doc["tool"]
+        if "skillsmith" not in tool:
+            tool.append("skillsmith", tomlkit.table())
+        return tool["skillsmith"]
+    if new_file:
+        doc.add(tomlkit.comment(NEW_FILE_HEADER))
+    return doc

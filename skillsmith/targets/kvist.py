@@ -511,6 +511,21 @@ def has_kvist_manifest(model) -> bool:
     return f is not None and bool(f.text) and '"plugin_api"' in f.text
 
 
+#: the longest one-line summary ``new`` writes into the manifest and SKILL.md
+SUMMARY_MAX = 300
+
+
+def new_summary_problem(summary: object) -> str | None:
+    """Why *summary* cannot be the one-line summary of a new kvist skill, or None."""
+    if not isinstance(summary, str) or not summary.strip():
+        return "the summary is empty"
+    if "\n" in summary or "\r" in summary:
+        return "the summary must be one line"
+    if len(summary) > SUMMARY_MAX:
+        return f"the summary is {len(summary)} characters long; the limit is {SUMMARY_MAX}"
+    return None
+
+
 def new_id_problem(name: object) -> str | None:
     """Why *name* cannot be the id, and so the folder name, of a new kvist skill, or None."""
     if not isinstance(name, str) or not name or name in (".", "..") or "/" in name or "\\" in name:
@@ -525,5 +540,6 @@ TARGET = Target(
     priority=20,  # a kvist manifest decides, even for a SKILL.md with progressive: frontmatter
     fields=frozenset({"version"}),
     named_in_frontmatter=False,
-    new=Scaffold(template="kvist", name_problem=new_id_problem, identifier="kvist id"),
+    new=Scaffold(template="kvist", name_problem=new_id_problem, description_problem=new_summary_problem,
+                 identifier="kvist id"),
 )
