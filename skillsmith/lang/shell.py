@@ -54,13 +54,13 @@ def parse(data: bytes):
         return None
 
 
-def walk(node) -> Iterator:
-    """Every node below *node*, depth first, in source order."""
+def _cursors(node) -> Iterator:
+    """A tree cursor standing on every node below *node* in turn, depth first, in source order."""
     cursor = node.walk()
     visited_children = False
     while True:
         if not visited_children:
-            yield cursor.node
+            yield cursor
             if cursor.goto_first_child():
                 continue
         if cursor.goto_next_sibling():
@@ -71,31 +71,26 @@ def walk(node) -> Iterator:
         visited_children = True
 
 
+def walk(node) -> Iterator:
+    """Every node below *node*, depth first, in source order."""
+    for cursor in _cursors(node):
+        yield cursor.node
+
+
 def walk_within(node, types) -> Iterator[tuple[object, bool]]:
-    """(node, inside) for every node below *node*, as :func:`walk`; *inside* tells whether an
-    ancestor of the node (below *node*, or *node* itself) has one of *types*.
+    """(node, inside) for every node below *node*, as :func:`walk`; *inside* tells whether one
+    of the node's ancestors (up to *node* itself) has one of *types*.
 
     One walk carries that down, so asking it of every node costs nothing more: climbing
     ``node.parent`` instead costs the depth each time (and tree-sitter finds each parent from
     the root), which is cubic in the nesting of ``a && b && ...`` or nested ``$( )``.
     """
-    cursor = node.walk()
-    inside = [False]  # inside[-1]: whether the current node has such an ancestor
-    visited_children = False
-    while True:
-        if not visited_children:
-            current = cursor.node
-            yield current, inside[-1]
-            if cursor.goto_first_child():
-                inside.append(inside[-1] or current.type in types)
-                continue
-        if cursor.goto_next_sibling():
-            visited_children = False
-            continue
-        if not cursor.goto_parent():
-            return
-        inside.pop()
-        visited_children = True
+    inside = [False]  # inside[d]: whether the node at depth d has such an ancestor
+    for cursor in _cursors(node):
+        current, depth = cursor.node, cursor.depth
+        del inside[depth + 1:]
+        yield current, inside[depth]
+        inside.append(inside[depth] or current.type in types)
 
 
 def text(node, data: bytes) -> str:
