@@ -27,11 +27,13 @@ result of the previous one.
 
 from __future__ import annotations
 
+import dataclasses
 import difflib
 import fnmatch
 import importlib
 import pkgutil
 import sys
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -183,6 +185,7 @@ def fix_file(f: SourceFile, rules: set[str], unsafe: bool, unit=None) -> FileFix
     new = data
     try:
         if kind in CODEMOD_PREFIX:
+            refuse_text(f, kind)
             chosen = [x for x in load_fixers(kind) if x.rules & rules and x.allowed(unsafe)]
             if chosen:
                 new = transform(kind, script_of(f, kind, unit), chosen, out)
@@ -198,6 +201,10 @@ def fix_file(f: SourceFile, rules: set[str], unsafe: bool, unit=None) -> FileFix
     except (Unfixable, EncodeError) as why:  # EncodeError: a file fixer's text cannot be written back
         out.skipped = str(why)
         return out
+    if new != data and len(new) > f.max_bytes:
+        out.skipped = (f"the fixed file would be {len(new)} bytes, over the {f.max_bytes}-byte limit of what "
+                       "a check reads; left unchanged")
+        return out
     if new != data:
         out.new_data = new
     if MODE_RULES & rules and not f.mode & 0o100:
@@ -206,6 +213,42 @@ def fix_file(f: SourceFile, rules: set[str], unsafe: bool, unit=None) -> FileFix
         out.applied.append("executable-bit")
         out.fixed_rules |= MODE_RULES & rules
     return out
+
+
+def refuse_text(f: SourceFile, kind: str) -> None:
+    """Raise :class:`Unfixable` when a script's text cannot be edited and written back byte for byte.
+
+    Refused: a shell script that starts with a BOM (no shebang can follow it); Python text that
+    does not decode; mixed line endings (CRLF and LF) or lone CRs (an edit
+    would give its lines one style, and the untouched lines must keep theirs); a Python coding
+    cookie that names no known encoding (Python cannot read the file); an encoding whose
+    decode-encode round trip changes bytes (``utf-7`` has several spellings of one text), since
+    that would rewrite lines no fix touched.
+    """
+    data = f.data or b""
+    if b"\r\n" in data and b"\n" in data.replace(b"\r\n", b""):
+        raise Unfixable("mixed line endings (CRLF and LF)")
+    if b"\r" in data.replace(b"\r\n", b""):
+        raise Unfixable("old Mac line endings (CR)")
+    if kind == "shell" and f.bom:
+        raise Unfixable("starts with a UTF-8 BOM: a shebang after it is not one (the kernel and bash see "
+                        "the BOM first); remove the BOM, then fix")
+    if f.text is None:
+        if kind == "shell":
+            return  # shell fixes edit bytes: a script that is not UTF-8 is edited as it is
+        raise Unfixable("not decodable text")
+    if kind == "python" and f.cookie_applies:
+        from skillsmith.lang.encoding import cookie_encoding
+
+        if cookie_encoding(f.data or b"") == "invalid":
+            raise Unfixable("its coding cookie names no encoding Python knows; left unchanged")
+    try:
+        same = f.encode(f.edit_text) == f.data
+    except EncodeError:
+        same = False
+    if not same:
+        raise Unfixable(f"its encoding ({f.encoding}) does not give back the same bytes after decoding; "
+                        "left unchanged")
 
 
 def script_of(f: SourceFile, kind: str, unit):
@@ -232,6 +275,7 @@ class FixOptions:
     select: list[str] | None = None  # rule IDs or prefixes; None: every rule with a fix
     unsafe: bool = False  # also run fixes that change behaviour
     write: bool = True  # False for --diff and --check
+    started: float = 0.0  # when the run began (set by fix_paths): temp files older than this are stale
 
 
 @dataclass
@@ -315,6 +359,8 @@ def fix_paths(paths: list[str | Path], options: FixOptions | None = None, done=N
     from skillsmith.rules.finding import Finding
 
     options = options or FixOptions()
+    if options.write and not options.started:
+        options = dataclasses.replace(options, started=time.time())
     check_options = engine.Options(select=options.select)
     known, _ = engine.cached_run(paths, check_options)
     allowed = fixable_rules(options.unsafe)
@@ -353,6 +399,11 @@ def fix_unit(prepared, check_options, options: FixOptions) -> UnitFix:
     from skillsmith.rules import engine
 
     before = prepared.result if prepared.result is not None else engine.evaluate_unit(prepared, check_options)
+    if options.write and options.started:
+        from skillsmith.fix.atomic import remove_stale_temps
+
+        model = prepared.model
+        remove_stale_temps({Path(model.root), *(Path(f.path).parent for f in model.files.values())}, options.started)
     allowed = fixable_rules(options.unsafe)
     wanted: dict[str, set[str]] = {}
     for finding in before["findings"]:
@@ -477,7 +528,13 @@ def _fix_one(index: int) -> FileFix:
 
 
 def unwritable(f: SourceFile, root: Path) -> str:
-    """Why *f* must not be written (a link, not a regular file, outside *root*), or ""."""
+    """Why *f* must not be written, or "".
+
+    Refused: a symbolic link, not a regular file, outside *root*, read-only for its owner
+    (mode without ``u+w``: the user said not to write it), or more than one hard link (a
+    rename would leave the other names with the old bytes, and writing in place is not
+    atomic: a kill would leave half a file).
+    """
     import os
     import stat
 
@@ -489,6 +546,11 @@ def unwritable(f: SourceFile, root: Path) -> str:
         return "a symbolic link; links are never written through"
     if not stat.S_ISREG(st.st_mode):
         return "not a regular file"
+    if not st.st_mode & stat.S_IWUSR:
+        return "read-only (its owner has no write permission); not written"
+    if st.st_nlink > 1:
+        return (f"has {st.st_nlink} hard links; replacing it would leave the other names with the old bytes, "
+                "so it is not written")
     real_root = os.path.realpath(root)
     if os.path.commonpath([os.path.realpath(f.path.parent), real_root]) != real_root:
         return "outside the checked tree"

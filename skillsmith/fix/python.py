@@ -20,13 +20,7 @@ def transform(script, fixers: list[Fixer], out: FileFix) -> bytes:
     through libcst in a forked child: a crash or a time-out skips that file, not the run.
     """
     f = script.file
-    text = f.text
-    if text is None:
-        raise Unfixable("not decodable text")
-    if "\r\n" in text and "\n" in text.replace("\r\n", ""):
-        raise Unfixable("mixed line endings (CRLF and LF)")
-    if "\r" in text.replace("\r\n", ""):
-        raise Unfixable("old Mac line endings (CR)")
+    text = f.text  # engine.refuse_text has made sure it decodes and has one line ending style
     feature = sys.version_info[:2]
     problem = script.py[1]
     if problem is not None:
