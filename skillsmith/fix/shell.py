@@ -20,6 +20,8 @@ def transform(script, fixers: list[Fixer], out: FileFix) -> bytes:
 
     data = f.data
     tree = script.sh_tree if script.sh_tree is not None else shell.parse(data)
+    if tree is None:
+        raise Unfixable(f"the shell parser gave up on it after {shell.PARSE_SECONDS:g} s")
     errors_before = _error_nodes(tree)
     for fx in fixers:
         try:
@@ -30,6 +32,8 @@ def transform(script, fixers: list[Fixer], out: FileFix) -> bytes:
         if new != data:
             data = new
             tree = shell.parse(data)
+            if tree is None:
+                raise Unfixable(f"the shell parser gave up on the fixed script after {shell.PARSE_SECONDS:g} s")
             out.applied.append(fx.name)
             out.fixed_rules |= fx.rules & out.rules
     if data == f.data:

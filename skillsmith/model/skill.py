@@ -7,7 +7,7 @@ re-read files.
 from __future__ import annotations
 
 import ast
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING
@@ -149,7 +149,7 @@ class Skill(BashSyntaxMixin):
                 target = inner.target
                 if base not in (".", "") and not target.startswith(("scripts/", "references/", "assets/")):
                     target = str(PurePosixPath(base) / target)
-                found.append((f, citations.Citation(target, inner.raw, inner.line, inner.column, inner.kind, inner.after)))
+                found.append((f, replace(inner, target=target)))
         return found
 
     def resolve_case(self, rel: str) -> str | None:

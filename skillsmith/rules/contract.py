@@ -384,7 +384,8 @@ def _citations_of(script):
     return [(f, c) for f, c in skill.linked_citations if c.target == rel]
 
 
-_ARG = re.compile(r"^\s+(?:\\\s*)?([^\s`'\")\]|;,.][^\s`]*|[\"'][^\"']+[\"'])")
+#: arguments right after a citation (matched where the citation ends in its line)
+_ARG = re.compile(r"\s+(?:\\\s*)?([^\s`'\")\]|;,.][^\s`]*|[\"'][^\"']+[\"'])")
 
 
 @rule("CON012", "script-not-cited", summary="SKILL.md never mentions the script.", seed="000 §2.8", scope="script")
@@ -443,7 +444,7 @@ def script_cited_bare(script):
     found = _citations_of(script)
     if not found:
         return
-    if any(_ARG.match(c.after) for _f, c in found):
+    if any(_ARG.match(c.text, c.end) for _f, c in found):
         return
     f, first = found[0]
     yield Hit(f.path, f"{script.rel} is cited without an invocation; show it with its arguments", first.line, first.column)

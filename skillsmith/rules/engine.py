@@ -38,6 +38,7 @@ class Options:
     target: str | None = None
     run: bool = False
     run_timeout: float = 10.0
+    unsandboxed: bool = False  # with run: run scripts without the sandbox (the user asked for it)
     max_bytes: int = MAX_BYTES
     jobs: int | None = None
     use_cache: bool = True

@@ -14,6 +14,20 @@ from skillsmith.rules.finding import Hit, display_path
 from skillsmith.rules.registry import RuleUnavailable, rule
 
 
+def _tree(script):
+    """The script's shell parse tree, or None when it is not a readable shell script.
+
+    Raises :class:`RuleUnavailable` (a note) when the parser gave up on it, so that the rules
+    it skips are not skipped silently.
+    """
+    if script.language != "shell" or script.file.text is None:
+        return None
+    if script.sh_tree is None:
+        raise RuleUnavailable(f"{display_path(script.path)}: the shell parser gave up on it after "
+                              f"{shell.PARSE_SECONDS:g} s; the shell rules that read its syntax skipped it")
+    return script.sh_tree
+
+
 def is_posix_sh(script) -> bool:
     return shebang_interpreter(script.file.shebang) in ("sh", "dash")
 
@@ -143,11 +157,6 @@ SHELLCHECK_MISSING = (
 SHELLCHECK_TIMEOUT = 30
 
 
-def _tree(script):
-    if script.language != "shell" or script.sh_tree is None or script.file.text is None:
-        return None
-    return script.sh_tree
-
 
 @rule("SHL050", "help-fixed-line-range", summary="--help prints a fixed line range that does not match the header block.",
       seed="000 §2.3", scope="script", severity="warning", fix="safe")
@@ -227,7 +236,7 @@ def unquoted_expansion(script):
     tree = _tree(script)
     if tree is None:
         return
-    for node in shell.unquoted_expansions(tree.root_node, script.file.data, script.sh_nodes):
+    for node in shell.unquoted_expansions(tree.root_node, script.file.data):
         row, col = node.start_point
         end_row, end_col = node.end_point
         name = shell.text(node, script.file.data)
