@@ -1,7 +1,11 @@
-"""Add ``#!/usr/bin/env bash`` to an entry shell script that has no shebang."""
+"""Add ``#!/usr/bin/env bash`` to an entry shell script that has no shebang.
+
+Not in a CRLF file: the kernel would look for ``bash\\r``, so ``./script`` would fail.
+"""
 
 from __future__ import annotations
 
+from skillsmith.fix.context import FixContext
 from skillsmith.fix.edits import Edit
 from skillsmith.lang.shell_layout import Layout
 
@@ -13,11 +17,11 @@ class AddShebang:
     RULES = ("CON001",)
     SAFE = True
 
-    def __init__(self, path=None):
-        self.path = path
+    def __init__(self, context: FixContext | None = None):
+        self.context = context or FixContext()
 
     def edits(self, source: bytes, tree) -> list[Edit]:
         layout = Layout(source, tree)
-        if layout.shebang is not None:
+        if layout.shebang is not None or layout.crlf or not self.context.wants("CON001"):
             return []
         return [Edit(layout.bom, layout.bom, SHEBANG.encode() + layout.newline)]

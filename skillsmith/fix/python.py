@@ -6,17 +6,20 @@ import re
 import sys
 from typing import Any
 
-from skillsmith.fix.engine import FileFix, Fixer, Unfixable, load_fixers
+from skillsmith.fix.context import CONTEXT_KEY, FixContext
+from skillsmith.fix.engine import FileFix, Fixer, Unfixable, held_lines, load_fixers, rewrites
 from skillsmith.model.sourcefile import EncodeError, SourceFile
 
 # -- Python ----------------------------------------------------------------------------------
 
 
-def transform(script, fixers: list[Fixer], out: FileFix) -> bytes:
+def transform(script, fixers: list[Fixer], out: FileFix, fix_context: FixContext) -> bytes:
     """Parse once with libcst, run each codemod, re-verify, encode as the original was.
 
     *script* is the checked ``Script``: its ``ast`` parse (made by the check) tells whether the
-    file is valid for the running Python.
+    file is valid for the running Python. *fix_context* (the findings to answer, the worked
+    invocations) is in ``context.scratch[CONTEXT_KEY]`` for the codemods; a codemod whose
+    change rewrites a line of a suppressed finding of its rules is undone.
     """
     f = script.file
     text = f.text
@@ -43,14 +46,21 @@ def transform(script, fixers: list[Fixer], out: FileFix) -> bytes:
     # one context for the file: the imports every codemod asks for are added once, at the end
     context = CodemodContext(filename=str(f.path), full_module_name=None)
     context.scratch[PARSED_KEY] = (text, script.py[0])  # the check's ast parse, for the codemods' facts
+    context.scratch[CONTEXT_KEY] = fix_context
     code: str | None = text  # the code of `tree`, while known (generating it costs a walk)
     for fx in fixers:
         if code is not None:
             context.scratch[CODE_KEY] = (tree, code)
+        keep = held_lines(fix_context, fx)
+        saved = {k: list(v) if isinstance(v, list) else v for k, v in context.scratch.items()} if keep else None
         try:
             new_tree, changed = run_codemod(fx.impl, context, tree)
         except Exception as exc:  # a codemod bug must never cost the user their file
             raise Unfixable(f"{fx.name} failed: {type(exc).__name__}: {exc}") from None
+        if keep and changed is not False and new_tree is not tree and rewrites(text, new_tree.code, keep):
+            context.scratch.clear()
+            context.scratch.update(saved)  # nor the imports it asked for
+            continue  # it rewrote a line of a suppressed finding (lines of the file as checked): not applied
         if changed is None:  # a codemod we could not watch: compare the code
             old_code = code if code is not None else tree.code
             code = new_tree.code

@@ -14,7 +14,17 @@ FIELDS = ("Usage", "Input", "Output", "Stderr", "Exit", "Examples")
 #: the contract is read with ``head -25``
 HEAD_LINES = 25
 
-_FIELD = re.compile(r"^\s*(Usage|Input|Output|Stderr|Exit|Examples?)\s*:\s?(.*)$", re.IGNORECASE)
+_FIELD = re.compile(
+    r"^\s*(usage|synopsis|inputs?|arguments|output|outputs|stderr|exit(?:\s+(?:codes?|status(?:es)?))?|examples?)\s*:\s?(.*)$",
+    re.IGNORECASE,
+)
+#: the spellings authors use for each field (``Exit codes:`` is ``Exit:``)
+ALIASES = {"usage": "Usage", "synopsis": "Usage", "input": "Input", "inputs": "Input", "arguments": "Input",
+           "output": "Output", "outputs": "Output", "stderr": "Stderr", "exit": "Exit", "example": "Examples",
+           "examples": "Examples"}
+#: first lines that are not a description: banners, tool directives, a bare file-name label
+_NOT_PROSE = re.compile(r"^(shellcheck\s|vim?:|-\*-|SPDX-|@\w+|copyright\b|\(c\)|author:|license:)", re.IGNORECASE)
+_LABEL = re.compile(r"^[\w.@/-]+(\s*::\s*[\w.@/-]+)*$")
 _CODE = re.compile(r"\b(\d{1,3})\b")
 #: a code the Exit: line names with one word: ``10 drift,``
 _CODE_WORD = re.compile(r"\b(\d{1,3})\s+([A-Za-z][A-Za-z_-]*)\s*(?=[,;.)]|$)")
@@ -75,8 +85,8 @@ def parse_block(lines: list[str], first_line: int, kind: str) -> Header:
         lineno = first_line + offset
         m = _FIELD.match(text)
         if m:
-            name = m.group(1).capitalize()
-            name = "Examples" if name == "Example" else name
+            spelled = " ".join(m.group(1).lower().split())
+            name = ALIASES.get(spelled, "Exit" if spelled.startswith("exit") else spelled.capitalize())
             current = HeaderField(name, lineno, m.group(2).strip())
             header.fields.setdefault(name, current)
             continue
@@ -91,10 +101,23 @@ def parse_block(lines: list[str], first_line: int, kind: str) -> Header:
                     current.value += " " + text.strip()
                 continue
             current = None
-        if header.description is None and not header.fields:
+        if header.description is None and not header.fields and describes(text):
             header.description = text.strip()
             header.description_line = lineno
     return header
+
+
+def is_field_line(text: str) -> bool:
+    """Whether a header line (markers removed) starts a field: ``Usage: ...``, ``Exit codes:``."""
+    return _FIELD.match(text) is not None
+
+
+def describes(text: str) -> bool:
+    """Whether a header line can be the description: not a banner, a directive or a file-name label."""
+    text = text.strip()
+    if not re.search(r"[A-Za-z0-9]", text) or _NOT_PROSE.match(text):
+        return False
+    return not (_LABEL.match(text) and re.search(r"\.(sh|bash|py)\b|::", text))
 
 
 def shell_header(lines: list[str]) -> Header | None:

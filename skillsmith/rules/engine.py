@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from skillsmith.lang import bashcheck
 from skillsmith.model.sourcefile import MAX_BYTES
 from skillsmith.rules import cache, registry, suppression
-from skillsmith.rules.finding import Finding, Hit, printable
+from skillsmith.rules.finding import Finding, Hit, finding_fix, printable
 
 if TYPE_CHECKING:
     from skillsmith.discovery.discover import Unit
@@ -288,6 +288,7 @@ def evaluate_unit(prepared: Prepared, options: Options) -> dict:
     by_path = {str(f.path): f for f in files.values()}
     tables: dict[str, tuple] = {}
     out = []
+    held = []  # suppressed findings with a fix: `fix` leaves their lines alone
     for rule, hit in hits:
         path = str(hit.path)
         ignored = unit.config.ignored_for(Path(path))
@@ -298,15 +299,17 @@ def evaluate_unit(prepared: Prepared, options: Options) -> dict:
             if path not in tables:
                 tables[path] = suppression.parse(f.lines)
             if suppression.suppressed(rule.id, hit.line, tables[path]):
+                if rule.fix is not None:
+                    held.append(dict(path=Path(path).as_posix(), rule=rule.id, line=hit.line))
                 continue
         out.append(
             dict(
                 path=Path(path).as_posix(), line=hit.line, column=hit.column, rule=hit.code or rule.id,
                 message=printable(hit.message), severity=rule.severity, end_line=hit.end_line,
-                end_column=hit.end_column, fix=rule.fix,
+                end_column=hit.end_column, fix=finding_fix(hit.fix, rule.fix),
             )
         )
-    result = {"findings": out, "notes": notes, "errors": errors}
+    result = {"findings": out, "notes": notes, "errors": errors, "held": held}
     if key is not None and not errors:
         cache.put(key, result)
         if prepared.stat_key is not None:
