@@ -35,7 +35,8 @@ class ExitConstants:
     def edits(self, source: bytes, tree) -> list[Edit]:
         layout = Layout(source, tree)
         lines = self.context.lines("CON014")
-        literals = [x for x in plan_constants(layout, ShellEvidence(layout, self.context.name, self.context.invocations))
+        evidence = ShellEvidence(layout, self.context.name, self.context.invocations)
+        literals = [x for x in plan_constants(layout, evidence, self.context.sourced_by)
                     if x.answer.fix in self.LEVELS and (lines is None or x.line in lines)]
         if not literals:
             return []

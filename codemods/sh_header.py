@@ -23,6 +23,8 @@ class Header:
     DESCRIPTION = "Add the header comment block, or its missing description, fields, examples and exit codes, from evidence."
     RULES = ("CON004", "CON005", "CON006", "CON007", "CON010")
     SAFE = True
+    #: before the codemods that insert code at the top: they go after the header it writes or moves
+    ORDER = 10
 
     def __init__(self, context: FixContext | None = None):
         self.context = context or FixContext()

@@ -37,7 +37,7 @@ class HelpBranch:
         layout = Layout(source, tree)
         if not self.context.wants("CON009") or shell.has_help_branch(layout.root, source):
             return []
-        if plan_help(layout, layout.header is not None).fix not in self.LEVELS:
+        if plan_help(layout, layout.header is not None, sourced_by=self.context.sourced_by).fix not in self.LEVELS:
             return []
         patterns = "--help" if self.short_h_taken(layout) else "-h|--help"
         lines = [

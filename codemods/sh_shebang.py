@@ -16,6 +16,8 @@ class AddShebang:
     DESCRIPTION = "Add #!/usr/bin/env bash as the first line of an entry script without a shebang."
     RULES = ("CON001",)
     SAFE = True
+    #: first: the header goes after the shebang line
+    ORDER = 5
 
     def __init__(self, context: FixContext | None = None):
         self.context = context or FixContext()

@@ -38,7 +38,7 @@ class StrictMode:
         layout = Layout(source, tree)
         if not self.context.wants("SHL001"):
             return []
-        plan = plan_strict(layout)
+        plan = plan_strict(layout, sourced_by=self.context.sourced_by)
         chosen = plan.safe + (plan.unsafe if self.RUNTIME_DEPENDENT else [])
         missing = [o for o in plan.missing if o in chosen]
         if not missing:

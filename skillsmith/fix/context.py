@@ -39,6 +39,8 @@ class FixContext:
     invocations: tuple[str, ...] = ()
     #: whether unsafe fixes may run (``--unsafe-fixes``)
     unsafe: bool = False
+    #: the scripts of the skill that source this file (its top-level code runs in their shells)
+    sourced_by: tuple[str, ...] = ()
 
     @property
     def name(self) -> str:

@@ -216,7 +216,8 @@ def fix_file(f: SourceFile, rules: set[str], unsafe: bool, unit=None, targets: t
             chosen = [x for x in load_fixers(kind) if x.rules & rules and x.allowed(unsafe)]
             if chosen:
                 script = script_of(f, kind, unit)
-                context = FixContext(f.path, targets, held, tuple(getattr(script, "invocations", ())), unsafe)
+                context = FixContext(f.path, targets, held, tuple(getattr(script, "invocations", ())), unsafe,
+                                     tuple(getattr(script, "sourced_by", ())))
                 new = transform(kind, script, chosen, out, context)
         chosen = [x for x in load_fixers("file") if x.rules & rules and x.allowed(unsafe)
                   and fnmatch.fnmatch(f.rel, x.pattern or "*")]

@@ -15,16 +15,20 @@ FIELDS = ("Usage", "Input", "Output", "Stderr", "Exit", "Examples")
 HEAD_LINES = 25
 
 _FIELD = re.compile(
-    r"^\s*(usage|synopsis|inputs?|arguments|output|outputs|stderr|exit(?:\s+(?:codes?|status(?:es)?))?|examples?)\s*:\s?(.*)$",
+    r"^\s*(usage|synopsis|inputs?|arguments|output|outputs|stdout|stderr|exit(?:\s+(?:codes?|status(?:es)?))?|examples?)\s*:\s?(.*)$",
     re.IGNORECASE,
 )
 #: the spellings authors use for each field (``Exit codes:`` is ``Exit:``)
 ALIASES = {"usage": "Usage", "synopsis": "Usage", "input": "Input", "inputs": "Input", "arguments": "Input",
-           "output": "Output", "outputs": "Output", "stderr": "Stderr", "exit": "Exit", "example": "Examples",
+           "output": "Output", "outputs": "Output", "stdout": "Output", "stderr": "Stderr", "exit": "Exit", "example": "Examples",
            "examples": "Examples"}
 #: first lines that are not a description: banners, tool directives, a bare file-name label
 _NOT_PROSE = re.compile(r"^(shellcheck\s|vim?:|-\*-|SPDX-|@\w+|copyright\b|\(c\)|author:|license:)", re.IGNORECASE)
 _LABEL = re.compile(r"^[\w.@/-]+(\s*::\s*[\w.@/-]+)*$")
+#: ``Exit 0: all good. Exit 1: a failure.``: exit codes written as sentences
+_EXIT_SENTENCE = re.compile(r"^\s*exit\s+(\d{1,3}\s*[:=-].*)$", re.IGNORECASE)
+#: an ``Exit:`` field that starts inside another field's line (``stderr: chatter. Exit: 0 ok``)
+_INLINE_EXIT = re.compile(r"(?<=[.;])\s+(exit(?:\s+(?:codes?|status))?)\s*:\s*(\S.*)$", re.IGNORECASE)
 _CODE = re.compile(r"\b(\d{1,3})\b")
 #: a code the Exit: line names with one word: ``10 drift,``
 _CODE_WORD = re.compile(r"\b(\d{1,3})\s+([A-Za-z][A-Za-z_-]*)\s*(?=[,;.)]|$)")
@@ -84,11 +88,24 @@ def parse_block(lines: list[str], first_line: int, kind: str) -> Header:
     for offset, text in enumerate(lines):
         lineno = first_line + offset
         m = _FIELD.match(text)
+        sentence = _EXIT_SENTENCE.match(text) if m is None else None
+        if sentence and "Exit" not in header.fields:
+            value = re.sub(r"(?i)[.;]\s*exit\s+(?=\d)", "; ", sentence.group(1)).strip()
+            current = HeaderField("Exit", lineno, value)
+            header.fields["Exit"] = current
+            continue
         if m:
             spelled = " ".join(m.group(1).lower().split())
             name = ALIASES.get(spelled, "Exit" if spelled.startswith("exit") else spelled.capitalize())
-            current = HeaderField(name, lineno, m.group(2).strip())
+            value = m.group(2).strip()
+            inline = _INLINE_EXIT.search(value) if name != "Exit" else None
+            if inline:
+                value = value[:inline.start()].strip()
+            current = HeaderField(name, lineno, value)
             header.fields.setdefault(name, current)
+            if inline:
+                current = HeaderField("Exit", lineno, inline.group(2).strip())
+                header.fields.setdefault("Exit", current)
             continue
         if not text.strip():
             current = None if current is None or current.name != "Examples" or current.items else current

@@ -47,11 +47,11 @@ _LAUNCHERS = ("bash", "sh", "zsh", "dash", "ksh", "exec", "sudo", "source", ".")
 #: words an author puts where an argument goes
 _PLACEHOLDER = re.compile(r"<[^>]*>|\[[^\]]*\]|\{[^}]*\}|\.\.\.|…|\$\{?[A-Za-z_]|^[A-Z][A-Z0-9_]+$|^--?[\w-]+=[A-Z][A-Z0-9_]+$")
 _EXIT_SECTION = re.compile(r"^\W*(exit(\s+(codes?|status(es)?|values?))?|return\s+codes?)\s*:?\s*(.*)$", re.IGNORECASE)
-_EXIT_ITEM = re.compile(r"(?<![\w.-])(\d{1,3})\s*(?:=|:|-+|–|—|\)|\s)\s*([A-Za-z][^,;]*?)\s*(?=[,;]|$)")
+_EXIT_ITEM = re.compile(r"(?<![\w.-])(\d{1,3})\s*(?:=|:|-+|–|—|\)|\s)\s*([A-Za-z][^,;|]*?)\s*(?=[,;|]|$)")
 
 #: words that say an exit means what the protocol's code means (codes 1 to 7)
 PROTOCOL_WORDS = {
-    1: r"error|fail|problem|wrong",
+    1: r"errors?|fail|failed|failure|problem|wrong",
     2: r"usage|unknown (option|flag|argument|command)|invalid (option|flag|argument)|missing (argument|option)|"
        r"requires an argument|argument required|too (many|few) arguments|unexpected argument|bad (option|argument)",
     3: r"not found|no such|does not exist|doesn't exist|missing (file|dir|directory|folder|path)|(file|dir|directory|folder|path) is missing|cannot find|can't find",
@@ -116,6 +116,14 @@ class ShellEvidence:
     def in_header(self, node) -> bool:
         start, end = self.header_lines
         return start <= node.start_point[0] + 1 <= end
+
+    @cached_property
+    def unparsed(self) -> str:
+        """Why the code cannot be read as a whole (a region tree-sitter could not parse), or ""."""
+        if not self.root.has_error:
+            return ""
+        start = next(s for s, _e in shell.error_ranges(self.root))
+        return f"part of the script does not parse (line {self.layout.line_of(start)}), so the code cannot tell"
 
     @cached_property
     def sources(self) -> bool:
@@ -332,6 +340,9 @@ class ShellEvidence:
                 named.setdefault(index, "")
             elif re.match(r'^"?\$\{?[@*]', text) and node.parent is not None:
                 rest = True
+        words = self.subcommands
+        if words and 1 not in named:
+            named[1] = "|".join(words)
         if not named and not rest:
             return []
         out = []
@@ -343,6 +354,24 @@ class ShellEvidence:
         elif rest:
             out.append("[ARG...]")
         return out
+
+    @cached_property
+    def subcommands(self) -> list[str]:
+        """The words a ``case "$1"`` accepts as its first argument (``clone|pull|status``), when it has a few."""
+        for node in self.nodes:
+            if node.type != "case_statement" or self.in_help(node):
+                continue
+            value = node.child_by_field_name("value")
+            if value is None or not re.match(r'^"?\$\{?1(\}|:-[^}]*\})?"?$', shell.text(value, self.data)):
+                continue
+            words = []
+            for item in (c for c in node.named_children if c.type == "case_item"):
+                for alt in (a for p in shell.case_patterns(item, self.data) for a in p.split("|")):
+                    if re.match(r"^[a-z][\w-]*$", alt) and alt not in words:
+                        words.append(alt)
+            if 1 < len(words) <= 8:
+                return words
+        return []
 
     @cached_property
     def forwards_unknown(self) -> bool:
@@ -360,8 +389,10 @@ class ShellEvidence:
     def usage(self) -> Value:
         if self.author_usage:
             return Value(self.author_usage)
-        if self.sources and self.argument_reads:
-            return Value(None, "say how to call it: it reads arguments, and the files it sources may parse them")
+        if self.unparsed:
+            return Value(None, f"say how to call it: {self.unparsed}")
+        if self.sources:
+            return Value(None, "say how to call it: the files it sources see its arguments and may parse them")
         parts = [self.name] + self.options + [p for p in self.positionals if p not in self.options]
         if self.forwards_unknown and "[ARG...]" not in parts:
             parts.append("[ARG...]")
@@ -373,8 +404,9 @@ class ShellEvidence:
             if node.type == "word" and shell.text(node, self.data) in ("/dev/stdin", "-") and node.parent is not None \
                     and node.parent.type == "command" and _command_name(node.parent, self.data) in ("cat", "jq", "python3", "python"):
                 return True
-            if node.type == "test_operator" and shell.text(node, self.data) == "-t":
-                return True
+            if node.type == "test_operator" and shell.text(node, self.data) == "-t" and node.next_named_sibling is not None \
+                    and shell.text(node.next_named_sibling, self.data) == "0":
+                return True  # [ -t 0 ]: it looks at what stdin is
         for cmd in shell.commands(self.root, self.data, self.nodes):
             if cmd.name not in ("read", "cat", "mapfile", "readarray"):
                 continue
@@ -406,6 +438,8 @@ class ShellEvidence:
 
     @cached_property
     def input(self) -> Value:
+        if self.unparsed:
+            return Value(None, f"say what it reads: {self.unparsed}")
         parts = []
         if self.argument_reads:
             parts.append("arguments as in Usage")
@@ -462,6 +496,8 @@ class ShellEvidence:
 
     @cached_property
     def output(self) -> Value:
+        if self.unparsed:
+            return Value(None, f"say what it prints on stdout: {self.unparsed}")
         out, _err, _info = self.writes
         if not out:
             return Value(None, "say what it prints on stdout (no echo or printf to stdout shows it)")
@@ -472,6 +508,8 @@ class ShellEvidence:
 
     @cached_property
     def stderr(self) -> Value:
+        if self.unparsed:
+            return Value(None, f"say what goes to stderr: {self.unparsed}")
         _out, err, info = self.writes
         if err and info:
             return Value("messages and errors")
@@ -495,6 +533,9 @@ class ShellEvidence:
             if cmd.name != "exit" or not cmd.args or self.in_help(cmd.node):
                 continue
             found.append((shell.resolve_code(shell.text(cmd.args[0], self.data), self.constants), cmd.node))
+        for node in self.nodes:  # ${1:?message} stops a non-interactive shell with status 1
+            if node.type == "expansion" and any(c.type in (":?", "?") for c in node.children):
+                found.append((1, node))
         return found
 
     @cached_property
@@ -546,7 +587,7 @@ class ShellEvidence:
             return None
         if re.search(r"\$#|\$\{#\}|-z\s+\"?\$\{?[1-9]", text):  # an argument check
             return exitcodes.ExitCode.USAGE.meaning if code == exitcodes.ExitCode.USAGE else None
-        if code in PROTOCOL_WORDS and re.search(PROTOCOL_WORDS[code], text):
+        if code in PROTOCOL_WORDS and re.search(rf"\b(?:{PROTOCOL_WORDS[code]})\b", text):
             known = exitcodes.fixed(code)
             return known.meaning if known is not None else None
         if re.search(r"\busage\b", text):
@@ -592,6 +633,8 @@ class ShellEvidence:
 
     @cached_property
     def exit(self) -> Value:
+        if self.unparsed:
+            return Value(None, f"list its exit codes: {self.unparsed}")
         if self.sources:
             return Value(None, "list its exit codes: the files it sources may exit with their own")
         if any(code is None for code, _ in self.exits):
@@ -605,12 +648,25 @@ class ShellEvidence:
 
     # -- examples and description ----------------------------------------------------------------
 
+    @cached_property
+    def needs_arguments(self) -> bool:
+        """Whether a call without arguments is a usage error: a required positional, or ``$#`` checked before an exit."""
+        if any(not p.startswith("[") for p in self.positionals):
+            return True
+        for code, node in self.exits:
+            if code not in (None, 0) and re.search(r"\$#", " ".join(_before(node, self.data))):
+                return True
+        return False
+
     def usable_example(self, invocation: str, has_help: bool) -> bool:
         words = invocation.split()
         if not words or not placeholder_free(words[1:]):
             return False
         if not has_help and any(w in ("-h", "--help", "-help") for w in words):
             return False
+        script_at = next((i for i, w in enumerate(words) if w.endswith(self.name)), 0)
+        if len(words) == script_at + 1 and self.needs_arguments:
+            return False  # a bare call of a script that needs arguments fails
         return True
 
     def examples(self, has_help: bool) -> Value:
@@ -645,6 +701,7 @@ def documented_items(text: str) -> dict[int, str]:
 
 
 def _clean_meaning(text: str) -> str:
+    text = re.sub(r"\s*\([^)]*\)?", "", text)  # an aside: (see ...)
     text = text.strip().rstrip(".;,:").strip()
     if text[:1].isupper() and not text[1:2].isupper():
         text = text[0].lower() + text[1:]
@@ -663,7 +720,7 @@ def name_for(code: int, meaning: Value, word: str | None) -> Value:
     known = exitcodes.fixed(code)
     if known is not None:
         pattern = PROTOCOL_WORDS.get(code)
-        agrees = meaning.text == known.meaning or (pattern is not None and re.search(pattern, meaning.text, re.I))
+        agrees = meaning.text == known.meaning or (pattern is not None and re.search(rf"\b(?:{pattern})\b", meaning.text, re.I))
         if agrees or code == 0:
             return Value(known.constant)
         return Value(None, f"exit {code} means \"{meaning.text}\" here, but the protocol's {code} is "
@@ -711,7 +768,7 @@ def _redirects(node) -> list:
     n = node
     while n is not None and n.type in ("command", "redirected_statement"):
         if n.type == "redirected_statement":
-            found += n.children_by_field_name("redirect")
+            found += [c for c in n.children if c.type.endswith("_redirect")]
         else:
             found += [c for c in n.children if c.type in ("file_redirect", "heredoc_redirect", "herestring_redirect")]
         n = n.parent
@@ -742,7 +799,7 @@ def _input_redirected(node) -> bool:
         if n.type == "pipeline" and n.named_children and n.named_children[0] != child:
             return True
         if n.type == "redirected_statement":
-            for r in n.children_by_field_name("redirect"):
+            for r in (c for c in n.children if c.type.endswith("_redirect")):
                 if r.type in ("heredoc_redirect", "herestring_redirect") or re.match(rb"^\s*\d*<", r.text or b""):
                     return True
         child, n = n, n.parent

@@ -118,9 +118,21 @@ class Layout:
 
     @property
     def header_end(self) -> int:
-        """Where a line right after the header block (or the shebang, or nothing) starts."""
+        """Where a line right after the header block (or the shebang, or nothing) starts.
+
+        Without a header, a comment block that only blank lines part from the shebang counts
+        as one here: code inserted at the top goes after the author's comments, not above them.
+        """
         if self.header is not None:
             return self.after_line(self.header.end_line)
+        first = 2 if self.shebang is not None else 1
+        line = first
+        while self.blank(line) and line < len(self.lines):
+            line += 1
+        if line > first and line <= 10 and self.lines[line - 1].lstrip().startswith("#"):
+            while line < len(self.lines) and self.lines[line].lstrip().startswith("#"):
+                line += 1
+            return self.after_line(line)
         if self.shebang is not None:
             return self.after_line(1)
         return self.bom

@@ -46,6 +46,12 @@ def all_rules(_rule: str) -> bool:
     return True
 
 
+def unparsed(layout: Layout) -> str:
+    """Why the whole script cannot be analysed: where tree-sitter could not parse it."""
+    start = layout.errors[0][0] if layout.errors else 0
+    return f"part of the script does not parse (line {layout.line_of(start)}), so nothing can prove"
+
+
 # -- the header ---------------------------------------------------------------------------------
 
 
@@ -269,11 +275,31 @@ def _complete(layout: Layout, ev: ShellEvidence, want, exit_lines, has_help: boo
             else:
                 plan.changes.append(change)
 
+    while inserts and _pushes_fields_down(h, inserts):
+        line, lines = inserts.pop()  # the last group would move an author's field past line 25
+        for rule in [r for r, a in plan.answers.items() if a.fix == "safe" and _group_answers(r, lines)]:
+            plan.answers[rule] = Answer(None, f"no room for it within the first {HEAD_LINES} lines")
     for line, lines in inserts:
         at = layout.after_line(line) if line >= 1 else layout.starts[0]
         if layout.free(at, at, owned):
             plan.changes.append(Change(at, at, layout.block(lines, at)))
     return plan
+
+
+def _pushes_fields_down(h, inserts: list[tuple[int, list[str]]]) -> bool:
+    """Whether the inserted lines move a field that starts within the first 25 lines past them."""
+    for f in h.fields.values():
+        if f.line <= HEAD_LINES:
+            moved = f.line + sum(len(lines) for after, lines in inserts if after < f.line)
+            if moved > HEAD_LINES:
+                return True
+    return False
+
+
+def _group_answers(rule: str, lines: list[str]) -> bool:
+    """Whether an inserted group of lines was written for *rule*."""
+    fields = any(re.match(r"^#\s*(Usage|Input|Output|Stderr|Exit|Examples):", ln) for ln in lines)
+    return rule == "CON006" and fields or rule == "CON005" and not fields or rule == "CON007" and not fields
 
 
 def section_end(layout: Layout, h, name: str) -> int:
@@ -300,9 +326,13 @@ def _insertion_line(layout: Layout, h, name: str) -> int:
             line, first = min(after)
             return line - 2 if first == "Examples" and layout.blank_comment(line - 1) else line - 1
     last = h.end_line
-    while last > h.start_line and layout.blank_comment(last):
-        last -= 1
+    while last > h.start_line and (layout.blank_comment(last) or _banner(layout, last)):
+        last -= 1  # blank comment lines and a closing ##### rule stay the block's end
     return last
+
+
+def _banner(layout: Layout, line: int) -> bool:
+    return not re.search(r"[A-Za-z0-9]", layout.lines[line - 1])
 
 
 def _exit_addition(layout: Layout, h, add: list[tuple[int, str]], owned) -> Change | None:
@@ -337,13 +367,24 @@ def _continues(layout: Layout, line: int) -> bool:
 # -- the help branch --------------------------------------------------------------------------------
 
 
-def plan_help(layout: Layout, header_after_fix: bool, nodes: list | None = None) -> Answer:
+def sourced(sourced_by: tuple[str, ...]) -> str:
+    """Why code at the top of a file other scripts source changes them too."""
+    shown = ", ".join(sourced_by[:2]) + (", ..." if len(sourced_by) > 2 else "")
+    return f"{shown} source{'s' if len(sourced_by) == 1 else ''} this file, so its top-level code runs in their shells"
+
+
+def plan_help(layout: Layout, header_after_fix: bool, nodes: list | None = None, sourced_by: tuple[str, ...] = ()) -> Answer:
     """Whether a ``-h|--help`` branch that prints the header keeps the script's behaviour (but for --help)."""
     if layout.crlf:
         return Answer(None, CRLF)
+    if sourced_by:
+        return Answer(None, sourced(sourced_by) + ": a help branch there would answer their --help")
     if not header_after_fix:
         return Answer(None, "write the header block first: the help branch prints it")
+    if layout.root.has_error:
+        return Answer("unsafe", unparsed(layout) + " whether --help reaches another program")
     hazard = shell_safety.forwards_arguments(layout.root, layout.data, nodes) or \
+        shell_safety.sources_code(layout.root, layout.data, nodes) or \
         shell_safety.own_usage(layout.root, layout.data, nodes)
     if hazard is not None:
         return Answer("unsafe", hazard.why)
@@ -372,7 +413,7 @@ class StrictPlan:
         return Answer(None)
 
 
-def plan_strict(layout: Layout, nodes: list | None = None) -> StrictPlan:
+def plan_strict(layout: Layout, nodes: list | None = None, sourced_by: tuple[str, ...] = ()) -> StrictPlan:
     on = shell.set_options(layout.root, layout.data)
     need = ["nounset"] if layout.posix_sh else ["nounset", "pipefail"]
     missing = [o for o in need if o not in on]
@@ -381,6 +422,14 @@ def plan_strict(layout: Layout, nodes: list | None = None) -> StrictPlan:
         return plan
     if layout.crlf:
         plan.blocked = CRLF
+        return plan
+    if sourced_by:
+        plan.unsafe = list(missing)
+        plan.why.append(sourced(sourced_by) + ": set would change their options too")
+        return plan
+    if layout.root.has_error:
+        plan.unsafe = list(missing)
+        plan.why.append(unparsed(layout) + " whether strict mode changes what it does")
         return plan
     if "nounset" in missing:
         unset = shell_safety.nounset_hazards(layout.root, layout.data, nodes)
@@ -413,10 +462,14 @@ class ExitLiteral:
     answer: Answer
 
 
-def plan_constants(layout: Layout, ev: ShellEvidence) -> list[ExitLiteral]:
+def plan_constants(layout: Layout, ev: ShellEvidence, sourced_by: tuple[str, ...] = ()) -> list[ExitLiteral]:
     """Each literal ``exit N`` (N != 0) with the constant it would get, and whether naming it is safe."""
     found = []
     risk = shell_safety.collision_risk(layout.root, layout.data, ev.nodes)
+    if sourced_by:
+        risk = shell_safety.Hazard(0, sourced(sourced_by) + ": a readonly there may clash with their own names")
+    if risk is None and layout.root.has_error:
+        risk = shell_safety.Hazard(0, unparsed(layout) + " whether it assigns the same name elsewhere")
     assigned = {name for name in shell.assigned_names(layout.root, layout.data, ev.nodes)}
     early = prologue_constants(layout)
     for cmd in shell.commands(layout.root, layout.data, ev.nodes):

@@ -444,6 +444,16 @@ def forwards_arguments(root, data: bytes, nodes: list | None = None) -> Hazard |
     return None
 
 
+def sources_code(root, data: bytes, nodes: list | None = None) -> Hazard | None:
+    """A ``source``/``.`` of another file: it sees the script's arguments and may handle ``--help`` itself."""
+    for cmd in shell.commands(root, data, nodes):
+        if cmd.name in ("source", ".") and cmd.args:
+            line = cmd.node.start_point[0] + 1
+            return Hazard(line, f"it sources {_short(shell.text(cmd.args[0], data), 40)} (line {line}), "
+                                "which sees its arguments and may answer --help itself")
+    return None
+
+
 def own_usage(root, data: bytes, nodes: list | None = None) -> Hazard | None:
     """The script's own usage handling: a ``usage`` function, a ``Usage:`` text, ``getopts``."""
     nodes = nodes if nodes is not None else list(shell.walk(root))

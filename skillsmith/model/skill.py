@@ -265,16 +265,23 @@ class Script:
 
     @cached_property
     def sourced_by_sibling(self) -> bool:
+        return bool(self.sourced_by)
+
+    @cached_property
+    def sourced_by(self) -> tuple[str, ...]:
+        """The skill's shell scripts that source this one (``source "$DIR/lib.sh"``), by path."""
         if self.skill is None:
-            return False
+            return ()
         name = PurePosixPath(self.rel).name
+        found = []
         for other in self.skill.scripts:
             if other is self or other.language != "shell" or other.sh_tree is None:
                 continue
             for p in shell.sourced_paths(other.sh_tree.root_node, other.file.data, other.sh_nodes):
                 if p.rstrip("\"'").endswith("/" + name) or p == name:
-                    return True
-        return False
+                    found.append(other.rel)
+                    break
+        return tuple(found)
 
     @cached_property
     def header(self) -> header.Header | None:

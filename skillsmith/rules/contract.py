@@ -373,7 +373,8 @@ def help_missing(script):
             from skillsmith.lang.shell_plans import plan_help
 
             plan = shell_plan(script)
-            answer = plan_help(script.sh_layout, script.header is not None or bool(plan and plan.creates), script.sh_nodes)
+            answer = plan_help(script.sh_layout, script.header is not None or bool(plan and plan.creates), script.sh_nodes,
+                               script.sourced_by)
             yield Hit(script.path, with_why("no -h/--help branch that prints usage and exits 0", answer), fix=answer.fix)
 
 
@@ -571,7 +572,7 @@ def exit_code_literal(script):
         from skillsmith.lang.shell_plans import plan_constants
 
         data = script.file.data
-        plans = {x.node.start_byte: x for x in plan_constants(script.sh_layout, script.sh_evidence)}
+        plans = {x.node.start_byte: x for x in plan_constants(script.sh_layout, script.sh_evidence, script.sourced_by)}
         for cmd in shell.commands(tree.root_node, data, script.sh_nodes):
             if cmd.name == "exit" and cmd.args:
                 raw = shell.unquote(shell.text(cmd.args[0], data))

@@ -71,7 +71,7 @@ def strict_mode_missing(script):
         return
     from skillsmith.lang.shell_plans import plan_strict
 
-    plan = plan_strict(script.sh_layout, script.sh_nodes)
+    plan = plan_strict(script.sh_layout, script.sh_nodes, script.sourced_by)
     if plan.missing:
         answer = plan.answer
         message = f"strict mode is missing {' and '.join(plan.missing)}; add 'set -uo pipefail' after the header"
