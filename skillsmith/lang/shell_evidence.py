@@ -322,7 +322,7 @@ class ShellEvidence:
         optional: set[int] = set()
         rest = False
         for node in self.argument_reads:
-            if _inside_option_branch(node):
+            if _inside_option_branch(node) or self._option_switch(node):
                 continue
             text = shell.text(node, self.data)
             m = re.match(r"^\$\{?([1-9])", text)
@@ -354,6 +354,16 @@ class ShellEvidence:
         elif rest:
             out.append("[ARG...]")
         return out
+
+    def _option_switch(self, node) -> bool:
+        """Whether *node* is the word a ``case`` of options switches on (``case "${1:-}" in --team)``)."""
+        p = node.parent
+        while p is not None and p.type in ("string", "concatenation"):
+            p = p.parent
+        if p is None or p.type != "case_statement":
+            return False
+        items = [c for c in p.named_children if c.type == "case_item"]
+        return any(a.startswith("-") for i in items for pat in shell.case_patterns(i, self.data) for a in pat.split("|"))
 
     @cached_property
     def subcommands(self) -> list[str]:

@@ -75,7 +75,7 @@ def extract(lines: list[str], first_line: int) -> list[Citation]:
 
 
 _FENCE = re.compile(r"^\s{0,3}(```|~~~)")
-_LAUNCHER = re.compile(r"^(?:\$\s+)?(?:[A-Za-z_][A-Za-z0-9_]*=\S*\s+)*(?:(bash|sh|zsh|dash|ksh)\s+)?$")
+_LAUNCHER = re.compile(r"^(?:\$\s+)?((?:[A-Za-z_][A-Za-z0-9_]*=\S*\s+)*(?:(?:bash|sh|zsh|dash|ksh)\s+)?)$")
 
 
 def fenced_lines(lines: list[str]) -> set[int]:
@@ -112,10 +112,11 @@ def invocation(lines: list[str], citation: Citation, fenced: bool) -> str | None
             return None  # prose, not code
         before = before[before.rfind("`") + 1:]
         after = after.split("`", 1)[0]
-    before = re.split(r"&&|\|\||;|\|", before)[-1].lstrip()
-    m = _LAUNCHER.match(before)
+    before = re.split(r"&&|\|\||;", before)[-1].lstrip()
+    producer, _, command = before.rpartition("|")  # `printf 'a\n' | bash scripts/x.sh` keeps its input
+    m = _LAUNCHER.match(command.lstrip())
     if m is None:
         return None
     after = re.split(r"&&|\|\||;", after)[0]
-    launcher = f"{m.group(1)} " if m.group(1) else ""
-    return " ".join(f"{launcher}{citation.target}{after}".split())
+    lead = f"{producer.strip()} | " if producer.strip() else ""
+    return " ".join(f"{lead}{m.group(1)}{citation.target}{after}".split())
