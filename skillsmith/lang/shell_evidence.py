@@ -53,7 +53,7 @@ _EXIT_ITEM = re.compile(r"(?<![\w.-])(\d{1,3})\s*(?:=|:|-+|–|—|\)|\s)\s*([A-
 PROTOCOL_WORDS = {
     1: r"errors?|fail|failed|failure|problem|wrong",
     2: r"usage|unknown (option|flag|argument|command)|invalid (option|flag|argument)|missing (argument|option)|"
-       r"requires an argument|argument required|too (many|few) arguments|unexpected argument|bad (option|argument)",
+       r"requires an argument|required|too (many|few) arguments|unexpected argument|bad (option|argument)",
     3: r"not found|no such|does not exist|doesn't exist|missing (file|dir|directory|folder|path)|(file|dir|directory|folder|path) is missing|cannot find|can't find",
     4: r"invalid|malformed|parse error|failed to parse|validation|not valid|not an? (number|integer)",
     5: r"not installed|command not found|missing dependency|please install|is required|requires \w+|not available",
