@@ -294,10 +294,7 @@ class ShellEvidence:
 
         Reads inside a function count when the function is called with ``"$@"``.
         """
-        called_with_all = set()
-        for cmd in shell.commands(self.root, self.data, self.nodes):
-            if cmd.name in self.functions and any(re.match(r'^"?\$\{?[@*]\}?"?$', shell.text(a, self.data)) for a in cmd.args):
-                called_with_all.add(cmd.name)
+        called_with_all = self._functions_given_the_arguments()
         found = []
         for node in self.nodes:
             is_read = False
@@ -313,6 +310,23 @@ class ShellEvidence:
             func = _enclosing_function(node)
             if func is None or shell.text(func.child_by_field_name("name"), self.data) in called_with_all:
                 found.append(node)
+        return found
+
+    def _functions_given_the_arguments(self) -> set[str]:
+        """Functions called with the script's own ``"$@"``: from top level, or from such a function."""
+        calls = []  # (caller function or None, callee)
+        for cmd in shell.commands(self.root, self.data, self.nodes):
+            if cmd.name in self.functions and any(re.match(r'^"?\$\{?[@*]\}?"?$', shell.text(a, self.data)) for a in cmd.args):
+                caller = _enclosing_function(cmd.node)
+                calls.append((shell.text(caller.child_by_field_name("name"), self.data) if caller else None, cmd.name))
+        found: set[str] = set()
+        grew = True
+        while grew:
+            grew = False
+            for caller, callee in calls:
+                if callee not in found and (caller is None or caller in found):
+                    found.add(callee)
+                    grew = True
         return found
 
     @cached_property

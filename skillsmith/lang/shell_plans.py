@@ -78,6 +78,13 @@ def field_lines(names: list[str], values: dict[str, Value], padded: bool) -> lis
     return lines
 
 
+def _input_without_usage(values: dict[str, Value], has_usage: bool) -> None:
+    """``Input: arguments as in Usage`` only where there is a Usage line to point to."""
+    value = values.get("Input")
+    if value is not None and value.text and not has_usage:
+        values["Input"] = Value(value.text.replace("arguments as in Usage", "command-line arguments"))
+
+
 def misplaced_block(layout: Layout) -> tuple[int, int] | None:
     """(first blank line, first comment line) when only blank lines part the shebang from a header-like block."""
     first = 2 if layout.shebang is not None else 1
@@ -140,6 +147,7 @@ def plan_header(layout: Layout, ev: ShellEvidence, want: Callable[[str], bool] =
         return plan
     values = {n: ev.value(n, has_help) for n in FIELDS}
     names = [n for n in FIELDS if values[n].text]
+    _input_without_usage(values, "Usage" in names)
     first_line = 2  # the line after the shebang (CON001 adds one where it is missing)
     while names:
         lines = [f"# {desc.text}", "#"] + field_lines(names, values, True)
@@ -213,6 +221,7 @@ def _complete(layout: Layout, ev: ShellEvidence, want, exit_lines, has_help: boo
     missing = [n for n in FIELDS if n not in h.fields]
     if missing and want("CON006"):
         values = {n: ev.value(n, has_help) for n in missing}
+        _input_without_usage(values, "Usage" in h.fields or bool(values.get("Usage") and values["Usage"].text))
         groups: dict[int, list[str]] = {}
         for name in missing:
             if values[name].text:
