@@ -32,5 +32,6 @@ class Header:
     def edits(self, source: bytes, tree) -> list[Edit]:
         layout = Layout(source, tree)
         evidence = ShellEvidence(layout, self.context.name, self.context.invocations)
-        plan = plan_header(layout, evidence, self.context.wants, self.context.lines("CON010"))
+        plan = plan_header(layout, evidence, self.context.wants, self.context.lines("CON010"),
+                           sourced_by=self.context.sourced_by)
         return [Edit(*change) for change in plan.changes]

@@ -1,6 +1,7 @@
 """Add ``#!/usr/bin/env bash`` to an entry shell script that has no shebang.
 
-Not in a CRLF file: the kernel would look for ``bash\\r``, so ``./script`` would fail.
+Not in a CRLF file (the kernel would look for ``bash\\r``, so ``./script`` would fail), nor in
+a file other scripts source (it is not run).
 """
 
 from __future__ import annotations
@@ -24,6 +25,6 @@ class AddShebang:
 
     def edits(self, source: bytes, tree) -> list[Edit]:
         layout = Layout(source, tree)
-        if layout.shebang is not None or layout.crlf or not self.context.wants("CON001"):
+        if layout.shebang is not None or layout.crlf or self.context.sourced_by or not self.context.wants("CON001"):
             return []
         return [Edit(layout.bom, layout.bom, SHEBANG.encode() + layout.newline)]

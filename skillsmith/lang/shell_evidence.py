@@ -56,7 +56,8 @@ PROTOCOL_WORDS = {
        r"requires an argument|required|too (many|few) arguments|unexpected argument|bad (option|argument)",
     3: r"not found|no such|does not exist|doesn't exist|missing (file|dir|directory|folder|path)|(file|dir|directory|folder|path) is missing|cannot find|can't find",
     4: r"invalid|malformed|parse error|failed to parse|validation|not valid|not an? (number|integer)",
-    5: r"not installed|command not found|missing dependency|please install|is required|requires \w+|not available",
+    5: r"not installed|command not found|not found on path|not on path|missing dependency|please install|is required|"
+       r"requires \w+|not available",
     6: r"time(d)? ?out",
     7: r"unavailable|unreachable|connection|network|rate.?limit|service",
 }
@@ -67,6 +68,10 @@ PRINTERS = frozenset(
     "echo printf cat wc jq yq grep egrep fgrep rg sed awk gawk cut sort uniq tr column ls find du df date "
     "head tail paste tee nl fmt fold rev base64 sha256sum md5sum stat realpath readlink basename dirname".split()
 )
+
+
+#: what :meth:`ShellEvidence.context_meaning` says when an exit's message speaks of another code's meaning
+CONFLICT = "(another meaning)"
 
 
 def placeholder_free(words: list[str]) -> bool:
@@ -197,6 +202,11 @@ class ShellEvidence:
                 if words[0].startswith(("-", "[", "<")) or words[0].isupper():
                     return " ".join([self.name] + words)
                 return None  # another program's usage (a wrapped tool): not this script's words
+        h = self.layout.header
+        for text in h.lines if h is not None else ():
+            m = re.match(r"^\s*args\s*:\s*(-\S.*)$", text, re.IGNORECASE)  # `Args: --url <URL> [--width N]`
+            if m and "$" not in m.group(1):
+                return f"{self.name} {m.group(1).strip()}"
         return None
 
     @cached_property
@@ -505,6 +515,8 @@ class ShellEvidence:
                         where, sites = "stderr", calls
                     elif not targets or targets == {"file"}:
                         continue
+            if where == "stderr" and func is not None and sites == [cmd.node]:
+                sites += self._calls(func)  # `die() { echo "$*" >&2; }` is an error where a call exits after it
             if where == "stdout":
                 out += 1
             elif where == "stderr":
@@ -518,8 +530,22 @@ class ShellEvidence:
         name = shell.text(func.child_by_field_name("name"), self.data)
         return [cmd.node for cmd in shell.commands(self.root, self.data, self.nodes) if cmd.name == name]
 
+    def mentioned(self, word: str) -> int | None:
+        """The header line, other than the description, that already speaks of *word* (``stderr``)."""
+        h = self.layout.header
+        if h is None:
+            return None
+        for offset, text in enumerate(h.lines):
+            line = h.start_line + offset
+            if line != h.description_line and re.search(rf"\b{word}\b", text, re.IGNORECASE):
+                return line
+        return None
+
     @cached_property
     def output(self) -> Value:
+        line = self.mentioned("stdout")
+        if line is not None:
+            return Value(None, f"the header speaks of stdout at line {line}: make that an Output: field")
         if self.unparsed:
             return Value(None, f"say what it prints on stdout: {self.unparsed}")
         out, _err, _info = self.writes
@@ -532,6 +558,9 @@ class ShellEvidence:
 
     @cached_property
     def stderr(self) -> Value:
+        line = self.mentioned("stderr")
+        if line is not None:
+            return Value(None, f"the header speaks of stderr at line {line}: make that a Stderr: field")
         if self.unparsed:
             return Value(None, f"say what goes to stderr: {self.unparsed}")
         _out, err, info = self.writes
@@ -592,7 +621,10 @@ class ShellEvidence:
                 continue
             line = self.layout.lines[node.start_point[0]] if node.start_point[0] < len(self.layout.lines) else ""
             m = re.search(r"\s#\s*(.+)$", line)
-            if m and not re.search(r"skillsmith:|shellcheck", m.group(1)):
+            code_part = line[:m.start()].rstrip().rstrip(";").rstrip() if m else ""
+            # `exit 3  # no data`: a short comment right after the exit says what it means
+            if m and code_part.endswith(shell.text(node, self.data)) and len(m.group(1).split()) <= 6 \
+                    and not re.search(r"skillsmith:|shellcheck", m.group(1)):
                 found.setdefault(code, _clean_meaning(m.group(1)))
         return found
 
@@ -609,14 +641,13 @@ class ShellEvidence:
         text = " ".join(_before(node, self.data)).lower()
         if not text:
             return None
-        if re.search(r"\$#|\$\{#\}|-z\s+\"?\$\{?[1-9]", text):  # an argument check
-            return exitcodes.ExitCode.USAGE.meaning if code == exitcodes.ExitCode.USAGE else None
-        if code in PROTOCOL_WORDS and re.search(rf"\b(?:{PROTOCOL_WORDS[code]})\b", text):
+        said = {c for c, words in PROTOCOL_WORDS.items() if c != 1 and re.search(rf"\b(?:{words})\b", text)}
+        if re.search(r"\$#|\$\{#\}|-z\s+\"?\$\{?[1-9]|\busage\b", text):  # an argument check, a usage line
+            said.add(exitcodes.ExitCode.USAGE)
+        if said == {code}:
             known = exitcodes.fixed(code)
             return known.meaning if known is not None else None
-        if re.search(r"\busage\b", text):
-            return exitcodes.ExitCode.USAGE.meaning if code == exitcodes.ExitCode.USAGE else None
-        return None
+        return CONFLICT if said else None
 
     @cached_property
     def exit_meanings(self) -> dict[int, Value]:
@@ -640,7 +671,7 @@ class ShellEvidence:
                 continue
             seen = {self.context_meaning(n, code) for c, n in self.exits if c == code}
             seen.discard(None)
-            if len(seen) == 1:
+            if len(seen) == 1 and CONFLICT not in seen:
                 out[code] = Value(seen.pop())
                 continue
             line = next(n.start_point[0] + 1 for c, n in self.exits if c == code)
@@ -677,10 +708,18 @@ class ShellEvidence:
         """Whether a call without arguments is a usage error: a required positional, or ``$#`` checked before an exit."""
         if any(not p.startswith("[") for p in self.positionals):
             return True
+        usage = re.sub(r"\[[^\]]*\]", "", self.author_usage or "")  # what is left outside [optional] parts
+        if re.search(r"<[^>]+>|(?<![\w-])[A-Z][A-Z0-9_]{1,}(?![\w-])", usage.split(" ", 1)[1] if " " in usage else ""):
+            return True
         for code, node in self.exits:
-            if code not in (None, 0) and re.search(r"\$#", " ".join(_before(node, self.data))):
-                return True
-        return False
+            if code in (None, 0) or _enclosing(node, "case_item") is not None:
+                continue
+            if re.search(r"\$#|-z\s|\busage\b", " ".join(_before(node, self.data)), re.IGNORECASE):
+                return True  # an exit after an argument check or a usage line
+        usage = {n for n, f in self.functions.items() if re.search(r"usage", n, re.I)
+                 and re.search(r"\bexit\s+(?!0\b)\S", shell.text(f, self.data))}
+        return any(cmd.name in usage and _enclosing(cmd.node, "case_item") is None and _enclosing_function(cmd.node) is None
+                   for cmd in shell.commands(self.root, self.data, self.nodes))
 
     def usable_example(self, invocation: str, has_help: bool) -> bool:
         words = invocation.split()

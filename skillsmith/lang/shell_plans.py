@@ -107,14 +107,18 @@ def misplaced_block(layout: Layout) -> tuple[int, int] | None:
 
 
 def plan_header(layout: Layout, ev: ShellEvidence, want: Callable[[str], bool] = all_rules,
-                exit_lines: set[int] | None = None, has_help: bool | None = None) -> HeaderPlan:
+                exit_lines: set[int] | None = None, has_help: bool | None = None,
+                sourced_by: tuple[str, ...] = ()) -> HeaderPlan:
     """The header fix of one script: a new block, the author's block moved up, or the author's block completed.
 
     *want* says which header rules' findings are to be answered; *exit_lines* the lines of
-    the CON010 findings to answer (None: all).
+    the CON010 findings to answer (None: all). A file other scripts source (*sourced_by*) is
+    not run: it gets no Usage, Exit or Examples of a script, only the period of its description.
     """
     if has_help is None:
         has_help = shell.has_help_branch(layout.root, layout.data)
+    if sourced_by:
+        return _sourced_header(layout, ev, want, sourced_by)
     if layout.header is not None:
         return _complete(layout, ev, want, exit_lines, has_help)
     plan = HeaderPlan()
@@ -162,6 +166,23 @@ def plan_header(layout: Layout, ev: ShellEvidence, want: Callable[[str], bool] =
     plan.changes.append(Change(at, at, layout.block(lines, at)))
     plan.answers["CON004"] = SAFE
     plan.creates = True
+    return plan
+
+
+def _sourced_header(layout: Layout, ev: ShellEvidence, want, sourced_by: tuple[str, ...]) -> HeaderPlan:
+    why = sourced(sourced_by) + ": it is not run, so it has no usage, exit codes or examples of its own"
+    plan = HeaderPlan(creates=layout.header is not None)
+    for rule in ("CON004", "CON006", "CON007"):
+        plan.answers[rule] = Answer(None, why)
+    h = layout.header
+    if h is not None and h.description and not h.description.endswith(".") and want("CON005") \
+            and not _continues(layout, h.description_line) and re.search(r"[a-z]", h.description):
+        end = layout.line_end(h.description_line)
+        plan.changes.append(Change(end, end, b"."))
+        plan.answers["CON005"] = SAFE
+    for code, _node in ev.exits:
+        if code is not None:
+            plan.exit_answers.setdefault(code, Answer(None, why))
     return plan
 
 
@@ -532,9 +553,9 @@ def prologue_constants(layout: Layout) -> dict[str, int]:
     return found
 
 
-def header_plan_of(ev: ShellEvidence) -> HeaderPlan:
+def header_plan_of(ev: ShellEvidence, sourced_by: tuple[str, ...] = ()) -> HeaderPlan:
     """:func:`plan_header` for every header rule, computed once per script (the rules ask it several times)."""
     plan = ev.__dict__.get("_header_plan")
     if plan is None:
-        plan = ev.__dict__["_header_plan"] = plan_header(ev.layout, ev)
+        plan = ev.__dict__["_header_plan"] = plan_header(ev.layout, ev, sourced_by=sourced_by)
     return plan

@@ -21,7 +21,7 @@ def shell_plan(script):
         return None
     from skillsmith.lang.shell_plans import header_plan_of
 
-    return header_plan_of(script.sh_evidence)
+    return header_plan_of(script.sh_evidence, script.sourced_by)
 
 
 def with_why(message: str, answer, lead: str = "") -> str:
@@ -63,10 +63,11 @@ def shebang_missing(script):
     """
     if script.file.text is not None and script.file.shebang is None:
         message = f"no shebang; start the script with {SHEBANG[script.language]}"
-        if script.language == "shell" and script.file.newline == "\r\n":
-            from skillsmith.lang.shell_plans import CRLF
+        if script.language == "shell" and (script.file.newline == "\r\n" or script.sourced_by):
+            from skillsmith.lang.shell_plans import CRLF, sourced
 
-            yield Hit(script.path, f"{message}; {CRLF}", fix=None)
+            why = CRLF if script.file.newline == "\r\n" else sourced(script.sourced_by) + ", which need no shebang"
+            yield Hit(script.path, f"{message}; {why}", fix=None)
             return
         yield Hit(script.path, message)
 
