@@ -41,8 +41,9 @@ class Value:
 LABELS = {name: f"{name}:".ljust(9) for name in FIELDS}
 
 _USAGE = re.compile(r"^\W*usage\s*:\s*(\S.*)$", re.IGNORECASE)
-_SELF = re.compile(r"""\$\{?0\}?|\$\{0##\*/\}|\$\(\s*basename\s+(?:--\s+)?["']?\$\{?0\}?["']?\s*\)|`basename\s+["']?\$0["']?`"""
-                   r"""|\$\{BASH_SOURCE(?:\[0\])?##\*/\}""")
+_SELF = re.compile(r"""\$\{0##\*/\}|\$\{BASH_SOURCE(?:\[0\])?##\*/\}"""
+                   r"""|\$\(\s*basename\s+(?:--\s+)?["']?(?:\$0|\$\{0\}|\$\{BASH_SOURCE(?:\[0\])?\})["']?\s*\)"""
+                   r"""|`basename\s+["']?\$0["']?`|\$0(?!\w)|\$\{0\}""")
 _LAUNCHERS = ("bash", "sh", "zsh", "dash", "ksh", "exec", "sudo", "source", ".")
 #: words an author puts where an argument goes
 _PLACEHOLDER = re.compile(r"<[^>]*>|\[[^\]]*\]|\{[^}]*\}|\.\.\.|…|\$\{?[A-Za-z_]|^[A-Z][A-Z0-9_]+$|^--?[\w-]+=[A-Z][A-Z0-9_]+$")
@@ -204,8 +205,8 @@ class ShellEvidence:
                 return None  # another program's usage (a wrapped tool): not this script's words
         h = self.layout.header
         for text in h.lines if h is not None else ():
-            m = re.match(r"^\s*args\s*:\s*(-\S.*)$", text, re.IGNORECASE)  # `Args: --url <URL> [--width N]`
-            if m and "$" not in m.group(1):
+            m = re.match(r"^\s*args\s*:\s*(-\S.*?)(?:\s{2,}.*)?$", text, re.IGNORECASE)  # `Args: --url <URL> [--width N]`
+            if m and "$" not in m.group(1) and "(" not in m.group(1):
                 return f"{self.name} {m.group(1).strip()}"
         return None
 
@@ -228,7 +229,7 @@ class ShellEvidence:
         """Lines under an ``Examples:`` heading of the usage text that run the script."""
         found = []
         for lines, _node in self.usage_blocks:
-            inside = False
+            inside, pending = False, ""
             for ln in lines:
                 if re.match(r"^\s*examples?\s*:?\s*$", ln, re.I):
                     inside = True
@@ -237,6 +238,12 @@ class ShellEvidence:
                     if not ln.strip():
                         if found:
                             break
+                        continue
+                    if pending:
+                        ln = pending + " " + ln.strip()
+                        pending = ""
+                    if ln.rstrip().endswith("\\"):
+                        pending = ln.rstrip()[:-1].strip()  # the example goes on over the next line
                         continue
                     text = self.own_name(ln.strip())
                     text = re.sub(r"\s+#.*$", "", text)
@@ -497,12 +504,13 @@ class ShellEvidence:
         send it. A message on stderr followed by a non-zero ``exit`` is an error.
         """
         out = err = info = 0
+        self._json_writes = self._other_writes = 0
         for cmd in shell.commands(self.root, self.data, self.nodes):
             if cmd.name not in PRINTERS:
                 continue
             if cmd.name == "cat" and not cmd.args and not _has_heredoc(cmd.node):
                 continue
-            if _captured(cmd.node) or self.in_help(cmd.node):
+            if _captured(cmd.node) or self.in_help(cmd.node) or _quiet(cmd, self.data):
                 continue
             where = _destination(cmd.node, self.data)
             sites = [cmd.node]
@@ -519,6 +527,10 @@ class ShellEvidence:
                 sites += self._calls(func)  # `die() { echo "$*" >&2; }` is an error where a call exits after it
             if where == "stdout":
                 out += 1
+                if _prints_json(cmd, self.data):
+                    self._json_writes += 1
+                else:
+                    self._other_writes += 1
             elif where == "stderr":
                 if any(_exits_after(site, self.data) for site in sites):
                     err += 1
@@ -551,6 +563,8 @@ class ShellEvidence:
         out, _err, _info = self.writes
         if not out:
             return Value(None, "say what it prints on stdout (no echo or printf to stdout shows it)")
+        if self._json_writes and not self._other_writes:
+            return Value("JSON on stdout")
         json_flag = any("--json" in o for o in self.options)
         if json_flag:
             return Value("text on stdout; with --json, JSON")
@@ -809,6 +823,23 @@ def _enclosing(node, kind: str):
 
 def _enclosing_function(node):
     return _enclosing(node, "function_definition")
+
+
+def _quiet(cmd, data: bytes) -> bool:
+    """A printer told to print nothing: ``grep -q``."""
+    return cmd.name in ("grep", "egrep", "fgrep", "rg") and any(
+        re.match(r"^-[A-Za-z]*q|^--(quiet|silent)$", w) for w in cmd.arg_texts(data))
+
+
+def _prints_json(cmd, data: bytes) -> bool:
+    """Whether a write prints JSON: ``jq``, or ``echo``/``printf`` of text that opens an object or a list."""
+    if cmd.name in ("jq", "yq"):
+        return True
+    if cmd.name in ("echo", "printf") and cmd.args:
+        first = next((a for a in cmd.args if not shell.text(a, data).startswith("-")), None)
+        text = shell.unquote(shell.text(first, data)) if first is not None else ""
+        return bool(re.match(r"^\\?[{\[]", text.lstrip()))
+    return False
 
 
 def _is_help_item(item, data: bytes) -> bool:

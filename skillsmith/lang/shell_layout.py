@@ -132,7 +132,8 @@ class Layout:
         if line > first and line <= 10 and self.lines[line - 1].lstrip().startswith("#"):
             while line < len(self.lines) and self.lines[line].lstrip().startswith("#"):
                 line += 1
-            return self.after_line(line)
+            if line >= len(self.lines) or self.blank(line + 1):  # not a comment right above code
+                return self.after_line(line)
         if self.shebang is not None:
             return self.after_line(1)
         return self.bom

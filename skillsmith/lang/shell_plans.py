@@ -97,8 +97,8 @@ def misplaced_block(layout: Layout) -> tuple[int, int] | None:
     while end <= len(layout.lines) and layout.lines[end - 1].lstrip().startswith("#") \
             and not layout.lines[end - 1].lstrip().startswith("#!"):
         end += 1
-    if end == line:
-        return None
+    if end == line or end <= len(layout.lines) and not layout.blank(end):
+        return None  # a comment right above code is about that code
     block = [re.sub(r"^\s*#+\s?", "", ln) for ln in layout.lines[line - 1:end - 1]]
     prose = any(describes(t) and len(t.split()) >= 3 and re.search(r"[a-z]", t) for t in block)
     if not prose and not any(is_field_line(t) for t in block):
@@ -460,6 +460,12 @@ def plan_strict(layout: Layout, nodes: list | None = None, sourced_by: tuple[str
     if layout.root.has_error:
         plan.unsafe = list(missing)
         plan.why.append(unparsed(layout) + " whether strict mode changes what it does")
+        return plan
+    hazard = shell_safety.sources_code(layout.root, layout.data, nodes)
+    if hazard is not None:
+        plan.unsafe = list(missing)
+        plan.why.append(f"it sources {hazard.what} (line {hazard.line}), whose code would run under these options too, "
+                        "unseen by this check")
         return plan
     if "nounset" in missing:
         unset = shell_safety.nounset_hazards(layout.root, layout.data, nodes)

@@ -45,6 +45,7 @@ class Hazard:
 
     line: int  # 1-based
     why: str  # one clause, for a finding's message
+    what: str = ""  # the code it is about, shortened
 
 
 # -- pipefail -----------------------------------------------------------------------------------
@@ -449,8 +450,9 @@ def sources_code(root, data: bytes, nodes: list | None = None) -> Hazard | None:
     for cmd in shell.commands(root, data, nodes):
         if cmd.name in ("source", ".") and cmd.args:
             line = cmd.node.start_point[0] + 1
-            return Hazard(line, f"it sources {_short(shell.text(cmd.args[0], data), 40)} (line {line}), "
-                                "which sees its arguments and may answer --help itself")
+            what = _short(shell.text(cmd.args[0], data), 40)
+            return Hazard(line, f"it sources {what} (line {line}), which sees its arguments and may answer --help itself",
+                          what)
     return None
 
 
