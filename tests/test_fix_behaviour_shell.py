@@ -330,6 +330,8 @@ def test_a_sourced_library_gets_no_code(tmp_path):
     skill, *_ = fixed_case(tmp_path, case)
     lib = (skill / "scripts/common.sh").read_text()
     assert "set -" not in lib and "case " not in lib and "readonly" not in lib
+    # a caller's strict mode would run the library's code too, which the check cannot see
+    assert "pipefail" not in (skill / "scripts/count.sh").read_text()
     # the callers keep their own --help
     assert run_script(skill, "scripts/summary.sh", ["--help"], "")[1] == "Usage: summary.sh [N]\n"
 
