@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import io
 import re
+import tokenize
 
 import libcst as cst
 from libcst.codemod import VisitorBasedCodemodCommand
@@ -53,7 +55,7 @@ class DocstringContract(VisitorBasedCodemodCommand):
             if body and _is_string_statement(body[0]):
                 return updated_node  # a bytes or f-string first statement: not ours to touch
             text = "\n".join(new_docstring(facts))
-            stmt = cst.SimpleStatementLine(body=[cst.Expr(cst.SimpleString(f'"""{text}\n"""'))])
+            stmt = cst.SimpleStatementLine(body=[cst.Expr(cst.SimpleString(one_string(f'"""{text}\n"""')))])
             if body:
                 body[0] = separated(body[0], 1 if not _is_def(body[0]) else 2)
             return updated_node.with_changes(body=[stmt] + body)
@@ -63,8 +65,26 @@ class DocstringContract(VisitorBasedCodemodCommand):
         new_value = amended_docstring(string.value, facts)
         if new_value is None or new_value == string.value:
             return updated_node
+        one_string(new_value)
         new_stmt = body[0].with_changes(body=[body[0].body[0].with_changes(value=string.with_changes(value=new_value))])
         return updated_node.with_changes(body=[new_stmt] + body[1:])
+
+
+def one_string(literal: str) -> str:
+    """*literal*, when it is exactly one Python string literal; else ValueError (the file is skipped).
+
+    The docstring is built from text the script supplies (its file name, argparse's ``prog``
+    and ``description``): a ``\"\"\"`` in it would end the string and make the rest code.
+    """
+    try:
+        tokens = [t for t in tokenize.generate_tokens(io.StringIO(literal).readline)
+                  if t.type not in (tokenize.NEWLINE, tokenize.NL, tokenize.ENDMARKER)]
+    except (tokenize.TokenError, SyntaxError):
+        tokens = []
+    if len(tokens) != 1 or tokens[0].type != tokenize.STRING or tokens[0].string != literal:
+        raise ValueError("the docstring would not be one string literal: the file name or argparse text "
+                         "holds quotes that would turn it into code")
+    return literal
 
 
 def _is_string_statement(stmt) -> bool:

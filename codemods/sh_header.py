@@ -30,6 +30,15 @@ class Header:
         self.context = context or FixContext()
 
     def edits(self, source: bytes, tree) -> list[Edit]:
+        """The edits that add the header or its missing parts.
+
+        Raises ValueError (the file is skipped) when the file name, which goes into the
+        ``Usage:`` and ``Examples:`` comment lines, holds a control character: a line break
+        there would end the comment and make the rest of the name code.
+        """
+        if any(ord(c) < 32 or 0x7f <= ord(c) < 0xa0 or c in "\u2028\u2029" for c in self.name):
+            raise ValueError(f"the file name {self.name!r} holds a line break or control character, "
+                             "which would turn the header comment into code")
         layout = Layout(source, tree)
         evidence = ShellEvidence(layout, self.context.name, self.context.invocations)
         plan = plan_header(layout, evidence, self.context.wants, self.context.lines("CON010"),

@@ -19,9 +19,9 @@ Three kinds of fixer plug in (see ``docs/architecture.md``, "Fixes"):
     the script's worked invocations in ``SKILL.md``. Loaded only when a shell file needs one
     of those rules.
 ``file``
-    a callable ``(SourceFile, unit) -> bytes | None`` registered with :func:`file_fixer` by a
-    module listed in :data:`FILE_FIXER_MODULES` (for example a ``SKILL.md`` frontmatter fixer);
-    *unit* is the checked skill, so the fixer need not walk or read it again.
+    a callable ``(SourceFile, unit) -> bytes | None`` that a target brings
+    (:class:`skillsmith.targets.FileFixer`, for example StablEdge's ``resources:`` update of
+    ``SKILL.md``); *unit* is the checked skill, so the fixer need not walk or read it again.
 
 Fixers of one kind run by their optional ``ORDER`` (default 50), then module name; each sees the
 result of the previous one.
@@ -29,14 +29,16 @@ result of the previous one.
 
 from __future__ import annotations
 
+import dataclasses
 import difflib
 import fnmatch
 import importlib
 import pkgutil
 import sys
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterable
+from typing import Any
 
 from skillsmith.fix.context import FixContext, Target
 from skillsmith.model.sourcefile import EncodeError, SourceFile
@@ -46,9 +48,6 @@ KINDS = ("python", "shell", "file")
 
 #: codemod module prefix in ``skillsmith.codemods`` per kind
 CODEMOD_PREFIX = {"python": "py_", "shell": "sh_"}
-
-#: modules that register file-level fixers with :func:`file_fixer` when imported
-FILE_FIXER_MODULES: list[str] = ["skillsmith.targets.stabledge_fix"]
 
 #: a codemod class may set ``ORDER`` to run before (lower) or after (higher) the others
 DEFAULT_ORDER = 50
@@ -64,7 +63,7 @@ MODE_RULES = {"CON003"}
 class Fixer:
     """One fixer: what it fixes, whether that is safe, and what runs."""
 
-    name: str  # module name (``py_docstring``) or the registered name
+    name: str  # module name (``py_docstring``), or the FileFixer name a target gives
     kind: str  # "python" | "shell" | "file"
     rules: frozenset
     safe: bool
@@ -77,33 +76,18 @@ class Fixer:
         return self.safe or unsafe
 
 
-_FILE_FIXERS: list[Fixer] = []
 _LOADED: dict[str, list[Fixer]] = {}
 
 
-def file_fixer(name: str, *, rules: Iterable[str], safe: bool, pattern: str = "*", description: str = ""):
-    """Register the decorated ``(SourceFile, unit) -> bytes | None`` as a file-level fixer.
-
-    *pattern* is matched (fnmatch) against the file's path relative to its skill, e.g.
-    ``"SKILL.md"``. Returning None (or the same bytes) means "nothing to change".
-    """
-
-    def register(func: Callable[[SourceFile, Any], bytes | None]):
-        doc = description or (func.__doc__ or "").strip().split("\n")[0]
-        _FILE_FIXERS.append(Fixer(name, "file", frozenset(rules), safe, doc, func, pattern))
-        return func
-
-    return register
-
-
 def load_fixers(kind: str) -> list[Fixer]:
-    """The fixers of *kind*, imported on first use (``python`` imports libcst)."""
+    """The fixers of *kind*, imported on first use (``python`` imports libcst); ``file``: the targets'."""
     if kind in _LOADED:
         return _LOADED[kind]
     if kind == "file":
-        for module in FILE_FIXER_MODULES:
-            importlib.import_module(module)
-        found = list(_FILE_FIXERS)
+        from skillsmith.targets import TARGETS
+
+        found = [Fixer(ff.name, "file", frozenset(ff.rules), ff.safe, ff.description, ff.fix, ff.pattern)
+                 for target in TARGETS for ff in target.file_fixers]
     else:
         import skillsmith.codemods as package
 
@@ -160,6 +144,7 @@ class FileFix:
     fixed_rules: set[str] = field(default_factory=set)
     skipped: str | None = None  # why the file was left alone
     written: bool = False
+    write_failed: bool = False  # the change was made but could not be written (a read-only folder, a full disk)
     new_file: SourceFile | None = field(default=None, repr=False)  # the new bytes as parsed to verify them
 
     @property
@@ -213,6 +198,7 @@ def fix_file(f: SourceFile, rules: set[str], unsafe: bool, unit=None, targets: t
     new = data
     try:
         if kind in CODEMOD_PREFIX:
+            refuse_text(f, kind)
             chosen = [x for x in load_fixers(kind) if x.rules & rules and x.allowed(unsafe)]
             if chosen:
                 script = script_of(f, kind, unit)
@@ -231,6 +217,10 @@ def fix_file(f: SourceFile, rules: set[str], unsafe: bool, unit=None, targets: t
     except (Unfixable, EncodeError) as why:  # EncodeError: a file fixer's text cannot be written back
         out.skipped = str(why)
         return out
+    if new != data and len(new) > f.max_bytes:
+        out.skipped = (f"the fixed file would be {len(new)} bytes, over the {f.max_bytes}-byte limit of what "
+                       "a check reads; left unchanged")
+        return out
     if new != data:
         out.new_data = new
     if MODE_RULES & rules and not f.mode & 0o100:
@@ -239,6 +229,42 @@ def fix_file(f: SourceFile, rules: set[str], unsafe: bool, unit=None, targets: t
         out.applied.append("executable-bit")
         out.fixed_rules |= MODE_RULES & rules
     return out
+
+
+def refuse_text(f: SourceFile, kind: str) -> None:
+    """Raise :class:`Unfixable` when a script's text cannot be edited and written back byte for byte.
+
+    Refused: a shell script that starts with a BOM (no shebang can follow it); Python text that
+    does not decode; mixed line endings (CRLF and LF) or lone CRs (an edit
+    would give its lines one style, and the untouched lines must keep theirs); a Python coding
+    cookie that names no known encoding (Python cannot read the file); an encoding whose
+    decode-encode round trip changes bytes (``utf-7`` has several spellings of one text), since
+    that would rewrite lines no fix touched.
+    """
+    data = f.data or b""
+    if b"\r\n" in data and b"\n" in data.replace(b"\r\n", b""):
+        raise Unfixable("mixed line endings (CRLF and LF)")
+    if b"\r" in data.replace(b"\r\n", b""):
+        raise Unfixable("old Mac line endings (CR)")
+    if kind == "shell" and f.bom:
+        raise Unfixable("starts with a UTF-8 BOM: a shebang after it is not one (the kernel and bash see "
+                        "the BOM first); remove the BOM, then fix")
+    if f.text is None:
+        if kind == "shell":
+            return  # shell fixes edit bytes: a script that is not UTF-8 is edited as it is
+        raise Unfixable("not decodable text")
+    if kind == "python" and f.cookie_applies:
+        from skillsmith.lang.encoding import cookie_encoding
+
+        if cookie_encoding(f.data or b"") == "invalid":
+            raise Unfixable("its coding cookie names no encoding Python knows; left unchanged")
+    try:
+        same = f.encode(f.edit_text) == f.data
+    except EncodeError:
+        same = False
+    if not same:
+        raise Unfixable(f"its encoding ({f.encoding}) does not give back the same bytes after decoding; "
+                        "left unchanged")
 
 
 def script_of(f: SourceFile, kind: str, unit):
@@ -281,6 +307,7 @@ class FixOptions:
     select: list[str] | None = None  # rule IDs or prefixes; None: every rule with a fix
     unsafe: bool = False  # also run fixes that change behaviour
     write: bool = True  # False for --diff and --check
+    started: float = 0.0  # when the run began (set by fix_paths): temp files older than this are stale
 
 
 @dataclass
@@ -289,6 +316,9 @@ class FixResult:
     remaining: list  # findings after writing (only when written), else the findings before
     notes: list[str] = field(default_factory=list)
     internal_errors: int = 0
+    warnings: list[dict] = field(default_factory=list)  # as the check's (``Result.warnings``)
+    unsafe: bool = False  # the unsafe fixes were allowed
+    write: bool = True  # the fixes were written (not --diff or --check)
 
     @property
     def changed(self) -> list[FileFix]:
@@ -297,6 +327,46 @@ class FixResult:
     @property
     def skipped(self) -> list[FileFix]:
         return [f for f in self.files if f.skipped]
+
+    @property
+    def not_applied(self) -> list[tuple]:
+        """(finding, why) for each remaining finding whose fix was allowed but did not resolve it.
+
+        In a run that writes nothing, a finding whose file would be changed by the fixers of
+        its rule is not listed: that fix would be applied.
+        """
+        by_path = {Path(f.file.path).as_posix(): f for f in self.files}
+        out = []
+        for finding in self.remaining:
+            if not may_fix(finding.fix, self.unsafe):
+                continue
+            ff = by_path.get(finding.path)
+            if ff is None:
+                why = "found after this run's fixes changed the file; run `skillsmith fix` again"
+            elif ff.skipped:
+                why = ff.skipped
+            elif finding.rule in ff.fixed_rules:
+                if not self.write:
+                    continue
+                why = "the fix changed the file but this finding remains; a person must finish it"
+            elif not any(finding.rule in fx.rules and fx.allowed(self.unsafe) for fx in fixers_for(ff.file)):
+                why = "no fixer for this rule handles this kind of file"
+            else:
+                why = "the fixer found nothing it could change safely here (no evidence to write from)"
+            out.append((finding, why))
+        return out
+
+    @property
+    def unsafe_available(self) -> int:
+        """Remaining findings an unsafe fix would answer, when unsafe fixes were not allowed."""
+        return 0 if self.unsafe else sum(1 for f in self.remaining if f.fix == "unsafe")
+
+
+def fixers_for(f: SourceFile) -> list[Fixer]:
+    """Every fixer that may run on *f*: its language's codemods and the file fixers matching its path."""
+    kind = file_kind(f)
+    found = list(load_fixers(kind)) if kind in CODEMOD_PREFIX else []
+    return found + [x for x in load_fixers("file") if fnmatch.fnmatch(f.rel, x.pattern or "*")]
 
 
 @dataclass
@@ -307,36 +377,42 @@ class UnitFix:
     result: dict  # {"findings", "notes", "errors"}: after writing, else before
 
 
-def fix_paths(paths: list[str | Path], options: FixOptions | None = None) -> FixResult:
+def fix_paths(paths: list[str | Path], options: FixOptions | None = None, done=None) -> FixResult:
     """Fix what the check finds fixable below *paths*; write only when ``options.write``.
 
     Each unit is checked, fixed and (when written) checked again in one process, from one
     read of its files: the fixers get the check's model and parses, and the check after the
-    fix runs on the new bytes in memory.
+    fix runs on the new bytes in memory. *done* hears of each unit as it is finished
+    (``skillsmith.rules.engine.Progress``).
     """
     from skillsmith.discovery.discover import discover
     from skillsmith.rules import engine, registry
     from skillsmith.rules.finding import Finding
 
     options = options or FixOptions()
+    if options.write and not options.started:
+        options = dataclasses.replace(options, started=time.time())
     check_options = engine.Options(select=options.select)
     known, _ = engine.cached_run(paths, check_options)
     if known is not None and not any(may_fix(f.fix, options.unsafe) for f in known.findings):
-        return FixResult([], known.findings, known.notes, 0)  # an unchanged tree with nothing to fix
+        # an unchanged tree with nothing to fix
+        return FixResult([], known.findings, known.notes, 0, known.warnings, options.unsafe, options.write)
     registry.load_rules()
     units = discover(paths)
     files: list[FileFix] = []
     findings: list[Finding] = []
     notes: list[str] = []
+    warnings: list[dict] = []
     errors = 0
-    for done in engine.map_units(units, check_options, fix_batch, options):
-        files.extend(done.files)
-        findings.extend(Finding(**f) for f in done.result["findings"])
-        notes.extend(n for n in done.result["notes"] if n not in notes)
-        errors += done.result["errors"]
+    for unit_fix in engine.map_units(units, check_options, fix_batch, options, done=done):
+        files.extend(unit_fix.files)
+        findings.extend(Finding(**f) for f in unit_fix.result["findings"])
+        notes.extend(n for n in unit_fix.result["notes"] if n not in notes)
+        warnings.extend(unit_fix.result.get("warnings", ()))
+        errors += unit_fix.result["errors"]
     files.sort(key=lambda x: str(x.file.path))
     findings.sort()
-    return FixResult(files, findings, notes, errors)
+    return FixResult(files, findings, notes, errors, warnings, options.unsafe, options.write)
 
 
 def fix_batch(units: list, check_options, options: FixOptions) -> list[UnitFix]:
@@ -353,6 +429,11 @@ def fix_unit(prepared, check_options, options: FixOptions) -> UnitFix:
     from skillsmith.rules import engine
 
     before = prepared.result if prepared.result is not None else engine.evaluate_unit(prepared, check_options)
+    if options.write and options.started:
+        from skillsmith.fix.atomic import remove_stale_temps
+
+        model = prepared.model
+        remove_stale_temps({Path(model.root), *(Path(f.path).parent for f in model.files.values())}, options.started)
     wanted: dict[str, set[str]] = {}
     targets: dict[str, list[Target]] = {}
     for finding in before["findings"]:
@@ -423,6 +504,7 @@ def write(result: FileFix, root: Path) -> None:
         result.written = True
     except OSError as exc:
         result.skipped = f"not written: {exc.strerror or exc}"
+        result.write_failed = True
 
 
 #: below this many files of one unit a process pool costs more than it saves
@@ -480,7 +562,13 @@ def _fix_one(index: int) -> FileFix:
 
 
 def unwritable(f: SourceFile, root: Path) -> str:
-    """Why *f* must not be written (a link, not a regular file, outside *root*), or ""."""
+    """Why *f* must not be written, or "".
+
+    Refused: a symbolic link, not a regular file, outside *root*, read-only for its owner
+    (mode without ``u+w``: the user said not to write it), or more than one hard link (a
+    rename would leave the other names with the old bytes, and writing in place is not
+    atomic: a kill would leave half a file).
+    """
     import os
     import stat
 
@@ -492,6 +580,11 @@ def unwritable(f: SourceFile, root: Path) -> str:
         return "a symbolic link; links are never written through"
     if not stat.S_ISREG(st.st_mode):
         return "not a regular file"
+    if not st.st_mode & stat.S_IWUSR:
+        return "read-only (its owner has no write permission); not written"
+    if st.st_nlink > 1:
+        return (f"has {st.st_nlink} hard links; replacing it would leave the other names with the old bytes, "
+                "so it is not written")
     real_root = os.path.realpath(root)
     if os.path.commonpath([os.path.realpath(f.path.parent), real_root]) != real_root:
         return "outside the checked tree"

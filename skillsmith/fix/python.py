@@ -22,13 +22,7 @@ def transform(script, fixers: list[Fixer], out: FileFix, fix_context: FixContext
     change rewrites a line of a suppressed finding of its rules is undone.
     """
     f = script.file
-    text = f.text
-    if text is None:
-        raise Unfixable("not decodable text")
-    if "\r\n" in text and "\n" in text.replace("\r\n", ""):
-        raise Unfixable("mixed line endings (CRLF and LF)")
-    if "\r" in text.replace("\r\n", ""):
-        raise Unfixable("old Mac line endings (CR)")
+    text = f.text  # engine.refuse_text has made sure it decodes and has one line ending style
     feature = sys.version_info[:2]
     problem = script.py[1]
     if problem is not None:
