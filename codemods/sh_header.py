@@ -36,8 +36,8 @@ class Header:
         ``Usage:`` and ``Examples:`` comment lines, holds a control character: a line break
         there would end the comment and make the rest of the name code.
         """
-        if any(ord(c) < 32 or 0x7f <= ord(c) < 0xa0 or c in "\u2028\u2029" for c in self.name):
-            raise ValueError(f"the file name {self.name!r} holds a line break or control character, "
+        if any(ord(c) < 32 or 0x7f <= ord(c) < 0xa0 or c in "\u2028\u2029" for c in self.context.name):
+            raise ValueError(f"the file name {self.context.name!r} holds a line break or control character, "
                              "which would turn the header comment into code")
         layout = Layout(source, tree)
         evidence = ShellEvidence(layout, self.context.name, self.context.invocations)
