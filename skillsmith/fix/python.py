@@ -6,18 +6,22 @@ import re
 import sys
 from typing import Any
 
-from skillsmith.fix.engine import FileFix, Fixer, Unfixable, load_fixers
+from skillsmith.fix.context import CONTEXT_KEY, FixContext
+from skillsmith.fix.engine import FileFix, Fixer, Unfixable, held_lines, load_fixers, rewrites
 from skillsmith.model.sourcefile import EncodeError, SourceFile
 
 # -- Python ----------------------------------------------------------------------------------
 
 
-def transform(script, fixers: list[Fixer], out: FileFix) -> bytes:
+def transform(script, fixers: list[Fixer], out: FileFix, fix_context: FixContext) -> bytes:
     """Parse once with libcst, run each codemod, re-verify, encode as the original was.
 
     *script* is the checked ``Script``: its ``ast`` parse (made by the check) tells whether the
-    file is valid for the running Python. A file libcst could crash on (:func:`risky`) goes
-    through libcst in a forked child: a crash or a time-out skips that file, not the run.
+    file is valid for the running Python. *fix_context* (the findings to answer, the worked
+    invocations) is in ``context.scratch[CONTEXT_KEY]`` for the codemods; a codemod whose
+    change rewrites a line of a suppressed finding of its rules is undone. A file libcst could
+    crash on (:func:`risky`) goes through libcst in a forked child: a crash or a time-out skips
+    that file, not the run.
     """
     f = script.file
     text = f.text  # engine.refuse_text has made sure it decodes and has one line ending style
@@ -30,14 +34,14 @@ def transform(script, fixers: list[Fixer], out: FileFix) -> bytes:
         from skillsmith import forked
 
         try:
-            new_text, applied, fixed_rules = forked.call(_contained_codemods, script, fixers, out.rules,
+            new_text, applied, fixed_rules = forked.call(_contained_codemods, script, fixers, out.rules, fix_context,
                                                          timeout=LIBCST_SECONDS)
         except forked.Failed as why:
             raise Unfixable(f"libcst failed on it: {why}") from None
         if applied is None:
             raise Unfixable(new_text)
     else:
-        new_text, applied, fixed_rules = codemods(script, fixers, out.rules)
+        new_text, applied, fixed_rules = codemods(script, fixers, out.rules, fix_context)
     out.applied.extend(applied)
     out.fixed_rules |= fixed_rules
     if new_text == text:
@@ -91,15 +95,15 @@ def libcst_depth(module) -> int:
     return deepest
 
 
-def _contained_codemods(script, fixers: list[Fixer], rules: set[str]):
+def _contained_codemods(script, fixers: list[Fixer], rules: set[str], fix_context: FixContext):
     """:func:`codemods` in a forked child: why the file cannot be fixed comes back as (reason, None, None)."""
     try:
-        return codemods(script, fixers, rules)
+        return codemods(script, fixers, rules, fix_context)
     except Unfixable as why:
         return str(why), None, None
 
 
-def codemods(script, fixers: list[Fixer], rules: set[str]) -> tuple[str, list[str], set[str]]:
+def codemods(script, fixers: list[Fixer], rules: set[str], fix_context: FixContext) -> tuple[str, list[str], set[str]]:
     """(new text, the fixers that changed something, the rules they fixed): one libcst parse of
     the script, each codemod on the previous one's tree, then the imports they asked for.
 
@@ -126,12 +130,19 @@ def codemods(script, fixers: list[Fixer], rules: set[str]) -> tuple[str, list[st
     # one context for the file: the imports every codemod asks for are added once, at the end
     context = CodemodContext(filename=str(f.path), full_module_name=None)
     context.scratch[PARSED_KEY] = (text, script.py[0])  # the check's ast parse, for the codemods' facts
+    context.scratch[CONTEXT_KEY] = fix_context
     code: str | None = text  # the code of `tree`, while known (generating it costs a walk)
     for fx in fixers:
         if code is not None:
             context.scratch[CODE_KEY] = (tree, code)
+        keep = held_lines(fix_context, fx)
+        saved = {k: list(v) if isinstance(v, list) else v for k, v in context.scratch.items()} if keep else None
         try:
             new_tree, changed = run_codemod(fx.impl, context, tree)
+            if keep and changed is not False and new_tree is not tree and rewrites(text, new_tree.code, keep):
+                context.scratch.clear()
+                context.scratch.update(saved)  # nor the imports it asked for
+                continue  # it rewrote a line of a suppressed finding (lines of the file as checked): not applied
             if changed is None:  # a codemod we could not watch: compare the code
                 old_code = code if code is not None else tree.code
                 code = new_tree.code

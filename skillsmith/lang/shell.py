@@ -438,39 +438,6 @@ def assigned_names(root, data: bytes, nodes: list | None = None) -> set[str]:
     return names
 
 
-def possibly_unset(root, data: bytes, nodes: list | None = None) -> list[str]:
-    """Variables read without a default that may be unset when the script runs.
-
-    Positional parameters (``$1``, ``${2}``) count unless the script tests ``$#``; names the
-    script never assigns (nor bash always sets) count; ``${x:-default}`` and its kin never do. Under ``set -u`` each would
-    stop the script where it used to read an empty string.
-    """
-    nodes = nodes if nodes is not None else list(walk(root))
-    assigned = assigned_names(root, data, nodes) | ALWAYS_SET
-    # a script that tests its argument count ($# outside strings) reads its positionals knowingly
-    counted = any(n.type == "simple_expansion" and text(n, data) == "$#" for n in nodes) and any(
-        n.type == "simple_expansion" and not quoted and text(n, data) == "$#" for n, quoted in walk_within(root, {"string"}))
-    risky: list[str] = []
-    for node in nodes:
-        if node.type == "simple_expansion":
-            target = next((c for c in node.children if c.type == "variable_name"), None)
-        elif node.type == "expansion":
-            if any(c.type in _DEFAULT_OPS for c in node.children) or any(c.type == "!" for c in node.children):
-                continue
-            target = next((c for c in node.children if c.type in ("variable_name", "subscript")), None)
-            if target is not None and target.type == "subscript":
-                target = target.child_by_field_name("name")
-        else:
-            continue
-        if target is None:
-            continue
-        name = text(target, data)
-        if name.isdigit() and name != "0" and not counted or not name.isdigit() and name not in assigned:
-            if name not in risky:
-                risky.append(name)
-    return risky
-
-
 def range_problem(rng: LineRange, header, has_shebang: bool) -> str | None:
     """Why printing lines ``rng.first``-``rng.last`` misses the header block, or None.
 

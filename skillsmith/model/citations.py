@@ -153,3 +153,51 @@ def extract(lines: list[str], first_line: int) -> list[Citation]:
                 raw = m.group(1)
                 found.append(Citation(normalise(raw), raw, lineno, m.start(1) + 1, "mention", text, m.end()))
     return found
+
+
+_FENCE = re.compile(r"^\s{0,3}(```|~~~)")
+_LAUNCHER = re.compile(r"^(?:\$\s+)?((?:[A-Za-z_][A-Za-z0-9_]*=\S*\s+)*(?:(?:bash|sh|zsh|dash|ksh)\s+)?)$")
+
+
+def fenced_lines(lines: list[str]) -> set[int]:
+    """1-based numbers of the lines inside fenced code blocks (the fences excluded)."""
+    inside, found = False, set()
+    for number, text in enumerate(lines, 1):
+        if _FENCE.match(text):
+            inside = not inside
+            continue
+        if inside:
+            found.add(number)
+    return found
+
+
+def invocation(lines: list[str], citation: Citation, fenced: bool) -> str | None:
+    """The command line a citation starts in code, as written (``bash scripts/x.sh --json a.log``), or None.
+
+    Only code counts: an inline code span, or a line of a fenced block (a trailing ``\\``
+    joins the next lines, a trailing ``# comment`` is dropped). What another command does
+    with the path (``chmod +x scripts/x.sh``) is not an invocation of it; a command after
+    ``&&`` or ``;`` is; ``| jq`` after it stays part of the example.
+    """
+    text = lines[citation.line - 1]
+    before = text[:citation.column - 1]
+    after = citation.after
+    if fenced:
+        number = citation.line
+        while after.rstrip().endswith("\\") and number < len(lines):
+            after = after.rstrip()[:-1] + " " + lines[number].strip()
+            number += 1
+        after = re.sub(r"\s+#\s.*$", "", after)
+    else:
+        if before.count("`") % 2 == 0:
+            return None  # prose, not code
+        before = before[before.rfind("`") + 1:]
+        after = after.split("`", 1)[0]
+    before = re.split(r"&&|\|\||;", before)[-1].lstrip()
+    producer, _, command = before.rpartition("|")  # `printf 'a\n' | bash scripts/x.sh` keeps its input
+    m = _LAUNCHER.match(command.lstrip())
+    if m is None:
+        return None
+    after = re.split(r"&&|\|\||;", after)[0]
+    lead = f"{producer.strip()} | " if producer.strip() else ""
+    return " ".join(f"{lead}{m.group(1)}{citation.target}{after}".split())
