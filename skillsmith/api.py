@@ -7,6 +7,7 @@
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 from typing import Iterable
 
@@ -64,7 +65,7 @@ def check_result(paths: list[str | Path], options: Options, done: Progress | Non
     validated_target(options.target)
     if options.jobs is not None and options.jobs < 1:
         raise UsageError("--jobs must be at least 1")
-    if not options.run_timeout > 0:  # also NaN
+    if not math.isfinite(options.run_timeout) or options.run_timeout <= 0:
         raise UsageError("--timeout must be more than 0 seconds")
     return check_paths(paths or ["."], options, done)
 

@@ -1,14 +1,26 @@
 """Configuration: ``[tool.skillsmith]`` in ``pyproject.toml`` or a ``skillsmith.toml``.
 
 The nearest file upward from each checked path wins. Keys: ``select``, ``ignore``,
-``per-file-ignores``, ``exclude``, ``target``. A broken file is an error naming the file and
-line (exit 4), never a silent default: that includes a rule selector that names no rule
-(``select = ["CON14"]``), judged as on the command line (:mod:`skillsmith.rules.registry`).
+``per-file-ignores``, ``exclude``, ``target``, ``allow-security-ignores``.
+
+Trust: a file at or above the folder skillsmith runs in (the current directory) is the user's
+own (:attr:`Config.trusted`). A file below it or elsewhere came with the checked tree (a
+downloaded skill's ``pyproject.toml``): it may tune every rule but the security rules
+(:data:`PROTECTED`), which only the user's own file and the command line switch off, unless
+that file sets ``allow-security-ignores = true`` (:func:`guard_for`).
+
+A broken file is never a silent default: the user's own is an error naming the file and line
+(exit 4), and so is a rule selector that names no rule (``select = ["CON14"]``), judged as on
+the command line (:mod:`skillsmith.rules.registry`). A broken file inside the checked tree is
+a finding on the units below it (:attr:`Config.problem`, rule FIL005), checked with the
+defaults, and the run goes on. Files are read with a bound (:data:`MAX_CONFIG_BYTES`); too
+large, too deeply nested or ill-typed is broken.
 """
 
 from __future__ import annotations
 
 import fnmatch
+import os
 import re
 import sys
 from dataclasses import dataclass
@@ -25,7 +37,31 @@ from skillsmith import targets
 from skillsmith.errors import InvalidInputError
 from skillsmith.rules import registry
 
-KEYS = ("select", "ignore", "per-file-ignores", "exclude", "target")
+KEYS = ("select", "ignore", "per-file-ignores", "exclude", "target", "allow-security-ignores")
+#: rule families only the user's own configuration (or the command line) can switch off
+PROTECTED = ("SEC",)
+#: a configuration file larger than this is not read (``pyproject.toml``: only this much is searched)
+MAX_CONFIG_BYTES = 1024 * 1024
+
+
+class ConfigError(InvalidInputError):
+    """A configuration file that cannot be used: *line* and *problem* say where and why."""
+
+    def __init__(self, source: Path, line: int | None, problem: str, details: dict | None = None) -> None:
+        where = f"{source}:{line}" if line else str(source)
+        super().__init__(f"{where}: {problem}", {"path": str(source), **({"line": line} if line else {}), **(details or {})})
+        self.source = source
+        self.line = line or 1
+        self.problem = problem
+
+
+@dataclass(frozen=True)
+class ConfigProblem:
+    """Why a configuration file inside the checked tree was not used (reported as FIL005)."""
+
+    path: Path
+    line: int
+    message: str
 
 
 @dataclass(frozen=True)
@@ -37,6 +73,9 @@ class Config:
     per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] = ()
     exclude: tuple[str, ...] = ()
     target: str | None = None
+    trusted: bool = True  # the user's own (at or above the current directory), or no file at all
+    allow_security_ignores: bool = False
+    problem: ConfigProblem | None = None
 
     def ignored_for(self, path: Path) -> set[str]:
         """Rule selectors that per-file-ignores switches off for *path*."""
@@ -96,18 +135,22 @@ def find_config_file(start: Path) -> Path | None:
     return found
 
 
+_OUR_TABLE = re.compile(rb"^[ \t]*\[[ \t]*tool\.skillsmith([ \t]*\]|\.)", re.M)
+
+
 def config_file_in(folder: Path) -> Path | None:
-    """The config file in *folder*, or None (also when the folder cannot be searched)."""
+    """``skillsmith.toml`` in *folder*, else its ``pyproject.toml`` when the first MiB opens ``[tool.skillsmith``
+    (None also when the folder cannot be searched)."""
     candidate = folder / "skillsmith.toml"
     if is_file(candidate):
         return candidate
     candidate = folder / "pyproject.toml"
     if is_file(candidate):
         try:
-            head = candidate.read_text(encoding="utf-8", errors="replace")
+            head = read_bounded(candidate)
         except OSError:
             return None
-        if re.search(r"^\s*\[\s*tool\.skillsmith(\s*\]|\.)", head, re.M):
+        if _OUR_TABLE.search(head[:MAX_CONFIG_BYTES]):
             return candidate
     return None
 
@@ -120,21 +163,76 @@ def is_file(path: Path) -> bool:
         return False
 
 
+def read_bounded(path: Path) -> bytes:
+    """At most :data:`MAX_CONFIG_BYTES` + 1 bytes of *path* (one more tells a file over the limit)."""
+    with open(path, "rb") as fh:
+        return fh.read(MAX_CONFIG_BYTES + 1)
+
+
+def is_trusted(folder: Path) -> bool:
+    """Whether a config file in *folder* (a real path) is the user's own: the current directory or above it."""
+    try:
+        cwd = _real(os.getcwd())
+    except OSError:
+        return False
+    return folder == cwd or folder in cwd.parents
+
+
+@lru_cache(maxsize=8)
+def _real(path: str) -> Path:
+    return Path(path).resolve()
+
+
 def config_for(path: Path, resolved: Path | None = None) -> Config:
-    """The config that applies to *path*; *resolved* is the folder's real path when already known."""
+    """The config that applies to *path*; *resolved* is the folder's real path when already known.
+
+    The user's own broken file raises :class:`ConfigError` (exit 4); a broken file inside the
+    checked tree is a :class:`Config` with defaults and its :attr:`~Config.problem`.
+    """
     if resolved is None:
         start = path if path.is_dir() else path.parent
         resolved = start.resolve()
     found = find_config_file(resolved)
-    return load(found) if found else Config()
+    if found is None:
+        return Config()
+    trusted = is_trusted(found.parent)
+    try:
+        return load(found, trusted)
+    except ConfigError as exc:
+        if trusted:
+            raise
+        return Config(root=found.parent.resolve(), source=found, trusted=False,
+                      problem=ConfigProblem(found, exc.line, exc.problem))
+
+
+def user_config() -> Config:
+    """The user's own config: the nearest one at or above the current directory (``Config()`` when none)."""
+    return config_for(Path.cwd())
+
+
+def guard_for(config: Config) -> Config:
+    """The config whose word counts for the security rules of a unit configured by *config*.
+
+    *config* itself when it is the user's own; else the user's (:func:`user_config`), which is
+    read only then, so a run over trees without configs of their own never reads it.
+    """
+    return config if config.trusted else user_config()
+
+
+def is_protected(rule_id: str) -> bool:
+    """Whether only the user's own config or the command line may switch *rule_id* off."""
+    return registry.matches(rule_id, PROTECTED)
 
 
 @lru_cache(maxsize=64)
-def load(source: Path) -> Config:
+def load(source: Path, trusted: bool = True) -> Config:
+    """The config in *source*; a file that cannot be used raises :class:`ConfigError`."""
     try:
-        raw = source.read_bytes()
+        raw = read_bounded(source)
     except OSError as exc:
-        raise InvalidInputError(f"{source}: cannot read config: {exc.strerror}", {"path": str(source)})
+        raise ConfigError(source, None, f"cannot read config: {exc.strerror}")
+    if len(raw) > MAX_CONFIG_BYTES:
+        raise ConfigError(source, None, f"larger than {MAX_CONFIG_BYTES} bytes; not read")
     text = raw.decode("utf-8", "replace")
     try:
         doc = tomllib.loads(text)
@@ -142,18 +240,25 @@ def load(source: Path) -> Config:
         m = re.search(r"line (\d+)", str(exc))
         # "at end of document": the last line is where the unfinished value is
         line = int(m.group(1)) if m else max(1, len(text.splitlines()))
-        raise InvalidInputError(f"{source}:{line}: invalid TOML: {exc}", {"path": str(source), "line": line})
-    table = doc.get("tool", {}).get("skillsmith", {}) if source.name == "pyproject.toml" else doc
-    if source.name == "skillsmith.toml" and "tool" in table and "skillsmith" in table.get("tool", {}):
-        table = table["tool"]["skillsmith"]
+        raise ConfigError(source, line, f"invalid TOML: {exc}")
+    except (RecursionError, MemoryError):
+        raise ConfigError(source, 1, "invalid TOML: nested too deeply to read")
 
     def fail(key: str, problem: str, value: str | None = None, table_key: str | None = None):
         """Raise for *key*, at the line of *value* when given (searched from the key's line on)."""
         line = key_line(text, key, source.name == "pyproject.toml", table_key)
         if value is not None:
             line = value_line(text, value, line)
-        raise InvalidInputError(f"{source}:{line}: {problem}", {"path": str(source), "line": line, "key": key})
+        raise ConfigError(source, line, problem, {"key": key})
 
+    table = doc
+    if source.name == "pyproject.toml":
+        tool = doc.get("tool", {})
+        if not isinstance(tool, dict):
+            raise ConfigError(source, key_line(text, "tool"), "'tool' must be a table", {"key": "tool"})
+        table = tool.get("skillsmith", {})
+    elif isinstance(doc.get("tool"), dict) and "skillsmith" in doc["tool"]:
+        table = doc["tool"]["skillsmith"]
     if not isinstance(table, dict):
         fail("skillsmith", "[tool.skillsmith] must be a table")
     for key in table:
@@ -191,6 +296,9 @@ def load(source: Path) -> Config:
             targets.get(target)
         except LookupError as exc:
             fail("target", str(exc))
+    allow = table.get("allow-security-ignores", False)
+    if not isinstance(allow, bool):
+        fail("allow-security-ignores", "'allow-security-ignores' must be true or false")
     select = str_list("select")
     return Config(
         root=source.parent.resolve(),
@@ -202,6 +310,8 @@ def load(source: Path) -> Config:
         ),
         exclude=str_list("exclude") or (),
         target=target,
+        trusted=trusted,
+        allow_security_ignores=allow,
     )
 
 

@@ -6,6 +6,7 @@ import json
 import os
 import time
 
+import pytest
 from conftest import EXAMPLE, run_cli, write_tree
 
 SKILL_MD = """---
@@ -183,3 +184,12 @@ def test_bad_timeout_is_usage_error(tmp_path):
     r = run_cli("check", str(root), "--run", "--timeout", "0", "--json")
     assert r.code == 2
     assert r.json()["error"]["code"] == "USAGE"
+
+
+@pytest.mark.parametrize("value", ["inf", "-inf", "infinity"])
+def test_an_endless_timeout_is_usage_error(tmp_path, value):
+    """`--timeout inf` was accepted: no run could ever time out (`nan`: tests/test_cli_user_errors.py)."""
+    root = make_skill(tmp_path, {"tool.sh": GOOD_SH})
+    r = run_cli("check", str(root), "--run", f"--timeout={value}", "--json")
+    assert r.code == 2, r.stdout + r.stderr
+    assert r.json()["error"]["code"] == "USAGE" and "--timeout" in r.stderr

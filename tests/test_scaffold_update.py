@@ -118,13 +118,14 @@ def test_update_conflict_is_marked_and_exit_10(repo, history, tmp_path):
     demo = repo / "demo"
     assert r.stderr.splitlines() == [
         "skillsmith: updated " + str(demo) + " from template 1.0.0 to 2.0.0: 2 file(s) changed, 1 conflict(s)",
-        "skillsmith: conflicts in: SKILL.md (git lists them as unmerged)",
+        "skillsmith: conflicts in: SKILL.md",
         "skillsmith: to finish: edit each block from '<<<<<<< before updating' to '>>>>>>> after updating' into the "
         f"text you want, then run: git -C {demo} add -A -- . && git -C {demo} commit -m 'Update demo to template 2.0.0'",
         f"skillsmith: to undo the whole update instead: git -C {demo} checkout HEAD -- .",
     ]
-    # what Copier leaves: the file unmerged in the index, and no merge in progress
-    assert "UU demo/SKILL.md" in git("status", "--porcelain", cwd=repo).splitlines()
+    # what the update leaves: the markers in the work tree, the index as it was, no merge in progress
+    assert " M demo/SKILL.md" in git("status", "--porcelain", cwd=repo).splitlines()
+    assert git("diff", "--cached", "--name-only", cwd=repo) == ""
     assert not (repo / ".git" / "MERGE_HEAD").exists()
 
 
@@ -248,6 +249,21 @@ def test_update_runs_no_program_from_the_repository_config(repo, history, tmp_pa
     assert not marker.exists(), marker.read_text()
     if not pretend:
         assert NEW_LINE in (repo / "demo" / "SKILL.md").read_text()
+
+
+def test_an_update_that_fails_inside_copier_changes_nothing(repo, history, tmp_path):
+    """The answers file used to get the new `_commit` before Copier failed, so the next update said "up to date"."""
+    changed = tmp_path / "skill-broken"
+    shutil.copytree(TEMPLATES / "skill", changed)
+    for name in ("aaa.md.jinja", "~zzz.md.jinja"):  # rendered before and after the answers file, whatever the order
+        (changed / name).write_text("{{ 1 // 0 }}\n")
+    assert template_history.regenerate(changed, history / "skill.bundle", "2.0.0") == "2.0.0"
+    answers = (repo / "demo" / ".skillsmith-answers.yml").read_text()
+    r = run_cli("update", "demo", cwd=repo)
+    assert r.code != 0 and "ZeroDivisionError" in r.stderr
+    assert git("status", "--porcelain", "--untracked-files=all", cwd=repo) == ""
+    assert (repo / "demo" / ".skillsmith-answers.yml").read_text() == answers
+    assert "up to date" not in run_cli("update", "demo", cwd=repo).stderr
 
 
 # -- new answers: --data KEY=VALUE ----------------------------------------------------------

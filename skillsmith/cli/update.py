@@ -9,7 +9,7 @@ DESCRIPTION = """\
 Re-render the template a skill was made from (recorded in its .skillsmith-answers.yml) at the
 current version and merge the change into the skill with Copier's 3-way merge: your edits stay,
 template changes arrive, and where both touched the same lines the file gets inline conflict
-markers (<<<<<<< before updating ... >>>>>>> after updating) and git lists it as unmerged.
+markers (<<<<<<< before updating ... >>>>>>> after updating).
 Nothing is committed: review with `git diff`, resolve markers, `git add` the files, then commit;
 or undo the whole update with `git checkout HEAD -- SKILL_DIR` (the message names the exact
 commands).
@@ -110,9 +110,9 @@ def undo_command(skill_dir: str, result) -> str:
 def conflict_help(skill_dir: str, result) -> list[str]:
     """How to finish an update that left conflicts, or undo it: the exact commands.
 
-    Copier's merge leaves each conflicted file with inline markers and unmerged in git's index
-    (``git status``: "both modified"). No merge is in progress, so ``git merge --abort`` does not
-    apply, and ``git checkout -- FILE`` refuses an unmerged file; ``git checkout HEAD --`` undoes.
+    The update leaves each conflicted file with inline markers in the work tree; git's index
+    and HEAD are as they were and no merge is in progress (``git merge --abort`` does not apply):
+    the skill's files are restored from HEAD, and the files the update added are removed.
     """
     import os
     import shlex
@@ -120,7 +120,7 @@ def conflict_help(skill_dir: str, result) -> list[str]:
     git = f"git -C {shlex.quote(skill_dir)}"
     message = f"Update {os.path.basename(os.path.abspath(skill_dir))} to template {result.new_version}"
     return [
-        f"conflicts in: {', '.join(result.conflicts)} (git lists them as unmerged)",
+        f"conflicts in: {', '.join(result.conflicts)}",
         "to finish: edit each block from '<<<<<<< before updating' to '>>>>>>> after updating' into the text you "
         f"want, then run: {git} add -A -- . && {git} commit -m {shlex.quote(message)}",
         f"to undo the whole update instead: {undo_command(skill_dir, result)}",

@@ -381,8 +381,7 @@ def fix_paths(paths: list[str | Path], options: FixOptions | None = None, done=N
         warnings.extend(unit_fix.result.get("warnings", ()))
         errors += unit_fix.result["errors"]
     files.sort(key=lambda x: str(x.file.path))
-    findings.sort()
-    return FixResult(files, findings, notes, errors, warnings, options.unsafe, options.write)
+    return FixResult(files, engine.unique_findings(findings), notes, errors, warnings, options.unsafe, options.write)
 
 
 def fix_batch(units: list, check_options, options: FixOptions) -> list[UnitFix]:

@@ -10,6 +10,7 @@ import ast
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path, PurePosixPath
+from typing import TYPE_CHECKING
 
 from skillsmith.lang import header, python, shell
 from skillsmith.lang.interpreter import (
@@ -19,6 +20,9 @@ from skillsmith.lang.interpreter import (
 )
 from skillsmith.model import citations, frontmatter
 from skillsmith.model.sourcefile import SourceFile
+
+if TYPE_CHECKING:
+    from skillsmith.config import ConfigProblem
 
 LIBRARY_DIRS = {"lib", "_lib"}
 
@@ -45,6 +49,38 @@ class SkillDoc:
     citations: list[citations.Citation]
 
 
+#: files past the read limit whose names a unit keeps (the rest are counted)
+MAX_UNREAD_LISTED = 50_000
+
+
+@dataclass
+class Unread:
+    """What of a unit's folder was seen but not read, so no rule mistakes it for absent.
+
+    *special*: FIFOs, sockets and devices (rel -> kind), never opened; *unlisted*: folders
+    that could not be listed (rel -> why); *files*: regular files past the read limit (the
+    first :data:`MAX_UNREAD_LISTED` of *count*). *config*: the configuration file inside the
+    checked tree that could not be used (the unit was checked with the defaults).
+    """
+
+    special: dict[str, str] = field(default_factory=dict)
+    unlisted: dict[str, str] = field(default_factory=dict)
+    files: list[str] = field(default_factory=list)
+    count: int = 0
+    config: ConfigProblem | None = None
+
+    def add_file(self, rel: str) -> None:
+        self.count += 1
+        if len(self.files) < MAX_UNREAD_LISTED:
+            self.files.append(rel)
+
+    def may_hold(self, rel: str) -> bool:
+        """Whether *rel* may exist although the unit's files do not show it."""
+        if rel in self.special or any(rel == d or rel.startswith(d + "/") for d in self.unlisted):
+            return True
+        return self.count > 0 and (rel in self.files or self.count > len(self.files))
+
+
 @dataclass
 class Skill(BashSyntaxMixin):
     root: Path
@@ -52,7 +88,7 @@ class Skill(BashSyntaxMixin):
     symlinks: dict[str, str] = field(default_factory=dict)  # rel -> link target as stored
     dirs: list[str] = field(default_factory=list)
     target: str = "agentskills"
-    truncated: bool = False  # more files than discovery reads
+    unread: Unread = field(default_factory=Unread)
 
     @property
     def name(self) -> str:
@@ -60,7 +96,7 @@ class Skill(BashSyntaxMixin):
 
     def with_files(self, files: dict[str, SourceFile]) -> "Skill":
         """The same skill holding *files* instead (parses and other derived facts start afresh)."""
-        return Skill(self.root, files, self.symlinks, self.dirs, self.target, self.truncated)
+        return Skill(self.root, files, self.symlinks, self.dirs, self.target, self.unread)
 
     @property
     def skill_md(self) -> SourceFile | None:
@@ -128,12 +164,14 @@ class Skill(BashSyntaxMixin):
         return self.files.get(rel)
 
     def exists(self, rel: str) -> bool:
+        """Whether *rel* is in the skill, or may be (in a folder that could not be listed, past the limit)."""
         rel = rel.rstrip("/")
         return (
             rel in self.files
             or rel in self.symlinks
             or rel in self.dirs
             or rel == ""
+            or self.unread.may_hold(rel)
         )
 
     def cited(self, rel: str) -> bool:
@@ -155,10 +193,11 @@ class Loose(BashSyntaxMixin):
     root: Path
     files: dict[str, SourceFile]
     target: str = "agentskills"
+    unread: Unread = field(default_factory=Unread)
 
     def with_files(self, files: dict[str, SourceFile]) -> "Loose":
         """The same scripts holding *files* instead (parses start afresh)."""
-        return Loose(self.root, files, self.target)
+        return Loose(self.root, files, self.target, self.unread)
 
     @cached_property
     def scripts(self) -> list["Script"]:

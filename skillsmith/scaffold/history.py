@@ -160,7 +160,7 @@ def template_files(folder: Path) -> dict[str, Path]:
     """
     from skillsmith.discovery.walk import walk_files
 
-    return {rel: path for rel, path, _st in sorted(walk_files(folder, limit=None))
+    return {rel: path for rel, path, _st in sorted(walk_files(folder))
             if not IGNORED.intersection(rel.split("/"))}
 
 

@@ -167,7 +167,7 @@ def files_below(root: Path) -> list[str]:
     """The files of a rendered skill, as :func:`~skillsmith.discovery.walk.walk_files` sees them."""
     from skillsmith.discovery.walk import walk_files
 
-    return sorted(rel for rel, _path, _st in walk_files(root, limit=None))
+    return sorted(rel for rel, _path, _st in walk_files(root))
 
 
 def new(

@@ -142,14 +142,15 @@ def new_answers(template: str, recorded: dict, given: dict[str, str]) -> dict:
 def update(skill_dir: str | Path = ".", *, pretend: bool = False, data: dict[str, str] | None = None) -> Updated:
     """Bring a generated skill up to the current version of its template with Copier's 3-way merge.
 
-    The skill must be in a clean git work tree. Changes are left uncommitted for review;
-    conflicts are marked inline (git's index then holds the conflicted files unmerged). With
-    *pretend*, the update runs in a temporary clone of the repository and only the diff is
-    returned. *data* answers questions anew (key -> text, as ``--data key=value`` gives them),
-    validated as ``new`` validates; with new answers an update runs even when the template
-    version is current.
+    The skill must be in a clean git work tree. All or nothing: the update runs in a temporary
+    clone of the repository, and only when Copier succeeded there is its change applied to the
+    skill (one ``git apply``, which writes nothing unless all of it applies), so a failure
+    leaves the skill and its answers file as they were. Changes are left uncommitted for
+    review; conflicts are marked inline (the files hold the markers; git's index is untouched).
+    With *pretend*, nothing is applied and only the diff is returned. *data* answers questions
+    anew (key -> text, as ``--data key=value`` gives them), validated as ``new`` validates;
+    with new answers an update runs even when the template version is current.
     """
-    import shutil
     import tempfile
 
     from skillsmith.scaffold import history
@@ -193,16 +194,20 @@ def update(skill_dir: str | Path = ".", *, pretend: bool = False, data: dict[str
         raise InvalidInputError(f"the skill was made with template {old}, newer than this skillsmith's {tag}; update skillsmith")
     if old == tag and not given:
         return Updated(root=root, old_version=old, new_version=tag, changed=[], conflicts=[])
-    if not pretend:
-        return run_copier_update(root, tag, old, given)
     with tempfile.TemporaryDirectory(prefix="skillsmith-update-") as tmp:
         copy = Path(tmp) / "repo"
         history.git(Path(tmp)).run("clone", "--quiet", "--shared", str(top), str(copy))
         sub = copy / root.relative_to(top.resolve())
         result = run_copier_update(sub, tag, old, given)
-        result.diff = history.git(sub).out("diff", "--no-color", "--no-ext-diff", "--no-textconv", "--", ".")
+        in_copy = history.git(sub)
+        result.diff = in_copy.out("diff", "--no-color", "--no-ext-diff", "--no-textconv", "--", ".")
         result.root = root
-        shutil.rmtree(copy, ignore_errors=True)
+        if not pretend:
+            in_copy.run("add", "--all", "--", ".")
+            patch = in_copy.run("diff", "--cached", "--binary", "--full-index", "--no-color", "--no-ext-diff",
+                                "--no-textconv", "--", ".").stdout
+            if patch:
+                history.git(top).run("apply", "--whitespace=nowarn", "-", input=patch)
         return result
 
 

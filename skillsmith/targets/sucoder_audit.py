@@ -21,6 +21,7 @@ The audit reads the skills and never writes them; only ``--init``, ``--commit`` 
 from __future__ import annotations
 
 import difflib
+import hashlib
 import os
 import re
 import stat
@@ -30,7 +31,7 @@ from functools import cached_property
 from pathlib import Path, PurePosixPath
 
 from skillsmith.config import Config
-from skillsmith.discovery.git import Git
+from skillsmith.discovery.git import Git, blob_id
 from skillsmith.discovery.walk import Ignorer, walk_tree
 from skillsmith.errors import InvalidInputError, NotFoundError, UsageError
 from skillsmith.model.sourcefile import MAX_BYTES, SourceFile
@@ -44,6 +45,8 @@ NOTES = "refs/notes/audited"
 CHECK_FAMILIES = ("SEC", "FIL")
 
 ADDED, MODIFIED, DELETED = "added", "modified", "deleted"
+#: how much of a file is hashed at a time
+CHUNK = 1 << 20
 
 
 @dataclass(frozen=True)
@@ -375,25 +378,63 @@ def hunks(old: bytes, new: bytes) -> tuple[list[Hunk], set[int]]:
     return found, changed
 
 
-def changes_since(git: Git, root: Path, base: str, max_bytes: int) -> list[Change]:
-    """Files added, modified or deleted in the work tree (committed or not) since *base*."""
-    fields = git.paths("diff", "--name-status", "-z", "--no-renames", "--no-ext-diff", "--no-textconv", base, "--")
+def changes_since(git: Git, root: Path, base: str, entries: list[Entry], ignored: list[str],
+                  max_bytes: int) -> list[Change]:
+    """Files added, modified or deleted in the work tree (committed or not) since *base*.
+
+    Compared here, not by git: the baseline's tree gives each path's mode and blob id, and each
+    work-tree file is hashed as the blob it would be, byte for byte. No filter, attribute,
+    index state or config of the audited repository stands between a file and its review
+    (a ``clean`` filter that replays the baseline's bytes used to hide a changed ``SKILL.md``).
+    Files git ignores are left to SUC012; a nested repository's ``.git`` is not a skill's file.
+    """
+    old_tree = {rel: e for rel, e in git.tree(base).items() if e[0] != "160000"}
+    fmt = git.object_format()
+    folders = tuple(i for i in ignored if i.endswith("/"))
+    files = {i for i in ignored if not i.endswith("/")}
+    now = {e.rel: e for e in entries
+           if e.kind in ("file", "symlink", "other") and ".git" not in e.rel.split("/")
+           and e.rel not in files and not e.rel.startswith(folders)}
     found: dict[str, str] = {}
-    for status, rel in zip(fields[::2], fields[1::2]):
-        found[rel] = {"A": ADDED, "D": DELETED}.get(status[0], MODIFIED)
-    for rel in git.paths("ls-files", "-z", "--others", "--exclude-standard"):
-        found.setdefault(rel, ADDED)
+    for rel in old_tree.keys() | now.keys():
+        if rel not in now:
+            found[rel] = DELETED
+        elif rel not in old_tree:
+            found[rel] = ADDED
+        elif not same_blob(now[rel], *old_tree[rel], fmt):
+            found[rel] = MODIFIED
     old = git.blobs(base, [rel for rel, status in sorted(found.items()) if status != ADDED], max_bytes)
     out = []
     for rel, status in sorted(found.items()):
         path = root / rel
         change = Change(status, rel, path, old=old.get(rel))
-        if status != DELETED:
-            change.new = read_bytes(path, max_bytes) if path.is_file() and not path.is_symlink() else None
+        if status != DELETED and now[rel].kind == "file":
+            change.new = read_bytes(path, max_bytes)
         if change.new is not None:
             change.hunks, change.changed = hunks(change.old or b"", change.new)
         out.append(change)
     return out
+
+
+def same_blob(entry: Entry, mode: str, oid: str, size: int | None, object_format: str) -> bool:
+    """Whether the work-tree *entry* is the baseline's blob (*mode*, *oid*, *size*) byte for byte, mode included."""
+    try:
+        if entry.kind == "symlink":
+            return mode == "120000" and blob_id(os.readlink(os.fsencode(entry.path)), object_format) == oid
+        if entry.kind != "file" or mode != ("100755" if entry.mode & 0o100 else "100644"):
+            return False
+        if size is not None and os.lstat(entry.path).st_size != size:
+            return False
+        h = hashlib.new(object_format)
+        with open(entry.path, "rb") as fh:
+            data = fh.read(CHUNK)
+            h.update(b"blob %d\0" % os.fstat(fh.fileno()).st_size)
+            while data:
+                h.update(data)
+                data = fh.read(CHUNK)
+        return h.hexdigest() == oid
+    except OSError:
+        return False  # unreadable now: SUC010 says why, and the review sees it as changed
 
 
 def full_review(entries: list[Entry]) -> list[Change]:
@@ -404,7 +445,9 @@ def check_concerns(review: Review, errors: list[str]) -> list[Concern]:
     """Findings of the security and file rules of ``check`` on the reviewed files.
 
     The skills folder's own configuration and inline ``skillsmith: ignore`` comments are not
-    honoured: whoever writes the skills must not be able to silence their audit.
+    honoured: whoever writes the skills must not be able to silence their audit. A finding
+    about a whole skill (scope ``unit``: part of it could not be read) is a concern wherever
+    it points, so a skill that was not fully reviewed is never approved.
     """
     from skillsmith.discovery.discover import Unit, find_skills
     from skillsmith.rules import engine as checker
@@ -416,7 +459,7 @@ def check_concerns(review: Review, errors: list[str]) -> list[Concern]:
     ignorer = Ignorer(review.root, config)
     units = []
     covered: set[str] = set()
-    for skill in find_skills(review.root, ignorer):
+    for skill in find_skills(review.root, ignorer)[0]:
         inside = [p for p in reviewed if p == str(skill) or p.startswith(str(skill) + os.sep)]
         if inside:
             units.append(Unit("skill", skill, config, ignorer=ignorer))
@@ -432,6 +475,9 @@ def check_concerns(review: Review, errors: list[str]) -> list[Concern]:
         for f in result["findings"]:
             change = reviewed.get(str(Path(f["path"])))
             if change is None:
+                rule = registry.get_rule(f["rule"])
+                if rule is not None and rule.scope == "unit":  # the skill was not fully reviewed
+                    concerns.append(Concern(f["rule"], f["path"], f["line"], f["column"], f["severity"], f["message"]))
                 continue
             hunk = None
             if review.mode == "diff" and change.new is not None:
@@ -515,7 +561,7 @@ def run_audit(root: Path, *, full: bool = False, since: str | None = None, appro
                              "use --full, or a REF at or before it")
     entries = walk(root)
     ignored = git.paths("ls-files", "-z", "--others", "--ignored", "--exclude-standard", "--directory")
-    changes = full_review(entries) if mode == "full" else changes_since(git, root, base, max_bytes)  # type: ignore[arg-type]
+    changes = full_review(entries) if mode == "full" else changes_since(git, root, base, entries, ignored, max_bytes)  # type: ignore[arg-type]
     review = Review(root, git, mode, base if mode == "diff" else None, base_name if mode == "diff" else None,
                     entries, changes, ignored, max_bytes)
     errors: list[str] = []
