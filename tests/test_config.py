@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from conftest import run_cli, write_tree
+from conftest import RUN_FLAGS, run_cli, write_tree
 
 from skillsmith.rules.registry import get_rule
 
@@ -117,7 +117,7 @@ def test_whole_file_suppression_in_a_script(tmp_path):
         "s/SKILL.md": "---\nname: s\ndescription: S. Use when s.\n---\nRun `scripts/run.sh --help`.\n",
         "s/scripts/run.sh": "#!/usr/bin/env bash\n# skillsmith: ignore-file[RUN002]\nexit 0\n",
     })
-    r = run_cli("check", str(tmp_path), "--run", "--select", "RUN", "--json", "--no-cache")
+    r = run_cli("check", str(tmp_path), "--run", *RUN_FLAGS, "--select", "RUN", "--json", "--no-cache")
     assert rules_of(r) == ["RUN001"]  # --help prints nothing; RUN002 is silenced
 
 

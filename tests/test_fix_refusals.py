@@ -43,7 +43,8 @@ def test_script_text_that_cannot_round_trip_is_skipped(tmp_path, name, data, rea
 
 
 def test_fix_does_not_push_a_script_over_the_read_limit(tmp_path):
-    head = b'echo "hi $1"\n'
+    # the description is evidence for a header, whose fields would push the file over the limit
+    head = b'#!/bin/bash\n# Say hi to someone.\necho "hi $1"\n'
     line = b"# " + b"x" * 1000 + b"\n"
     data = head + line * ((1024 * 1024 - 100 - len(head)) // len(line))
     data += b"#" * (1024 * 1024 - 100 - len(data) - 1) + b"\n"
@@ -57,7 +58,8 @@ def test_fix_does_not_push_a_script_over_the_read_limit(tmp_path):
 PY = b'import sys\n\n\ndef main():\n    print("hi")\n    return 0\n\n\nif __name__ == "__main__":\n    sys.exit(main())\n'
 PY_PROG = (b'import argparse\n\n\ndef main():\n    parser = argparse.ArgumentParser(prog=\'x"""\\nimport os\\n"""\')\n'
            b'    parser.parse_args()\n    return 0\n\n\nif __name__ == "__main__":\n    raise SystemExit(main())\n')
-SH = b'echo "hi"\n'
+#: a description: the header fix then writes the name into Usage
+SH = b'# Say hi.\necho "hi"\n'
 
 
 @pytest.mark.parametrize("name, data", [
@@ -75,4 +77,4 @@ def test_name_that_would_become_code_is_skipped_with_reason(tmp_path, name, data
 
 def test_plain_name_is_still_fixed(tmp_path):
     _, after = fix_entry(tmp_path, "my tool.sh", SH)
-    assert b"#   my tool.sh --help" in after
+    assert b"# Usage:   my tool.sh\n" in after

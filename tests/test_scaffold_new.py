@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from conftest import run_cli
+from conftest import RUN_FLAGS, run_cli
 
 from skillsmith import scaffold
 from skillsmith.targets.agentskills import name_problem
@@ -103,7 +103,7 @@ def test_every_combination_passes_its_own_tests(generated):
     with ThreadPoolExecutor(max_workers=3) as pool:
         results = list(pool.map(run_suite, representatives.values()))
     assert len(results) == 12
-    ran = run_cli("check", "--run", "--json", "--no-cache", *map(str, representatives.values()))
+    ran = run_cli("check", "--run", *RUN_FLAGS, "--json", "--no-cache", *map(str, representatives.values()))
     assert ran.json()["data"] == [] and ran.code == 0, ran.stdout[:3000]
     for root, proc in results:
         assert proc.returncode == 0, f"{root.name}: {proc.stdout}{proc.stderr}"

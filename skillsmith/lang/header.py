@@ -14,7 +14,21 @@ FIELDS = ("Usage", "Input", "Output", "Stderr", "Exit", "Examples")
 #: the contract is read with ``head -25``
 HEAD_LINES = 25
 
-_FIELD = re.compile(r"^\s*(Usage|Input|Output|Stderr|Exit|Examples?)\s*:\s?(.*)$", re.IGNORECASE)
+_FIELD = re.compile(
+    r"^\s*(usage|synopsis|inputs?|arguments|output|outputs|stdout|stderr|exit(?:\s+(?:codes?|status(?:es)?))?|examples?)\s*:\s?(.*)$",
+    re.IGNORECASE,
+)
+#: the spellings authors use for each field (``Exit codes:`` is ``Exit:``)
+ALIASES = {"usage": "Usage", "synopsis": "Usage", "input": "Input", "inputs": "Input", "arguments": "Input",
+           "output": "Output", "outputs": "Output", "stdout": "Output", "stderr": "Stderr", "exit": "Exit", "example": "Examples",
+           "examples": "Examples"}
+#: first lines that are not a description: banners, tool directives, a bare file-name label
+_NOT_PROSE = re.compile(r"^(shellcheck\s|vim?:|-\*-|SPDX-|@\w+|copyright\b|\(c\)|author:|license:)", re.IGNORECASE)
+_LABEL = re.compile(r"^[\w.@/-]+(\s*::\s*[\w.@/-]+)*$")
+#: ``Exit 0: all good. Exit 1: a failure.``: exit codes written as sentences
+_EXIT_SENTENCE = re.compile(r"^\s*exit\s+(\d{1,3}\s*[:=-].*)$", re.IGNORECASE)
+#: an ``Exit:`` field that starts inside another field's line (``stderr: chatter. Exit: 0 ok``)
+_INLINE_EXIT = re.compile(r"(?<=[.;])\s+(exit(?:\s+(?:codes?|status))?)\s*:\s*(\S.*)$", re.IGNORECASE)
 _CODE = re.compile(r"\b(\d{1,3})\b")
 #: a code the Exit: line names with one word: ``10 drift,``
 _CODE_WORD = re.compile(r"\b(\d{1,3})\s+([A-Za-z][A-Za-z_-]*)\s*(?=[,;.)]|$)")
@@ -74,11 +88,24 @@ def parse_block(lines: list[str], first_line: int, kind: str) -> Header:
     for offset, text in enumerate(lines):
         lineno = first_line + offset
         m = _FIELD.match(text)
+        sentence = _EXIT_SENTENCE.match(text) if m is None else None
+        if sentence and "Exit" not in header.fields:
+            value = re.sub(r"(?i)[.;]\s*exit\s+(?=\d)", "; ", sentence.group(1)).strip()
+            current = HeaderField("Exit", lineno, value)
+            header.fields["Exit"] = current
+            continue
         if m:
-            name = m.group(1).capitalize()
-            name = "Examples" if name == "Example" else name
-            current = HeaderField(name, lineno, m.group(2).strip())
+            spelled = " ".join(m.group(1).lower().split())
+            name = ALIASES.get(spelled, "Exit" if spelled.startswith("exit") else spelled.capitalize())
+            value = m.group(2).strip()
+            inline = _INLINE_EXIT.search(value) if name != "Exit" else None
+            if inline:
+                value = value[:inline.start()].strip()
+            current = HeaderField(name, lineno, value)
             header.fields.setdefault(name, current)
+            if inline:
+                current = HeaderField("Exit", lineno, inline.group(2).strip())
+                header.fields.setdefault("Exit", current)
             continue
         if not text.strip():
             current = None if current is None or current.name != "Examples" or current.items else current
@@ -91,10 +118,23 @@ def parse_block(lines: list[str], first_line: int, kind: str) -> Header:
                     current.value += " " + text.strip()
                 continue
             current = None
-        if header.description is None and not header.fields:
+        if header.description is None and not header.fields and describes(text):
             header.description = text.strip()
             header.description_line = lineno
     return header
+
+
+def is_field_line(text: str) -> bool:
+    """Whether a header line (markers removed) starts a field: ``Usage: ...``, ``Exit codes:``."""
+    return _FIELD.match(text) is not None
+
+
+def describes(text: str) -> bool:
+    """Whether a header line can be the description: not a banner, a directive or a file-name label."""
+    text = text.strip()
+    if not re.search(r"[A-Za-z0-9]", text) or _NOT_PROSE.match(text):
+        return False
+    return not (_LABEL.match(text) and re.search(r"\.(sh|bash|py)\b|::", text))
 
 
 def shell_header(lines: list[str]) -> Header | None:

@@ -7,7 +7,7 @@ re-read files.
 from __future__ import annotations
 
 import ast
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING
@@ -149,7 +149,7 @@ class Skill(BashSyntaxMixin):
                 target = inner.target
                 if base not in (".", "") and not target.startswith(("scripts/", "references/", "assets/")):
                     target = str(PurePosixPath(base) / target)
-                found.append((f, citations.Citation(target, inner.raw, inner.line, inner.column, inner.kind, inner.after)))
+                found.append((f, replace(inner, target=target)))
         return found
 
     def resolve_case(self, rel: str) -> str | None:
@@ -159,6 +159,20 @@ class Skill(BashSyntaxMixin):
         lowered = rel.lower()
         matches = [r for r in self.files if r.lower() == lowered]
         return matches[0] if len(matches) == 1 else None
+
+    def invocations_of(self, rel: str) -> list[str]:
+        """The worked invocations of script *rel* in SKILL.md and the Markdown it links, in order."""
+        found: list[str] = []
+        fences: dict[str, set[int]] = {}
+        for f, c in self.linked_citations:
+            if c.target != rel or f.text is None:
+                continue
+            if f.rel not in fences:
+                fences[f.rel] = citations.fenced_lines(f.lines)
+            command = citations.invocation(f.lines, c, c.line in fences[f.rel])
+            if command and command not in found:
+                found.append(command)
+        return found
 
     def file(self, rel: str) -> SourceFile | None:
         return self.files.get(rel)
@@ -290,16 +304,23 @@ class Script:
 
     @cached_property
     def sourced_by_sibling(self) -> bool:
+        return bool(self.sourced_by)
+
+    @cached_property
+    def sourced_by(self) -> tuple[str, ...]:
+        """The skill's shell scripts that source this one (``source "$DIR/lib.sh"``), by path."""
         if self.skill is None:
-            return False
+            return ()
         name = PurePosixPath(self.rel).name
+        found = []
         for other in self.skill.scripts:
             if other is self or other.language != "shell" or other.sh_tree is None:
                 continue
             for p in shell.sourced_paths(other.sh_tree.root_node, other.file.data, other.sh_nodes):
                 if p.rstrip("\"'").endswith("/" + name) or p == name:
-                    return True
-        return False
+                    found.append(other.rel)
+                    break
+        return tuple(found)
 
     @cached_property
     def header(self) -> header.Header | None:
@@ -310,6 +331,26 @@ class Script:
                 return header.python_header(doc, line)
             return None
         return header.shell_header(self.file.lines)
+
+    @cached_property
+    def invocations(self) -> tuple[str, ...]:
+        """How SKILL.md (and the Markdown it links) runs this script: ``bash scripts/x.sh --json a.log``."""
+        return tuple(self.skill.invocations_of(self.rel)) if self.skill is not None else ()
+
+    @cached_property
+    def sh_layout(self):
+        """Where shell fixes may edit (``skillsmith.lang.shell_layout.Layout``), or None."""
+        from skillsmith.lang.shell_layout import Layout
+
+        return Layout(self.file.data, self.sh_tree) if self.language == "shell" and self.sh_tree is not None else None
+
+    @cached_property
+    def sh_evidence(self):
+        """What the script and its skill say about it (``skillsmith.lang.shell_evidence.ShellEvidence``), or None."""
+        from skillsmith.lang.shell_evidence import ShellEvidence
+
+        layout = self.sh_layout
+        return ShellEvidence(layout, self.file.path.name, self.invocations) if layout is not None else None
 
     @cached_property
     def exit_codes(self) -> list[tuple[int, int, int]]:

@@ -8,11 +8,25 @@ from pathlib import PurePosixPath
 from skillsmith import exitcodes
 from skillsmith.lang.header import FIELDS, HEAD_LINES
 from skillsmith.lang.interpreter import interpreter_language, shebang_interpreter
-from skillsmith.rules.finding import Hit
+from skillsmith.rules.finding import DECLARED, Hit
 from skillsmith.rules.registry import rule
 
 SHEBANG = {"python": "#!/usr/bin/env python3", "shell": "#!/usr/bin/env bash"}
 _JSON_FLAG = re.compile(r"(?<![\w-])--json\b")
+
+
+def shell_plan(script):
+    """The header plan of a shell script (``skillsmith.lang.shell_plans``), or None for other scripts."""
+    if script.language != "shell" or script.sh_evidence is None:
+        return None
+    from skillsmith.lang.shell_plans import header_plan_of
+
+    return header_plan_of(script.sh_evidence, script.sourced_by)
+
+
+def with_why(message: str, answer, lead: str = "") -> str:
+    """*message*, and what a person must do when the fix cannot (or may not) do it all."""
+    return f"{message}; {lead}{answer.why}" if answer is not None and answer.why else message
 
 
 def header_usable(script) -> bool:
@@ -45,9 +59,17 @@ def shebang_missing(script):
 
     ## Fix safety
     Safe: adds `#!/usr/bin/env bash` or `#!/usr/bin/env python3` as the first line, after a BOM if any.
+    Not for a shell script with CRLF line ends: the kernel would look for `bash\r`.
     """
     if script.file.text is not None and script.file.shebang is None:
-        yield Hit(script.path, f"no shebang; start the script with {SHEBANG[script.language]}")
+        message = f"no shebang; start the script with {SHEBANG[script.language]}"
+        if script.language == "shell" and (script.file.newline == "\r\n" or script.sourced_by):
+            from skillsmith.lang.shell_plans import CRLF, sourced
+
+            why = CRLF if script.file.newline == "\r\n" else sourced(script.sourced_by) + ", which need no shebang"
+            yield Hit(script.path, f"{message}; {why}", fix=None)
+            return
+        yield Hit(script.path, message)
 
 
 @rule("CON002", "shebang-mismatch", summary="The shebang names another language than the file extension.", seed="000 §2.2", scope="script")
@@ -130,11 +152,27 @@ def header_missing(script):
     ```
 
     ## Fix safety
-    Safe: only adds comments or a docstring; derived fields are filled from the code.
+    Safe: only adds comments or a docstring. Every value comes from evidence: the script's own
+    usage text and exit meanings, its options and argument reads, its `SKILL.md` invocations;
+    a field without evidence is left out and named in the finding. A shell script needs a
+    description to get a new block (from its usage text); a comment block that blank lines
+    part from the shebang is moved up to it instead of getting a second header.
     """
     if header_usable(script) and script.header is None:
         what = "module docstring" if script.language == "python" else "header comment block after the shebang"
-        yield Hit(script.path, f"no {what} (description, Usage, Input, Output, Stderr, Exit, Examples)")
+        message = f"no {what} (description, Usage, Input, Output, Stderr, Exit, Examples)"
+        plan = shell_plan(script)
+        if plan is None:
+            yield Hit(script.path, message)
+            return
+        from skillsmith.lang.shell_plans import misplaced_block
+
+        moved = misplaced_block(script.sh_layout)
+        if moved is not None:
+            message = (f"the comment block at line {moved[1]} is not right after the shebang (blank lines part them), "
+                       "so it is not the script's header")
+        answer = plan.answers.get("CON004")
+        yield Hit(script.path, with_why(message, answer), fix=answer.fix if answer else None)
 
 
 @rule("CON005", "header-description", summary="The header does not open with a one-line description ending in a period.", seed="000 §3", scope="script", fix="safe")
@@ -168,6 +206,14 @@ def header_description(script):
     h = script.header if header_usable(script) else None
     if h is None:
         return
+    plan = shell_plan(script)
+    answer = plan.answers.get("CON005") if plan is not None else None
+    if plan is not None and (not h.description or not h.description.endswith(".")):
+        what = "has no one-line description before its fields" if not h.description else \
+            "description should be one sentence ending in a period"
+        line = h.start_line if not h.description else h.description_line
+        yield Hit(script.path, with_why(f"the header {what}", answer), line, fix=answer.fix if answer else None)
+        return
     if not h.description:
         yield Hit(script.path, "the header has no one-line description before its fields", h.start_line)
     elif not h.description.endswith("."):
@@ -198,14 +244,23 @@ def header_field_missing(script):
     Use instead: add the missing fields, e.g. `# Exit:    0 ok, 2 usage, 3 not found`.
 
     ## Fix safety
-    Safe: adds only the missing fields, derived from the code where possible.
+    Safe: adds the missing fields the evidence supports (the script's usage text, options,
+    argument and stdin reads, messages and exit meanings; its `SKILL.md` invocations for
+    `Examples:`), at a section boundary of the author's block and within the first 25 lines.
+    The finding names the fields a person must write.
     """
     h = script.header if header_usable(script) else None
     if h is None:
         return
     missing = [name for name in FIELDS if name not in h.fields]
     if missing:
-        yield Hit(script.path, f"the header has no {', '.join(m + ':' for m in missing)} field{'s' if len(missing) > 1 else ''}", h.start_line)
+        message = f"the header has no {', '.join(m + ':' for m in missing)} field{'s' if len(missing) > 1 else ''}"
+        plan = shell_plan(script)
+        if plan is None:
+            yield Hit(script.path, message, h.start_line)
+            return
+        answer = plan.answers.get("CON006")
+        yield Hit(script.path, with_why(message, answer, "by hand: "), h.start_line, fix=answer.fix if answer else None)
 
 
 @rule("CON007", "header-examples-empty", summary="The header's Examples section is empty.", seed="000 §3", scope="script", fix="safe")
@@ -231,13 +286,18 @@ def header_examples_empty(script):
     ```
 
     ## Fix safety
-    Safe: adds `<script> --help` as a first example.
+    Safe: adds the worked invocations `SKILL.md` shows for the script (or its usage text's
+    examples) that run as written: none with `<placeholders>`, `$VARIABLES` or `FILE`-style
+    words, and `--help` only for a script that has it.
     """
     h = script.header if header_usable(script) else None
     if h is None or "Examples" not in h.fields:
         return
     if not h.examples:
-        yield Hit(script.path, "the Examples: field has no example", h.fields["Examples"].line)
+        plan = shell_plan(script)
+        answer = plan.answers.get("CON007") if plan is not None else None
+        yield Hit(script.path, with_why("the Examples: field has no example", answer), h.fields["Examples"].line,
+                  fix=DECLARED if plan is None else (answer.fix if answer else None))
 
 
 @rule("CON008", "header-beyond-head", summary="Contract fields appear after the first 25 lines.", seed="000 §3", scope="script")
@@ -289,7 +349,9 @@ def help_missing(script):
 
     ## Fix safety
     Safe: for shell, adds a branch that prints the header block and exits 0, before other
-    argument handling.
+    argument handling. Only `--help` itself behaves differently. Unsafe where `--help` did
+    something before: a script that passes all its arguments to another program (whose help
+    the branch would hide) or that has its own usage text or `getopts` loop.
     """
     if script.language == "python":
         facts = script.py_facts
@@ -309,7 +371,12 @@ def help_missing(script):
         from skillsmith.lang import shell
 
         if not shell.has_help_branch(tree.root_node, script.file.data, script.sh_nodes):
-            yield Hit(script.path, "no -h/--help branch that prints usage and exits 0")
+            from skillsmith.lang.shell_plans import plan_help
+
+            plan = shell_plan(script)
+            answer = plan_help(script.sh_layout, script.header is not None or bool(plan and plan.creates), script.sh_nodes,
+                               script.sourced_by)
+            yield Hit(script.path, with_why("no -h/--help branch that prints usage and exits 0", answer), fix=answer.fix)
 
 
 @rule("CON010", "exit-code-undocumented", summary="An exit code the script uses is not on its Exit: line.", seed="000 §5", scope="script", fix="safe")
@@ -333,17 +400,25 @@ def exit_code_undocumented(script):
     Use instead: `# Exit:    0 ok, 2 usage, 10 drift found`
 
     ## Fix safety
-    Safe: appends the missing codes to the `Exit:` line.
+    Safe: appends the missing codes to the `Exit:` line in its own style, each with the
+    meaning the evidence gives (the author's words, an `EXIT_*` name, an unknown-option
+    branch for 2); a code whose meaning nothing shows is left to a person.
     """
     h = script.header if header_usable(script) else None
     if h is None or h.exit_codes is None:
         return
     documented = h.exit_codes
     reported = set()
+    plan = shell_plan(script)
     for code, line, col in script.exit_codes:
         if code not in documented and code not in reported:
             reported.add(code)
-            yield Hit(script.path, f"exit code {code} is used but the Exit: line does not document it", line, col)
+            message = f"exit code {code} is used but the Exit: line does not document it"
+            if plan is None:
+                yield Hit(script.path, message, line, col)
+                continue
+            answer = plan.exit_answers.get(code)
+            yield Hit(script.path, with_why(message, answer), line, col, fix=answer.fix if answer else None)
 
 
 @rule("CON011", "json-flag-missing", summary="The header promises --json but the script does not accept it.", seed="000 §4", scope="script")
@@ -384,7 +459,8 @@ def _citations_of(script):
     return [(f, c) for f, c in skill.linked_citations if c.target == rel]
 
 
-_ARG = re.compile(r"^\s+(?:\\\s*)?([^\s`'\")\]|;,.][^\s`]*|[\"'][^\"']+[\"'])")
+#: arguments right after a citation (matched where the citation ends in its line)
+_ARG = re.compile(r"\s+(?:\\\s*)?([^\s`'\")\]|;,.][^\s`]*|[\"'][^\"']+[\"'])")
 
 
 @rule("CON012", "script-not-cited", summary="SKILL.md never mentions the script.", seed="000 §2.8", scope="script")
@@ -443,7 +519,7 @@ def script_cited_bare(script):
     found = _citations_of(script)
     if not found:
         return
-    if any(_ARG.match(c.after) for _f, c in found):
+    if any(_ARG.match(c.text, c.end) for _f, c in found):
         return
     f, first = found[0]
     yield Hit(f.path, f"{script.rel} is cited without an invocation; show it with its arguments", first.line, first.column)
@@ -474,6 +550,9 @@ def exit_code_literal(script):
 
     ## Fix safety
     Safe: adds the constants (`EXIT_USAGE = 2`, `readonly EXIT_USAGE=2`) and replaces the literals.
+    In shell, only where the evidence says what the code means and the name says the same
+    (an author's `2 = not a git repo` is not `EXIT_USAGE`); unsafe in a script that sources
+    files or runs `eval`, which may assign the same name (`readonly` would then fail).
     """
     words = script.header.exit_words if script.header is not None else {}
     if script.language == "python":
@@ -492,11 +571,20 @@ def exit_code_literal(script):
             return
         from skillsmith.lang import shell
 
+        from skillsmith.lang.shell_plans import plan_constants
+
         data = script.file.data
+        plans = {x.node.start_byte: x for x in plan_constants(script.sh_layout, script.sh_evidence, script.sourced_by)}
         for cmd in shell.commands(tree.root_node, data, script.sh_nodes):
             if cmd.name == "exit" and cmd.args:
                 raw = shell.unquote(shell.text(cmd.args[0], data))
                 if raw.isdigit() and raw != "0":
                     row, col = cmd.node.start_point
-                    name = exitcodes.constant_name(int(raw), words.get(int(raw)))
-                    yield Hit(script.path, f"exit code {raw} is a literal; name it (readonly {name}={raw})", row + 1, col + 1)
+                    x = plans.get(cmd.args[0].start_byte)
+                    if x is not None and x.name.text:
+                        message = f"exit code {raw} is a literal; name it (readonly {x.name.text}={raw})"
+                    else:
+                        message = f"exit code {raw} is a literal; name it with a readonly EXIT_* constant"
+                    answer = x.answer if x is not None else None
+                    yield Hit(script.path, with_why(message, answer), row + 1, col + 1,
+                              fix=answer.fix if answer else None)

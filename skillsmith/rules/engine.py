@@ -20,7 +20,7 @@ from skillsmith.config import Config, guard_for, is_protected
 from skillsmith.lang import bashcheck
 from skillsmith.model.sourcefile import MAX_BYTES
 from skillsmith.rules import cache, registry, suppression
-from skillsmith.rules.finding import Finding, Hit, printable
+from skillsmith.rules.finding import Finding, Hit, finding_fix, printable
 
 if TYPE_CHECKING:
     from skillsmith.discovery.discover import Unit
@@ -38,6 +38,7 @@ class Options:
     target: str | None = None
     run: bool = False
     run_timeout: float = 10.0
+    unsandboxed: bool = False  # with run: run scripts without the sandbox (the user asked for it)
     max_bytes: int = MAX_BYTES
     jobs: int | None = None
     use_cache: bool = True
@@ -403,6 +404,7 @@ def evaluate_unit(prepared: Prepared, options: Options) -> dict:
     tables: dict[str, tuple] = {}
     select, ignore = selection(options, unit.config)
     out = []
+    held = []  # suppressed findings with a fix: `fix` leaves their lines alone
     for rule, hit in hits:
         path = str(hit.path)
         if not registry.keeps(rule, hit.code, select, ignore):
@@ -416,16 +418,19 @@ def evaluate_unit(prepared: Prepared, options: Options) -> dict:
             if suppression.suppressed(rule.id, hit.line, tables[path], hit.code) and (
                 not is_protected(rule.id) or guard_for(unit.config).allow_security_ignores
             ):
+                if rule.fix is not None:
+                    held.append(dict(path=Path(path).as_posix(), rule=rule.id, line=hit.line))
                 continue
         out.append(
             dict(
                 path=Path(path).as_posix(), line=hit.line, column=hit.column, rule=hit.code or rule.id,
                 message=printable(hit.message), severity=rule.severity, end_line=hit.end_line,
-                end_column=hit.end_column, fix=rule.fix,
+                end_column=hit.end_column, fix=finding_fix(hit.fix, rule.fix),
             )
         )
     warnings = suppression.unknown_rules(files.values()) if options.suppressions else []
-    result = {"findings": out, "notes": notes, "errors": errors, "undecided": undecided, "warnings": warnings}
+    result = {"findings": out, "notes": notes, "errors": errors, "undecided": undecided, "warnings": warnings,
+              "held": held}
     if key is not None and not errors and not undecided:
         cache.put(key, result)
         if prepared.stat_key is not None:

@@ -354,6 +354,9 @@ def shell_capabilities(data: bytes):
     from skillsmith.lang import shell
 
     tree = shell.parse(data)
+    if tree is None:
+        yield "process", f"could not be parsed within {shell.PARSE_SECONDS:g} s", 1
+        return
     for cmd in shell.commands(tree.root_node, data):
         name = PurePosixPath(cmd.name).name
         line = cmd.node.start_point[0] + 1
