@@ -99,7 +99,7 @@ def adopt(root: str | Path = ".", *, target: str | None = None, baseline: bool =
     configuration.forget_loaded()
     path = configuration.init_file(root)
     if path.is_file():
-        configuration.load(path)  # a file init is to add to must be valid (exit 4 naming its line)
+        configuration.load(path)  # the file init edits is the user's own: a broken one is exit 4, wherever init runs
     before = current_findings(root)
     detected = detected_targets(root)
     chosen = target
