@@ -8,8 +8,11 @@
 2. With a baseline, every finding ``check`` reports today is recorded, so ``check`` passes in
    CI at once and the list can be burnt down: an inline ignore with a reason where a comment
    provably changes nothing (:mod:`skillsmith.fix.baseline`), the rest as ``per-file-ignores``
-   in that config (a comment names the rules). Security findings (``SEC``) are left out and
-   named unless asked for: a team must look at each before it silences one.
+   in that config (a comment names the rules). Security findings (``SEC``, the rules only the
+   user's own config may switch off: :data:`skillsmith.config.PROTECTED`) are left out and
+   named unless asked for, since a team must look at each before it silences one; asked for,
+   they go to the config only (an inline ignore of them counts only where the user's config
+   sets ``allow-security-ignores``).
 3. ``check`` runs again; what it still reports is the result (``remaining``).
 
 Nothing the user wrote is removed or changed: only comments and config entries are added, and
@@ -27,10 +30,6 @@ from pathlib import Path
 from skillsmith import config as configuration
 from skillsmith.errors import InvalidInputError, NotFoundError, UsageError
 from skillsmith.rules.finding import Finding
-
-#: the family whose findings a baseline records only when asked to
-SECURITY = "SEC"
-
 
 @dataclass
 class Adopted:
@@ -99,7 +98,9 @@ def adopt(root: str | Path = ".", *, target: str | None = None, baseline: bool =
             raise UsageError(str(exc)) from None
     configuration.forget_loaded()
     path = configuration.init_file(root)
-    before = current_findings(root)  # also proves the existing config is valid
+    if path.is_file():
+        configuration.load(path)  # the file init edits is the user's own: a broken one is exit 4, wherever init runs
+    before = current_findings(root)
     detected = detected_targets(root)
     chosen = target
     if chosen is None and len(detected) == 1:
@@ -162,17 +163,20 @@ def record_baseline(out: Adopted, findings: list[Finding], *, inline: bool, secu
     """Record *findings*: inline ignores where proved harmless, then ``per-file-ignores`` for the rest."""
     chosen = []
     for f in findings:
-        if f.rule.startswith(SECURITY) and not security:
+        if configuration.is_protected(f.rule) and not security:
             out.left_out.append(f)
         elif not recordable(f.rule):
             out.unrecordable.append(f)
         else:
             chosen.append(f)
-    if inline and chosen:
-        out.inline = write_inline_ignores(out, chosen)
+    # an inline ignore of a security rule silences nothing unless the user's own config allows
+    # the tree's ignores (allow-security-ignores): those are recorded in the config only
+    inline_ones = [f for f in chosen if not configuration.is_protected(f.rule)]
+    if inline and inline_ones:
+        out.inline = write_inline_ignores(out, inline_ones)
         # what the comments did not silence (or what they caused): the config records it
         chosen = [f for f in current_findings(out.root)
-                  if (security or not f.rule.startswith(SECURITY)) and recordable(f.rule)]
+                  if (security or not configuration.is_protected(f.rule)) and recordable(f.rule)]
     if chosen:
         out.configured = write_per_file_ignores(out, chosen)
 
