@@ -381,19 +381,19 @@ def metadata_invalid(skill):
             return
 
 
-@rule("SPC014", "allowed-tools-invalid", summary="'allowed-tools' is not a space-separated string.", seed=SPEC, scope="skill")
+@rule("SPC014", "allowed-tools-invalid", summary="'allowed-tools' is not a space-separated string or a list of tool names.", seed=SPEC, scope="skill")
 def allowed_tools_invalid(skill):
     """
     ## What it does
-    Checks that the optional `allowed-tools` field is one string of space-separated tool names.
+    Checks that the optional `allowed-tools` field is one string of space-separated tool names,
+    or a YAML list of tool names (which Claude Code reads too).
 
     ## Why is this bad?
-    The specification defines it as a string; a YAML list is read differently by different
-    hosts, some of which ignore it and grant nothing.
+    A number, a mapping or an empty value grants nothing, and the author believes it does.
 
     ## Example
     ```yaml
-    allowed-tools: [Bash, Read]
+    allowed-tools: {Bash: true}
     ```
 
     Use instead:
@@ -405,6 +405,8 @@ def allowed_tools_invalid(skill):
     if fm is None or "allowed-tools" not in fm.data:
         return
     value = fm.data["allowed-tools"]
+    if isinstance(value, list) and value and all(isinstance(v, str) and v.strip() for v in value):
+        return
     if not isinstance(value, str):
         yield at_key(skill, "allowed-tools", f"'allowed-tools' must be a space-separated string, not a {yaml_type(value)}")
     elif not value.strip():
