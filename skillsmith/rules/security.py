@@ -10,6 +10,7 @@ import unicodedata
 from functools import lru_cache
 from typing import Callable, Iterator
 
+from skillsmith.model.citations import fenced_lines
 from skillsmith.rules.finding import Hit
 from skillsmith.rules.registry import rule
 
@@ -28,7 +29,7 @@ _STAGE_END = re.compile(r"[\n|;&]")
 _NOT_SPACE = re.compile(r"\S")
 #: after the ``|``: a shell (maybe through sudo and its flags), or Python (not ``python -m json.tool``)
 _INTO_SHELL = re.compile(r"\s*(?:sudo\s+(?:-\S+\s+)*)?(?:ba|z|da|k)?sh\b")
-_INTO_PYTHON = re.compile(r"\s*(?:sudo\s+)?python3?\b(?!\s+-m\s+json)")
+_INTO_PYTHON = re.compile(r"\s*(?:sudo\s+)?python3?\b(?!\s+-m\s+json)(?!\s+-c\b)")
 #: ``sh -c "$(curl ...)"`` and ``bash <(curl ...)``
 _SHELL_RUNS_DOWNLOAD = re.compile(r"\b(?:ba|z)?sh\s+(?:(?:-c\s+)?[\"']?\$\(|<\()\s*(?:curl|wget)\b")
 
@@ -70,6 +71,8 @@ def _download_pipes(text: str) -> Iterator[tuple[int, int]]:
         if arg is None:
             return
         at = arg.start()
+        if "\n" in text[m.end():at]:
+            continue  # the word ends its line ("apt install -y curl"): no arguments, no pipe
         if not stage_from <= at <= stage_end:
             stop = _STAGE_END.search(text, at)
             stage_from, stage_end = at, stop.start() if stop else len(text)
@@ -147,7 +150,9 @@ def download_piped_to_shell(subject):
     ## What it does
     Flags `curl ... | sh`, `wget -O- ... | bash`, `bash <(curl ...)`, `sh -c "$(curl ...)"`
     and `curl ... | python` in scripts and in SKILL.md and references (where an agent would
-    copy it from).
+    copy it from). Not flagged: `curl ... | python -c '...'` (the download is data for the
+    program), and in Markdown and text a vendor's installer over HTTPS (a URL naming
+    `install`, as installation docs show it) and test data (`tests/`, `fixtures/`).
 
     ## Why is this bad?
     Whatever the server returns runs with the agent's rights, unreviewed, and differently on
@@ -167,9 +172,25 @@ def download_piped_to_shell(subject):
         return
     if "curl" not in text and "wget" not in text and "Invoke-WebRequest" not in text and "iwr" not in text:
         return
+    prose = f.suffix in PROSE_SUFFIXES
+    if prose and in_test_folder(f.rel):
+        return
     for start in pipe_to_shell(text):
         line, col = f.line_col(start)
+        if prose and installer_shown(f.lines[line - 1][col - 1:]):
+            continue
         yield Hit(f.path, "a download is piped into a shell or interpreter; download, verify, then run", line, col)
+
+
+_INSTALLER_URL = re.compile(r"https://\S*install", re.I)
+
+
+def installer_shown(command: str) -> bool:
+    """Whether *command* (a download piped to a shell, in prose) runs a vendor's installer over
+    HTTPS (``curl -fsSL https://bun.sh/install | bash``): installation docs, which a person
+    runs once, not a step the skill has the agent take with whatever a server returns."""
+    stage = command.split("|", 1)[0]
+    return bool(_INSTALLER_URL.search(stage))
 
 
 @rule("SEC003", "eval-of-arguments", summary="eval of positional parameters ($1, $@, $*).", seed="000 §6", scope="file")
@@ -286,16 +307,19 @@ _SECRET = (
     r"|bearer tokens?|session (?:tokens?|cookies?)|private[ _-]?keys?|ssh[ _-]?keys?|environment variables|env vars"
     r"|\$[a-z_]*(?:token|secret|key|password)\b|" + _SECRET_FILES + ")"
 )
-_SEND = r"(?:send|upload|post|transmit|exfiltrate|forward|e-?mail|leak|paste|copy|share|submit|attach|pipe)"
+_SEND = r"(?:send|upload|post|transmit|exfiltrate|forward|e-?mail|paste|copy|share|submit|attach|pipe)"
+#: where a copy stays on the machine: ``.env``, the environment, the clipboard, a secrets store
+_LOCAL = (r"(?:\.?[\w./-]*\.env\b|(?:your |the |a |an )?(?:local |own )?(?:environment|env|clipboard|shell|terminal|keychain|vault"
+          r"|password manager|secrets? manager|config(?:uration)?|file|\.?github secrets|repository secrets|ci secrets|service account|sa\b))")
 _SENTENCE_END = re.compile(r"[.!?;]\s")
 _NEGATION = re.compile(r"\b(?:never|not|don't|do not|must not|mustn't|avoid|without)\b")
 EXFILTRATION = re.compile(
     # verb, a few words, the secret, then where it goes: "upload the contents of ~/.ssh/id_rsa to"
-    rf"\b{_SEND}(?:s|es|ed|ing)?\s+(?:[^\s.!?]+\s+){{0,6}}?{_SECRET}[^!?]{{0,60}}?\s(?:to|into)\s"
+    rf"\b{_SEND}\s+(?:[^\s.!?]+\s+){{0,6}}?{_SECRET}[^!?]{{0,60}}?\s(?:to|into)\s(?!{_LOCAL})"
     # the secret straight to a destination: "your .env to https://..."
     rf"|{_SECRET}\s+(?:\S+\s+){{0,3}}?(?:to|into)\s+(?:https?://|(?:a|the|this|my|our) (?:webhook|pastebin|gist|server|endpoint|url))"
     # a command that ships a credential file: "curl -d @~/.aws/credentials"
-    rf"|\b(?:curl|wget|nc|scp|rsync)\b[^\n]{{0,80}}{_SECRET_FILES}"
+    rf"|\b(?:curl|wget|nc|scp|rsync)\b[^\n|;`&]{{0,80}}{_SECRET_FILES}"
 )
 
 _AGENT_FILES = (
@@ -341,7 +365,7 @@ EXFILTRATION_KEYS = ((
     "secret", "credential", "password", "passphrase", "token", "key", "cookie", "ssh", "id_rsa", "id_ed25519",
     ".aws", ".netrc", ".npmrc", ".pypirc", ".env", ".git-credentials", "environment variables", "env vars",
 ), (
-    "send", "upload", "post", "transmit", "exfiltrat", "forward", "mail", "leak", "paste", "copy", "share", "submit",
+    "send", "upload", "post", "transmit", "exfiltrat", "forward", "mail", "paste", "copy", "share", "submit",
     "attach", "pipe", "curl", "wget", "nc", "scp", "rsync", "http", "webhook", "pastebin", "gist", "server", "endpoint",
     "url",
 ))
@@ -355,10 +379,10 @@ SELF_MODIFY_KEYS = ((
 
 _HIDDEN_CUES = re.compile(
     r"\b(?:you|agent|assistant|claude|model|llm|ai)\b[^.!?]{0,40}\b(?:must|should|shall|will|always|never|need to|have to)\b"
-    r"|^(?:always|never|do not|don't|make sure|ensure|remember|secretly|silently|quietly|instead)\b"
+    r"|^(?:assistant|claude|agent|ai|llm|model|system|note to (?:the )?(?:assistant|agent|ai|model|claude))\s*:"
     r"|\bwithout (?:telling|asking|informing|notifying|mentioning)\b"
-    r"|\b(?:do not|don't|never) (?:tell|mention|reveal|show|inform|disclose)\b"
-    r"|\b(?:secretly|silently|quietly)\b"
+    r"|\b(?:do not|don't|never) (?:tell|mention|reveal|show|inform|disclose)\b[^.!?]{0,20}\buser\b"
+    r"|\bsecretly\b"
 )
 _SUPPRESSION = re.compile(r"^\s*skillsmith:\s*ignore(?:-file)?\[")
 
@@ -382,14 +406,56 @@ override = first_match(OVERRIDE)
 exfiltration = first_match(EXFILTRATION)
 
 
-def _scan(file, find: Callable[[str], tuple[int, int] | None], keys: tuple[tuple[str, ...], ...], what: str):
-    """Hits for lines where *find* finds a span; every such span holds a key of each group of *keys*."""
-    if file.suffix not in PROSE_SUFFIXES or file.text is None:
+#: folders of test data: a detector's fixtures hold the very text it detects
+TEST_FOLDERS = frozenset({"tests", "test", "__tests__", "fixtures", "testdata"})
+#: words of a text that teaches about attacks (threat models, detectors, red-team guides)
+_TEACHING = re.compile(
+    r"\b(?:prompt[- ]injections?|injections?|jailbreak\w*|payloads?|attack(?:s|er|ers)?|red[- ]team\w*|guardrails?"
+    r"|threat[- ]model\w*|adversarial|exfiltrat\w*|malicious|phishing|detect(?:s|ion|or|ors)?|pentest\w*|owasp)\b"
+)
+_EXAMPLE_MARK = re.compile(r"\be\.g\.|(?<![./])\bexamples?\b(?!\.\w)|\bsuch as\b|\bfor instance\b|\[[a-z][a-z _-]*\]")
+_QUOTES = '"`\u201c\u201d'
+
+
+def in_test_folder(rel: str) -> bool:
+    """Whether *rel* lies in a folder of test data (``tests/``, ``fixtures/``)."""
+    return any(part in TEST_FOLDERS for part in rel.split("/")[:-1])
+
+
+def shown_as_example(line: str, span: tuple[int, int], fenced: bool) -> bool:
+    """Whether the phrase at *span* of a normalized *line* is shown, not said: quoted, in a table
+    row or a code block, or on a line that names it an attack or an example (``e.g.``, a
+    ``[placeholder]``)."""
+    before, after = line[:span[0]], line[span[1]:]
+    return (
+        fenced
+        or line.lstrip().startswith("|")
+        or any(q in before for q in _QUOTES) and any(q in after for q in _QUOTES)
+        or bool(_TEACHING.search(line)) or bool(_EXAMPLE_MARK.search(line))
+    )
+
+
+def _scan(file, find: Callable[[str], tuple[int, int] | None], keys: tuple[tuple[str, ...], ...], what: str,
+          teaching: bool = False):
+    """Hits for lines where *find* finds a span; every such span holds a key of each group of *keys*.
+
+    With *teaching*, a file about attacks (:data:`_TEACHING`) that shows the phrase as an
+    example (:func:`shown_as_example`) is teaching material, not an instruction; text hidden
+    in invisible characters never is.
+    """
+    if file.suffix not in PROSE_SUFFIXES or file.text is None or in_test_folder(file.rel):
         return
+    teaches = fenced = None
     for number, line, hidden in sorted(candidate_lines(file.text, keys)):
         span = find(line)
         if span is None or negated(line, span[1]):
             continue
+        if teaching and not hidden:
+            if teaches is None:
+                teaches = bool(_TEACHING.search(lowered(file.text)))
+                fenced = fenced_lines(file.lines) if teaches else set()
+            if teaches and shown_as_example(line, span, number in fenced):
+                continue
         where = " (hidden in invisible Unicode characters)" if hidden else ""
         yield Hit(file.path, f"{what}: {quote(line[span[0]:span[1]])}{where}", number, 1)
 
@@ -400,7 +466,10 @@ def instruction_override(subject):
     """
     ## What it does
     Flags prose (Markdown, text, Org) that tells the agent to ignore, disregard or override its
-    previous, system or safety instructions, or announces a new system prompt.
+    previous, system or safety instructions, or announces a new system prompt. Teaching
+    material is not flagged: in a text about attacks (prompt injection, jailbreaks, red
+    teaming, detectors), a phrase shown as an example (quoted, in a table or a code block, on
+    a line that calls it an attack or an example); nor test data (`tests/`, `fixtures/`).
 
     ## Why is this bad?
     A skill is loaded into the agent's context as trusted instructions. Text that overrides
@@ -419,7 +488,7 @@ def instruction_override(subject):
     No automatic fix: a human has to decide whether the text is an attack.
     """
     _unit, file = subject
-    yield from _scan(file, override, OVERRIDE_KEYS, "instruction to override earlier instructions")
+    yield from _scan(file, override, OVERRIDE_KEYS, "instruction to override earlier instructions", teaching=True)
 
 
 @rule("SEC051", "secret-exfiltration", summary="Skill text tells the agent to send secrets or credentials somewhere.",
@@ -428,8 +497,10 @@ def secret_exfiltration(subject):
     """
     ## What it does
     Flags prose that tells the agent to send, upload, post or paste secrets (credentials, API
-    keys, tokens, SSH keys, `.env`, environment variables) to a destination. Sentences that
-    forbid it ("never send your API key ...") are not flagged.
+    keys, tokens, SSH keys, `.env`, environment variables) to a destination. Not flagged:
+    sentences that forbid it ("never send your API key ..."), descriptions ("leaked
+    credentials", "forwards credentials to"), copies to a local place ("Copy .env.example to
+    .env"), and teaching material as for SEC050.
 
     ## Why is this bad?
     An agent runs with its user's credentials within reach. An instruction to ship them to a
@@ -447,7 +518,7 @@ def secret_exfiltration(subject):
     No automatic fix.
     """
     _unit, file = subject
-    yield from _scan(file, exfiltration, EXFILTRATION_KEYS, "instruction to send secrets away")
+    yield from _scan(file, exfiltration, EXFILTRATION_KEYS, "instruction to send secrets away", teaching=True)
 
 
 @rule("SEC052", "self-modification", summary="Skill text tells the agent to change its own settings or permissions.",
@@ -499,9 +570,11 @@ def html_comments(text: str) -> Iterator[tuple[int, str]]:
 def hidden_comment_instruction(subject):
     """
     ## What it does
-    Flags HTML comments (`<!-- ... -->`) in Markdown that address the agent or give orders
-    ("you must", "always", "do not tell the user", "silently"), and comments that hold any of
-    the SEC050-SEC052 phrases. `skillsmith: ignore[...]` directives are not flagged.
+    Flags HTML comments (`<!-- ... -->`) in Markdown that address the agent
+    (`<!-- assistant: ... -->`, "you must", "the agent should"), ask for secrecy ("do not tell
+    the user", "without asking", "secretly"), or hold any of the SEC050-SEC052 phrases.
+    Not flagged: `skillsmith: ignore[...]` directives, notes to the file's editors ("do not
+    add here: ..."), comments inside code blocks (which render as written) and test data.
 
     ## Why is this bad?
     Rendered Markdown hides comments, so a human reviewing the skill never sees them; the agent
@@ -521,6 +594,9 @@ def hidden_comment_instruction(subject):
     if file.suffix not in (".md", ".markdown") or file.text is None or "<!--" not in file.text:
         return
     text = file.text
+    if in_test_folder(file.rel):
+        return
+    fenced = None
     line, counted = 1, 0
     for start, body in html_comments(text):
         body, hidden = reveal(body)
@@ -529,4 +605,7 @@ def hidden_comment_instruction(subject):
             continue
         if _HIDDEN_CUES.search(body) or override(body) or exfiltration(body) or self_modify(body):
             line, counted = line + text.count("\n", counted, start), start
+            fenced = fenced_lines(file.lines) if fenced is None else fenced
+            if line in fenced:
+                continue  # in a code block a comment is shown as it is written, not hidden
             yield Hit(file.path, f"instruction hidden in an HTML comment: {quote(body)}", line, 1)
