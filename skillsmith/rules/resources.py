@@ -51,6 +51,8 @@ def file_names_in(skill) -> dict[str, frozenset[str]]:
         names = set()
         for token in _NAME_TOKEN.findall(f.text):
             token = token.rstrip(".-")
+            if token.startswith("./"):
+                token = token[2:]
             names.add(token)
             names.add(token.rsplit("/", 1)[-1])
         found[rel] = frozenset(names)
@@ -58,9 +60,11 @@ def file_names_in(skill) -> dict[str, frozenset[str]]:
 
 
 def named_elsewhere(rel: str, names: dict[str, frozenset[str]]) -> bool:
-    """Whether a file other than *rel* names it by its path (``./`` and all) or its file name."""
-    base = rel.rsplit("/", 1)[-1]
-    return any((base in got or rel in got) for other, got in names.items() if other != rel)
+    """Whether a file other than *rel* names it: by its path, its file name, or a folder that
+    holds it written as a folder (``themes/``)."""
+    parts = rel.split("/")
+    wanted = {rel, parts[-1], *("/".join(parts[:i]) + "/" for i in range(1, len(parts)))}
+    return any(not wanted.isdisjoint(got) for other, got in names.items() if other != rel)
 
 
 @rule("RES001", "resource-not-cited", summary="A file of the skill (references/, assets/, any Markdown) is never named.", seed=SEED, scope="skill")
@@ -69,7 +73,8 @@ def resource_not_cited(skill):
     ## What it does
     Flags files under `references/` and `assets/`, and Markdown files anywhere in the skill,
     that nothing names: not `SKILL.md` (by path, or by a folder that holds them), not another
-    Markdown file of the skill or Codex's `agents/openai.yaml` (by path or by bare file name).
+    Markdown file of the skill or Codex's `agents/openai.yaml` (by path, by bare file name, or
+    by a folder that holds them written as one: `themes/`).
     Placeholders (`.gitkeep`, `.keep`) and people's documents (README, CHANGELOG: RES006) are
     not flagged.
 
