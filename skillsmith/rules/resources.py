@@ -94,7 +94,7 @@ def resource_not_cited(skill):
         return
     names = None
     for rel, f in skill.files.items():
-        if rel == "SKILL.md" or PurePosixPath(rel).name in PLACEHOLDERS or is_human_doc(rel):
+        if PurePosixPath(rel).name in ("SKILL.md", *PLACEHOLDERS) or is_human_doc(rel):
             continue
         if not (rel.startswith(("references/", "assets/")) or rel.endswith(MARKDOWN) and "/" in rel and not is_test_data(rel)):
             continue
@@ -283,3 +283,47 @@ def symlink_leaves_skill(skill):
             yield Hit(link, f"{rel} is a symlink that leaves the skill ({target})")
         elif not os.path.lexists(joined):
             yield Hit(link, f"{rel} is a broken symlink ({target})")
+
+
+_HOME_PATH = re.compile(r"(?<![\w.~$/-])(/Users/|/home/|C:\\\\Users\\\\)([A-Za-z0-9._-]+)(?=[/\\\\])")
+#: user names that stand for "any user" in examples and on CI machines
+EXAMPLE_USERS = frozenset({
+    "user", "username", "user-name", "user_name", "you", "yourname", "your-name", "your_name", "yourusername",
+    "your-username", "your_username", "me", "name", "someone", "somebody", "example", "foo", "bar", "jdoe", "john",
+    "johndoe", "jane", "janedoe", "alice", "bob", "dev", "developer", "runner", "ubuntu", "node", "vscode", "admin",
+    "test", "tester", "demo", "USER", "USERNAME", "x", "xxx", "myuser", "my-user", "me",
+})
+
+
+@rule("RES008", "hard-coded-home-path", summary="A path into one person's home folder (/Users/<name>/, /home/<name>/).",
+      seed="001 (paths)", scope="file", severity="warning")
+def hard_coded_home_path(subject):
+    """
+    ## What it does
+    Flags paths into a named user's home folder (`/Users/jsmith/...`, `/home/jsmith/...`,
+    `C:\\Users\\jsmith\\...`) in the skill's Markdown and scripts. Names that stand for any user
+    in examples (`/home/user/`, `/Users/you/`, `/home/runner/`) and test data are not flagged.
+
+    ## Why is this bad?
+    The path exists on the author's machine only: the agent's command fails everywhere else,
+    and the skill tells everyone the author's user name and folder layout.
+
+    ## Example
+    ```bash
+    python /Users/jsmith/code/skills/pdf/scripts/fill.py form.pdf
+    ```
+
+    Use instead: a path relative to the skill (`scripts/fill.py`), or `~`/`$HOME`.
+    """
+    _unit, f = subject
+    text = f.text
+    if not text or ("/Users/" not in text and "/home/" not in text and "\\Users\\" not in text) or is_test_data(f.rel):
+        return
+    if f.is_binary or f.suffix in (".json", ".lock", ".svg", ".csv") or f.rel.startswith("assets/"):
+        return
+    for m in _HOME_PATH.finditer(text):
+        if m.group(2) in EXAMPLE_USERS or m.group(2).lower() in EXAMPLE_USERS:
+            continue
+        line, col = f.line_col(m.start())
+        yield Hit(f.path, f"{m.group(1)}{m.group(2)} is one machine's home folder; use a path relative to the skill, ~ or $HOME",
+                  line, col)

@@ -609,3 +609,116 @@ def hidden_comment_instruction(subject):
             if line in fenced:
                 continue  # in a code block a comment is shown as it is written, not hidden
             yield Hit(file.path, f"instruction hidden in an HTML comment: {quote(body)}", line, 1)
+
+
+#: commands that fetch a package and run or install it, and the options of each that take a value
+_PACKAGE_RUNNERS = re.compile(
+    r"(?<![\w/.-])(?:(?P<npx>npx|bunx|pnpm\s+dlx)|(?P<uvx>uvx|pipx\s+run|uv\s+tool\s+(?:run|install)|pipx\s+install)"
+    r"|(?P<pip>(?:uv\s+)?pip3?\s+install|python3?\s+-m\s+pip\s+install))(?=\s)"
+)
+_VALUE_OPTIONS = frozenset({
+    "-p", "--package", "--python", "--with", "--from", "-c", "--constraint", "--index-url", "-i", "--extra-index-url",
+    "--target", "-t", "--prefix", "--root", "--cache", "--registry", "--userconfig", "--platform", "--python-version",
+})
+#: what installs from a file, a folder or a URL: the versions are written elsewhere
+_FROM_ELSEWHERE = frozenset({"-r", "--requirement", "-e", "--editable"})
+_COMMAND_STOP = re.compile(r"[;&|`#)\n]")
+_PLACEHOLDER = re.compile(r"[<>{}$\[\]*]|^\.\.\.$|^(?:package|pkg|name|tool|your-\w+)$", re.I)
+_PINNED = re.compile(r"(?:===?|~=|>=|<=|<|>|!=)\s*\S|@(?:v?\d|\^|~|[0-9a-f]{7,}\b)")
+
+
+def unpinned_package(command: str, kind: str) -> str | None:
+    """The package *command* (what follows ``npx``, ``uvx`` or ``pip install``) fetches without
+    a version, or None: when it names a version (``pkg@1.2.3``, ``pkg==1.2.3``, any range),
+    installs from a file, a folder or a URL, or is a placeholder. ``npx`` counts only when it
+    installs without asking (``-y``, ``--yes``) or asks for ``@latest``, since it otherwise
+    runs the project's own installed copy."""
+    words = command.split()
+    auto_install = kind != "npx"
+    i = 0
+    while i < len(words):
+        word = words[i].strip("'\"")
+        if word in _FROM_ELSEWHERE:
+            return None
+        if word in ("-y", "--yes"):
+            auto_install = True
+        if word == "--from" and i + 1 < len(words):  # uvx --from pkg==1.2 tool: the package is the value
+            value = words[i + 1].strip("'\"")
+            return None if _PINNED.search(value) or _PLACEHOLDER.search(value) or "/" in value else value
+        if word.startswith("-"):
+            i += 2 if word in _VALUE_OPTIONS else 1
+            continue
+        if word.endswith("@latest") or word.endswith("@next"):
+            return word
+        if not auto_install or _PLACEHOLDER.search(word) or "/" in word.lstrip("@").split("@")[0] and not word.startswith("@"):
+            return None  # a path, a URL or a placeholder, or npx running the project's copy
+        if word.startswith((".", "git+", "http:", "https:", "file:")) or word.endswith((".whl", ".tar.gz", ".zip")):
+            return None
+        return None if _PINNED.search(word) or word in PACKAGING_TOOLS else word
+    return None
+
+
+#: upgrading the installer itself (``pip install -U pip``) fetches no code of the skill's
+PACKAGING_TOOLS = frozenset({"pip", "setuptools", "wheel", "uv", "pipx"})
+
+
+def markdown_code(lines: list[str]) -> Iterator[tuple[int, int, str]]:
+    """(line, 1-based column, text) of the code in Markdown *lines*: each line of a fenced block, each inline code span."""
+    fenced = fenced_lines(lines)
+    for number, line in enumerate(lines, 1):
+        if number in fenced:
+            yield number, 1, line
+        elif "`" in line:
+            parts = line.split("`")
+            at = len(parts[0]) + 1
+            for k in range(1, len(parts) - 1, 2):
+                yield number, at + 1, parts[k]
+                at += len(parts[k]) + len(parts[k + 1]) + 2
+
+
+@rule("SEC004", "unpinned-package-run", summary="Markdown tells the agent to fetch a package without a version (npx -y, uvx, pip install).",
+      seed="000 §6", scope="file", severity="warning")
+def unpinned_package_run(subject):
+    """
+    ## What it does
+    Flags commands in the code of a skill's Markdown (fenced blocks and inline code) that
+    fetch a package from a registry without naming its version: `uvx tool`, `pipx run tool`,
+    `pip install pkg`, `npx -y pkg` or `npx pkg@latest`. Not flagged: a version or a range
+    (`pkg==1.2`, `pkg@1.2.3`, `pkg>=2`), installs from a requirements file, a folder or a URL,
+    placeholders (`<package>`), plain `npx tool` (which runs the project's installed copy), and
+    people's documents (README, INSTALL) and test data.
+
+    ## Why is this bad?
+    Every run of the skill installs whatever the registry serves that day: a new major
+    version breaks the instructions, and a hijacked release runs with the agent's rights.
+
+    ## Example
+    ```bash
+    uvx markitdown report.pdf
+    ```
+
+    Use instead:
+    ```bash
+    uvx markitdown==0.1.2 report.pdf
+    ```
+    """
+    _unit, f = subject
+    if f.suffix not in (".md", ".markdown") or f.text is None or in_test_folder(f.rel):
+        return
+    text = f.text
+    if not any(w in text for w in ("npx", "bunx", "dlx", "uvx", "pipx", "install", "uv tool")):
+        return
+    from skillsmith.rules.resources import is_human_doc
+
+    if is_human_doc(f.rel):
+        return
+    for number, column, code in markdown_code(f.lines):
+        for m in _PACKAGE_RUNNERS.finditer(code):
+            stop = _COMMAND_STOP.search(code, m.end())
+            rest = code[m.end():stop.start() if stop else len(code)]
+            kind = "npx" if m.group("npx") else "uvx" if m.group("uvx") else "pip"
+            package = unpinned_package(rest, kind)
+            if package is not None:
+                what = " ".join(m.group().split())
+                yield Hit(f.path, f"`{what} {package}` fetches whatever version the registry has today; name the version",
+                          number, column + m.start())
