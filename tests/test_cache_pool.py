@@ -7,7 +7,7 @@ import os
 
 from conftest import run_cli, write_tree
 
-ANGLE = "---\nname: {name}\ndescription: Converts <file> to tables.\n---\n# {name}\n"
+ANGLE = "---\nname: {name}\ndescription: Converts <file> to tables. Use when asked.\n---\n# {name}\n"
 
 
 def cache_entries(cache):
