@@ -285,24 +285,26 @@ def symlink_leaves_skill(skill):
             yield Hit(link, f"{rel} is a broken symlink ({target})")
 
 
-_HOME_PATH = re.compile(r"(?<![\w.~$/-])(/Users/|/home/|C:\\\\Users\\\\)([A-Za-z0-9._-]+)(?=[/\\\\])")
+_HOME_PATH = re.compile(r"(?<![\w.~$/-])(/Users/|C:\\Users\\)([A-Za-z0-9._-]+)(?=[/\\])")
 #: user names that stand for "any user" in examples and on CI machines
 EXAMPLE_USERS = frozenset({
     "user", "username", "user-name", "user_name", "you", "yourname", "your-name", "your_name", "yourusername",
     "your-username", "your_username", "me", "name", "someone", "somebody", "example", "foo", "bar", "jdoe", "john",
     "johndoe", "jane", "janedoe", "alice", "bob", "dev", "developer", "runner", "ubuntu", "node", "vscode", "admin",
-    "test", "tester", "demo", "USER", "USERNAME", "x", "xxx", "myuser", "my-user", "me",
+    "test", "tester", "demo", "USER", "USERNAME", "x", "xxx", "myuser", "my-user", "shared", "public", "default",
 })
 
 
-@rule("RES008", "hard-coded-home-path", summary="A path into one person's home folder (/Users/<name>/, /home/<name>/).",
+@rule("RES008", "hard-coded-home-path", summary="A path into one person's home folder (/Users/<name>/, C:\\Users\\<name>\\).",
       seed="001 (paths)", scope="file", severity="warning")
 def hard_coded_home_path(subject):
     """
     ## What it does
-    Flags paths into a named user's home folder (`/Users/jsmith/...`, `/home/jsmith/...`,
+    Flags paths into a named user's home folder on macOS or Windows (`/Users/jsmith/...`,
     `C:\\Users\\jsmith\\...`) in the skill's Markdown and scripts. Names that stand for any user
-    in examples (`/home/user/`, `/Users/you/`, `/home/runner/`) and test data are not flagged.
+    in examples (`/Users/you/`, `/Users/username/`) and test data are not flagged, nor
+    `/home/<name>/`: on Linux that is as often a container's or a service's user
+    (`/home/appuser`, `/home/runner`) as a person's.
 
     ## Why is this bad?
     The path exists on the author's machine only: the agent's command fails everywhere else,
@@ -317,7 +319,7 @@ def hard_coded_home_path(subject):
     """
     _unit, f = subject
     text = f.text
-    if not text or ("/Users/" not in text and "/home/" not in text and "\\Users\\" not in text) or is_test_data(f.rel):
+    if not text or ("/Users/" not in text and "\\Users\\" not in text) or is_test_data(f.rel):
         return
     if f.is_binary or f.suffix in (".json", ".lock", ".svg", ".csv") or f.rel.startswith("assets/"):
         return

@@ -654,6 +654,8 @@ def unpinned_package(command: str, kind: str) -> str | None:
             return None  # a path, a URL or a placeholder, or npx running the project's copy
         if word.startswith((".", "git+", "http:", "https:", "file:")) or word.endswith((".whl", ".tar.gz", ".zip")):
             return None
+        if not _PACKAGE_NAME.match(word):
+            return None  # not a package name: prose after the command word, a glob, an expression
         return None if _PINNED.search(word) or word in PACKAGING_TOOLS else word
     return None
 
@@ -662,12 +664,17 @@ def unpinned_package(command: str, kind: str) -> str | None:
 PACKAGING_TOOLS = frozenset({"pip", "setuptools", "wheel", "uv", "pipx"})
 
 
+_SHELL_COMMENT = re.compile(r"(?:^|\s)#")
+_PACKAGE_NAME = re.compile(r"^@?[A-Za-z0-9][\w.-]*(?:/[\w.-]+)?(?:\[[\w,.-]+\])?(?:@[\w.^~-]+)?$")
+
+
 def markdown_code(lines: list[str]) -> Iterator[tuple[int, int, str]]:
     """(line, 1-based column, text) of the code in Markdown *lines*: each line of a fenced block, each inline code span."""
     fenced = fenced_lines(lines)
     for number, line in enumerate(lines, 1):
         if number in fenced:
-            yield number, 1, line
+            comment = _SHELL_COMMENT.search(line)  # a comment in a shell block is prose, not a command
+            yield number, 1, line[:comment.start()] if comment else line
         elif "`" in line:
             parts = line.split("`")
             at = len(parts[0]) + 1

@@ -508,13 +508,17 @@ _WHEN = re.compile(
 )
 
 
+_ENGLISH = re.compile(r"\b(?:the|and|of|to|for|with|from|in|on|a|an|or|by)\b", re.I)
+
+
 @rule("SPC017", "description-no-when", summary="The description says what the skill does but not when to use it.",
       seed=SPEC, scope="skill", severity="warning", targets=NAMED_IN_FRONTMATTER)
 def description_no_when(skill):
     """
     ## What it does
     Warns when `description` has no word that says when the skill applies ("use when",
-    "if the user", "for requests about", "before", "triggers").
+    "if the user", "for requests about", "before", "triggers"). Descriptions in a language
+    whose words for "when" it does not know are not judged.
 
     ## Why is this bad?
     Agents pick a skill from its description alone. The specification asks it to say what the
@@ -537,6 +541,8 @@ def description_no_when(skill):
     description = fm.data.get("description")
     if not isinstance(description, str) or not description.strip() or _WHEN.search(description):
         return
+    if not _ENGLISH.search(description):
+        return  # the words that say when are only known in English (and a few others)
     yield at_key(skill, "description", "'description' says what the skill does but not when to use it; add 'Use when ...'")
 
 
