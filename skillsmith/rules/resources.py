@@ -34,8 +34,9 @@ def is_human_doc(rel: str) -> bool:
 
 
 def is_test_data(rel: str) -> bool:
-    """Whether *rel* lies in a test folder (``tests/``, ``fixtures/``): data for the skill's tests, not for the agent."""
-    return any(part in TEST_FOLDERS for part in rel.split("/")[:-1])
+    """Whether *rel* lies in a test folder (``tests/``, ``fixtures/``) or a hidden one (``.github/``):
+    data for the skill's tests or its repository's tools, not for the agent."""
+    return any(part in TEST_FOLDERS or part.startswith(".") for part in rel.split("/")[:-1])
 
 
 def file_names_in(skill) -> dict[str, frozenset[str]]:

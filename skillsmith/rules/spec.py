@@ -502,7 +502,7 @@ def body_tokens(lines: list[str]) -> int:
 
 #: words that say when to use a skill (the specification: what it does *and when to use it*)
 _WHEN = re.compile(
-    r"\b(?:when|whenever|if|use|used|using|trigger\w*|invoke\w*|ask\w*|request\w*|need\w*|want\w*|before|after|during"
+    r"\b(?:when|whenever|if|use|used|trigger\w*|invoke\w*|ask\w*|request\w*|need\w*|want\w*|before|after|during"
     r"|while|for (?:any|all|tasks?|work|questions?|requests?|users?)|wenn|quand|cuando|lorsque)\b|\u65f6|\u6642|\u5f53",
     re.I,
 )
