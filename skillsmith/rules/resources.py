@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import fnmatch
 import os
 import re
 from pathlib import PurePosixPath
@@ -22,7 +23,7 @@ PLACEHOLDERS = frozenset({".gitkeep", ".keep", ".placeholder", ".empty"})
 #: where a skill names its files besides its Markdown: Codex's interface file
 NAMING_FILES = ("agents/openai.yaml",)
 TEST_FOLDERS = frozenset({"tests", "test", "__tests__", "fixtures", "testdata"})
-_NAME_TOKEN = re.compile(r"[\w@+%][\w./@+%-]*")
+_NAME_TOKEN = re.compile(r"[\w@+%*][\w./@+%*-]*")
 _TOC = re.compile(r"^\s*#{1,6}\s*(table of contents|contents|toc)\b", re.I)
 _ANCHOR_LINK = re.compile(r"\]\(#[^)]+\)")
 
@@ -65,7 +66,14 @@ def named_elsewhere(rel: str, names: dict[str, frozenset[str]]) -> bool:
     holds it written as a folder (``themes/``)."""
     parts = rel.split("/")
     wanted = {rel, parts[-1], *("/".join(parts[:i]) + "/" for i in range(1, len(parts)))}
-    return any(not wanted.isdisjoint(got) for other, got in names.items() if other != rel)
+    for other, got in names.items():
+        if other == rel:
+            continue
+        if not wanted.isdisjoint(got):
+            return True
+        if any("*" in g and "." in g and (fnmatch.fnmatchcase(rel, g) or fnmatch.fnmatchcase(parts[-1], g)) for g in got):
+            return True  # a pattern: `reference/web-cache-deception*.md`
+    return False
 
 
 @rule("RES001", "resource-not-cited", summary="A file of the skill (references/, assets/, any Markdown) is never named.", seed=SEED, scope="skill")
@@ -75,7 +83,8 @@ def resource_not_cited(skill):
     Flags files under `references/` and `assets/`, and Markdown files anywhere in the skill,
     that nothing names: not `SKILL.md` (by path, or by a folder that holds them), not another
     Markdown file of the skill or Codex's `agents/openai.yaml` (by path, by bare file name, or
-    by a folder that holds them written as one: `themes/`).
+    by a folder that holds them written as one: `themes/`, or by a pattern:
+    `reference/attack-*.md`).
     Placeholders (`.gitkeep`, `.keep`) and people's documents (README, CHANGELOG: RES006) are
     not flagged.
 
