@@ -151,8 +151,9 @@ def download_piped_to_shell(subject):
     Flags `curl ... | sh`, `wget -O- ... | bash`, `bash <(curl ...)`, `sh -c "$(curl ...)"`
     and `curl ... | python` in scripts and in SKILL.md and references (where an agent would
     copy it from). Not flagged: `curl ... | python -c '...'` (the download is data for the
-    program), and in Markdown and text a vendor's installer over HTTPS (a URL naming
-    `install`, as installation docs show it) and test data (`tests/`, `fixtures/`).
+    program), test modules and data (`test_x.py`, `tests/`, `fixtures/`), and in Markdown and
+    text: a vendor's installer over HTTPS (a URL naming `install`, as installation docs show
+    it), table rows (where `|` separates cells), and teaching material as for SEC050.
 
     ## Why is this bad?
     Whatever the server returns runs with the agent's rights, unreviewed, and differently on
@@ -173,12 +174,19 @@ def download_piped_to_shell(subject):
     if "curl" not in text and "wget" not in text and "Invoke-WebRequest" not in text and "iwr" not in text:
         return
     prose = f.suffix in PROSE_SUFFIXES
-    if prose and in_test_folder(f.rel):
+    if in_test_folder(f.rel) and prose or is_test_module(f.rel, text):
         return
+    teaches = None
     for start in pipe_to_shell(text):
         line, col = f.line_col(start)
-        if prose and installer_shown(f.lines[line - 1][col - 1:]):
-            continue
+        if prose:
+            shown = f.lines[line - 1]
+            if installer_shown(shown[col - 1:]) or shown.lstrip().startswith("|"):
+                continue  # installation docs; a table's "|" separates cells
+            if teaches is None:
+                teaches = bool(_TEACHING.search(lowered(text)))
+            if teaches and shown_as_example(" ".join(shown.lower().split()), (0, 0), False):
+                continue
         yield Hit(f.path, "a download is piped into a shell or interpreter; download, verify, then run", line, col)
 
 
@@ -415,6 +423,14 @@ _TEACHING = re.compile(
 )
 _EXAMPLE_MARK = re.compile(r"\be\.g\.|(?<![./])\bexamples?\b(?!\.\w)|\bsuch as\b|\bfor instance\b|\[[a-z][a-z _-]*\]")
 _QUOTES = '"`\u201c\u201d'
+
+
+def is_test_module(rel: str, text: str) -> bool:
+    """Whether *rel* is a Python test module (``test_x.py`` or ``x_test.py`` defining tests): its
+    strings are samples for the code under test, not commands. Any other script keeps its findings."""
+    name = rel.rsplit("/", 1)[-1]
+    return name.endswith(".py") and (name.startswith("test_") or name.endswith("_test.py")) and (
+        "def test_" in text or "import unittest" in text or "import pytest" in text)
 
 
 def in_test_folder(rel: str) -> bool:
