@@ -316,18 +316,19 @@ _SECRET = (
     r"|\$[a-z_]*(?:token|secret|key|password)\b|" + _SECRET_FILES + ")"
 )
 _SEND = r"(?:send|upload|post|transmit|exfiltrate|forward|e-?mail|paste|copy|share|submit|attach|pipe)"
-#: where a copy stays on the machine: ``.env``, the environment, the clipboard, a secrets store
-_LOCAL = (r"(?:\.?[\w./-]*\.env\b|(?:your |the |a |an )?(?:local |own )?(?:environment|env|clipboard|shell|terminal|keychain|vault"
-          r"|password manager|secrets? manager|config(?:uration)?|file|\.?github secrets|repository secrets|ci secrets|service account|sa\b))")
+#: where an instruction to exfiltrate sends things: an address, a URL, a service outside the machine
+_REMOTE = (r"(?:(?:the|this|that|a|an|my|our|their|following)\s+)?[`'\"(<]?(?:https?://|ftp://|[\w.+-]+@[\w-]+\.[\w.]+"
+           r"|(?:remote|external|public|attacker)\b|webhooks?\b|pastebin|gist\b|(?:collection |my |our )?server\b|endpoint\b|url\b"
+           r"|slack\b|discord\b|telegram\b|channel\b|third[- ]part)")
 _SENTENCE_END = re.compile(r"[.!?;]\s")
 _NEGATION = re.compile(r"\b(?:never|not|don't|do not|must not|mustn't|avoid|without)\b")
 EXFILTRATION = re.compile(
-    # verb, a few words, the secret, then where it goes: "upload the contents of ~/.ssh/id_rsa to"
-    rf"\b{_SEND}\s+(?:[^\s.!?]+\s+){{0,6}}?{_SECRET}[^!?]{{0,60}}?\s(?:to|into)\s(?!{_LOCAL})"
+    # verb, a few words, the secret, then where it goes: "upload the contents of ~/.ssh/id_rsa to https://..."
+    rf"\b{_SEND}\s+(?:[^\s.!?]+\s+){{0,6}}?(?:~/)?{_SECRET}(?:[^.!?]|\.(?=\S)){{0,60}}?\s(?:to|into)\s+{_REMOTE}"
     # the secret straight to a destination: "your .env to https://..."
     rf"|{_SECRET}\s+(?:\S+\s+){{0,3}}?(?:to|into)\s+(?:https?://|(?:a|the|this|my|our) (?:webhook|pastebin|gist|server|endpoint|url))"
     # a command that ships a credential file: "curl -d @~/.aws/credentials"
-    rf"|\b(?:curl|wget|nc|scp|rsync)\b[^\n|;`&]{{0,80}}{_SECRET_FILES}"
+    rf"|\b(?:curl|wget|nc|scp|rsync)\s+[^\n|;`&,]{{0,80}}{_SECRET_FILES}"
 )
 
 _AGENT_FILES = (
@@ -515,8 +516,10 @@ def secret_exfiltration(subject):
     Flags prose that tells the agent to send, upload, post or paste secrets (credentials, API
     keys, tokens, SSH keys, `.env`, environment variables) to a destination. Not flagged:
     sentences that forbid it ("never send your API key ..."), descriptions ("leaked
-    credentials", "forwards credentials to"), copies to a local place ("Copy .env.example to
-    .env"), and teaching material as for SEC050.
+    credentials", "forwards credentials to"), copies that stay on the machine or go to the
+    user's own stores ("Copy .env.example to .env", "copy the signing secret to your platform
+    secrets": the destination must be an address, a URL or an outside service), and teaching
+    material as for SEC050.
 
     ## Why is this bad?
     An agent runs with its user's credentials within reach. An instruction to ship them to a
