@@ -411,6 +411,12 @@ _NO_QUOTING = {
 _SAFE_SPECIALS = re.compile(r"^\$\{?[#?$!\-]\}?$|^\$\{#")
 
 
+#: commands whose arguments are code (eval, let) or numbers (exit codes, process ids, counts)
+_NO_WORD_ARGUMENTS = frozenset({"eval", "let", "exit", "return", "wait", "kill", "shift", "sleep"})
+#: a variable that holds a list of options on purpose (``$PYTEST_ARGS``, ``${CURL_OPTS}``, ``$FLAGS``)
+_WORD_LIST = re.compile(r"^\$\{?[A-Za-z_][A-Za-z0-9_]*?(?:ARGS|OPTS|OPTIONS|FLAGS|args|opts|options|flags)\}?$")
+
+
 def alternate_value(node) -> bool:
     """Whether *node* is ``${x+word}`` or ``${x:+word}``: words only when *x* is set, on purpose
     unquoted (``${arr[@]+"${arr[@]}"}``, ``${X:+--flag "$X"}``), since quoting makes an empty
@@ -422,22 +428,25 @@ def unquoted_expansions(root, data: bytes) -> list:
     """Expansion nodes (``$var``, ``${var}``, ``$@``, ``$(cmd)``) left unquoted in command arguments.
 
     Not counted: anything inside ``[[ ]]``/``[ ]``, arithmetic, assignments, declarations,
-    ``case`` items, heredocs or strings; arguments of ``eval`` and ``let``; ``$#``, ``$?``,
+    ``case`` items, heredocs or strings; arguments of ``eval`` and ``let`` (code) and of
+    ``exit``, ``return``, ``wait``, ``kill``, ``shift``, ``sleep`` (numbers); ``$#``, ``$?``,
     ``$$``, ``$!`` and ``${#...}``, which expand to numbers; alternate values
-    (:func:`alternate_value`).
+    (:func:`alternate_value`); variables named as option lists (``$PYTEST_ARGS``,
+    ``${CURL_OPTS}``, ``$FLAGS``), split on purpose.
     """
     found = []
     for node, quiet in walk_within(root, _NO_QUOTING):
         if quiet or node.type != "command":
             continue
         name_node = node.child_by_field_name("name")
-        if name_node is None or text(name_node, data) in ("eval", "let"):
+        if name_node is None or text(name_node, data) in _NO_WORD_ARGUMENTS:
             continue
         for arg in node.children_by_field_name("argument"):
             parts = [arg] if arg.type in _EXPANSIONS else (
                 [c for c in arg.children if c.type in _EXPANSIONS] if arg.type == "concatenation" else [])
             for part in parts:
-                if not _SAFE_SPECIALS.match(text(part, data)) and not alternate_value(part):
+                written = text(part, data)
+                if not _SAFE_SPECIALS.match(written) and not alternate_value(part) and not _WORD_LIST.search(written):
                     found.append(part)
     return found
 

@@ -551,7 +551,7 @@ RESERVED_WORDS = ("anthropic", "claude")
 
 
 @rule("SPC018", "name-reserved-word", summary="'name' contains a word hosts reserve ('anthropic', 'claude').",
-      seed=SPEC, scope="skill", severity="warning", targets=NAMED_IN_FRONTMATTER)
+      seed=SPEC, scope="skill", severity="info", targets=NAMED_IN_FRONTMATTER)
 def name_reserved_word(skill):
     """
     ## What it does
@@ -559,7 +559,8 @@ def name_reserved_word(skill):
 
     ## Why is this bad?
     Claude's skill upload (the API and claude.ai) refuses names with these reserved words, so
-    the skill cannot be installed there.
+    the skill cannot be installed there. Info, since other hosts (Claude Code among them)
+    accept such names.
 
     ## Example
     ```yaml
