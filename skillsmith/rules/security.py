@@ -151,7 +151,8 @@ def download_piped_to_shell(subject):
     Flags `curl ... | sh`, `wget -O- ... | bash`, `bash <(curl ...)`, `sh -c "$(curl ...)"`
     and `curl ... | python` in scripts and in SKILL.md and references (where an agent would
     copy it from). Not flagged: `curl ... | python -c '...'` (the download is data for the
-    program), test modules and data (`test_x.py`, `tests/`, `fixtures/`), and in Markdown and
+    program), install hints a script prints (`echo "  curl ... | sh"`; in Python, a string not
+    handed to a shell), test modules and data (`test_x.py`, `tests/`, `fixtures/`), and in Markdown and
     text: a vendor's installer over HTTPS (a URL naming `install`, as installation docs show
     it), table rows (where `|` separates cells), and teaching material as for SEC050.
 
@@ -179,6 +180,8 @@ def download_piped_to_shell(subject):
     teaches = None
     for start in pipe_to_shell(text):
         line, col = f.line_col(start)
+        if not prose and printed_hint(f.lines[line - 1], col - 1, f.suffix == ".py"):
+            continue
         if prose:
             shown = f.lines[line - 1]
             if installer_shown(shown[col - 1:]) or shown.lstrip().startswith("|"):
@@ -190,7 +193,20 @@ def download_piped_to_shell(subject):
         yield Hit(f.path, "a download is piped into a shell or interpreter; download, verify, then run", line, col)
 
 
-_INSTALLER_URL = re.compile(r"https://\S*install", re.I)
+_INSTALLER_URL = re.compile(r"https://(?:\S*install|(?:get|sh)\.[\w.-]+)", re.I)
+_PRINTS = re.compile(r"\b(?:echo|printf|print|console\.log|log(?:ger)?\.\w+|warn|die|info|error)\b")
+_RUNS_PYTHON_STRING = re.compile(r"\b(?:os\.system|os\.popen|subprocess|Popen|check_call|check_output|shell=True|\.run\()")
+
+
+def printed_hint(line: str, at: int, python: bool) -> bool:
+    """Whether the download at offset *at* of a script's *line* is text the script prints or keeps
+    (an install hint: ``echo "  curl ... | sh"``, ``print("Install uv: curl ... | sh")``), not a
+    command it runs. In Python a string is a command only on a line that hands it to a shell."""
+    before = line[:at]
+    quoted = before.count('"') % 2 == 1 or before.count("'") % 2 == 1
+    if python:
+        return quoted and not _RUNS_PYTHON_STRING.search(line)
+    return quoted and bool(_PRINTS.search(before))
 
 
 def installer_shown(command: str) -> bool:
