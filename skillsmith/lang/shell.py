@@ -413,8 +413,9 @@ _SAFE_SPECIALS = re.compile(r"^\$\{?[#?$!\-]\}?$|^\$\{#")
 
 #: commands whose arguments are code (eval, let) or numbers (exit codes, process ids, counts)
 _NO_WORD_ARGUMENTS = frozenset({"eval", "let", "exit", "return", "wait", "kill", "shift", "sleep"})
-#: a variable that holds a list of options on purpose (``$PYTEST_ARGS``, ``${CURL_OPTS}``, ``$FLAGS``)
-_WORD_LIST = re.compile(r"^\$\{?[A-Za-z_][A-Za-z0-9_]*?(?:ARGS|OPTS|OPTIONS|FLAGS|args|opts|options|flags)\}?$")
+#: a variable that holds a list of options (or none) on purpose (``$PYTEST_ARGS``, ``${CURL_OPTS}``,
+#: ``$wflag``), and ``$(seq ...)``, whose words are the point
+_WORD_LIST = re.compile(r"^\$\{?[A-Za-z_][A-Za-z0-9_]*?(?:ARGS?|OPTS?|OPTIONS|FLAGS?|args?|opts?|options|flags?)\}?$|^\$\(seq\s")
 
 
 def alternate_value(node) -> bool:

@@ -29,7 +29,9 @@ _STAGE_END = re.compile(r"[\n|;&]")
 _NOT_SPACE = re.compile(r"\S")
 #: after the ``|``: a shell (maybe through sudo and its flags), or Python (not ``python -m json.tool``)
 _INTO_SHELL = re.compile(r"\s*(?:sudo\s+(?:-\S+\s+)*)?(?:ba|z|da|k)?sh\b")
-_INTO_PYTHON = re.compile(r"\s*(?:sudo\s+)?python3?\b(?!\s+-m\s+json)(?!\s+-c\b)")
+#: ... or Python reading the download as its program (``| python3``, ``| python3 -``), not a
+#: script or ``-c``/``-m`` that reads it as data (``| python3 tool.py``, ``| python3 -m json.tool``)
+_INTO_PYTHON = re.compile(r"\s*(?:sudo\s+)?python[\d.]*(?:\s+-(?![cm]\b)[A-Za-z]+)*(?:\s+-)?(?=[ \t]*(?:$|[\n|;&)`\"']))", re.M)
 #: ``sh -c "$(curl ...)"`` and ``bash <(curl ...)``
 _SHELL_RUNS_DOWNLOAD = re.compile(r"\b(?:ba|z)?sh\s+(?:(?:-c\s+)?[\"']?\$\(|<\()\s*(?:curl|wget)\b")
 
@@ -184,8 +186,8 @@ def download_piped_to_shell(subject):
             continue
         if prose:
             shown = f.lines[line - 1]
-            if installer_shown(shown[col - 1:]) or shown.lstrip().startswith("|"):
-                continue  # installation docs; a table's "|" separates cells
+            if installer_shown(shown[col - 1:]) or shown.lstrip().startswith("|") or _COUNTER_EXAMPLE.search(shown):
+                continue  # installation docs; a table's "|" separates cells; what not to do
             if teaches is None:
                 teaches = bool(_TEACHING.search(lowered(text)))
             if teaches and shown_as_example(" ".join(shown.lower().split()), (0, 0), False):
@@ -194,6 +196,7 @@ def download_piped_to_shell(subject):
 
 
 _INSTALLER_URL = re.compile(r"https://(?:\S*install|(?:get|sh)\.[\w.-]+)", re.I)
+_COUNTER_EXAMPLE = re.compile(r"\b(?:dangerous|insecure|unsafe|bad|don'?t|never|avoid)\b|\u274c", re.I)
 _PRINTS = re.compile(r"\b(?:echo|printf|print|console\.log|log(?:ger)?\.\w+|warn|die|info|error)\b")
 _RUNS_PYTHON_STRING = re.compile(r"\b(?:os\.system|os\.popen|subprocess|Popen|check_call|check_output|shell=True|\.run\()")
 
