@@ -33,6 +33,7 @@ DYNAMIC = {
     "SUC020": "tests/test_audit.py::test_scope_creep_tools_network_and_process",
     "SUC021": "tests/test_audit.py::test_scope_creep_tools_network_and_process",
     "SUC022": "tests/test_audit.py::test_scope_creep_tools_network_and_process",
+    "SUC030": "tests/test_audit_reviewer.py (a real reviewer process: approve, flag, garbage, timeout, non-zero exit)",
 }
 
 
