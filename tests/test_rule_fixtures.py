@@ -24,6 +24,7 @@ DYNAMIC = {
     "RUN001": "tests/test_check_run.py",
     "RUN002": "tests/test_check_run.py",
     "STE013": "tests/test_stabledge.py (sparse 21 MB file)",
+    "STE019": "tests/test_stabledge.py (opt-in: checked with --select STE019)",
     "SHL090": "tests/test_shellcheck.py (needs shellcheck on PATH)",
     # audit rules need a git history and permissions: tests/test_audit.py
     "SUC010": "tests/test_audit.py::test_file_unreadable_to_others_is_flagged",
