@@ -143,6 +143,22 @@ def unavailable() -> str | None:
     return None
 
 
+def require(what: str) -> None:
+    """Raise :class:`~skillsmith.errors.MissingDependencyError` (exit 5) when no sandbox can be made here.
+
+    *what* says what would run in it (``--run runs scripts``), for the message, which also
+    names the way out: install bubblewrap, or ``--unsandboxed``.
+    """
+    why = unavailable()
+    if why is not None:
+        from skillsmith.errors import MissingDependencyError
+
+        raise MissingDependencyError(
+            f"{what} in a sandbox, and none can be made here: {why}; {INSTALL_HINT}, "
+            "or pass --unsandboxed to run them as you, with your files and network",
+            {"tool": "bwrap"})
+
+
 # -- a run ------------------------------------------------------------------------------------
 
 

@@ -3,26 +3,14 @@
 from __future__ import annotations
 
 import json
-import os
 import shlex
-import subprocess
 import sys
 import time
 from pathlib import Path
 
 import pytest
-from conftest import run_cli, write_tree
-
-SKILL = """\
----
-name: {name}
-description: Formats tables. Use when the user pastes CSV.
-allowed-tools: Read
----
-# {name}
-
-Format the table the user pastes.
-"""
+from conftest import run_cli, survivors, write_tree
+from test_audit import SKILL, git, git_env, ref  # noqa: F401 (git_env: the audit tests' autouse git identity)
 
 #: the test's reviewer: keeps what it read and how it ran, then answers as its first argument says
 REVIEWER = r'''
@@ -55,24 +43,9 @@ elif mode == "fail":
 
 
 @pytest.fixture(autouse=True)
-def git_env(monkeypatch, tmp_path):
-    for key, value in {
-        "GIT_AUTHOR_NAME": "Test Author", "GIT_AUTHOR_EMAIL": "author@example.com",
-        "GIT_COMMITTER_NAME": "Test Committer", "GIT_COMMITTER_EMAIL": "committer@example.com",
-        "GIT_CONFIG_GLOBAL": str(tmp_path / "gitconfig"), "GIT_CONFIG_NOSYSTEM": "1",
-        "XDG_CONFIG_HOME": str(tmp_path / "config"),
-    }.items():
-        monkeypatch.setenv(key, value)
-
-
-def git(root: Path, *args: str) -> str:
-    return subprocess.run(["git", "-C", str(root), *args], capture_output=True, text=True, check=True).stdout.strip()
-
-
-def ref(root: Path) -> str | None:
-    proc = subprocess.run(["git", "-C", str(root), "rev-parse", "--verify", "--quiet", "refs/audited"],
-                          capture_output=True, text=True)
-    return proc.stdout.strip() or None
+def own_config(monkeypatch, tmp_path):
+    """The user's config folder (where the reviewer's prompt is kept) is the test's own."""
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
 
 
 @pytest.fixture
@@ -184,16 +157,7 @@ def test_a_reviewer_that_does_not_answer_in_time_is_killed_and_not_an_approval(s
     assert time.monotonic() - started < 60  # cut short (a guard, not a timing goal)
     assert r.code == 10 and ref(skills) == before
     assert r.json()["meta"]["review_command"]["problem"] == "the reviewer gave no answer within 2 s"
-    hung = [pid for pid in os.listdir("/proc") if pid.isdigit() and _cmdline(pid).count(str(reviewer[0]))]
-    assert hung == []
-
-
-def _cmdline(pid: str) -> str:
-    try:
-        with open(f"/proc/{pid}/cmdline", "rb") as fh:
-            return fh.read().decode("utf-8", "replace")
-    except OSError:
-        return ""
+    assert survivors(str(reviewer[0])) == []  # the reviewer was killed, not left running
 
 
 def test_a_reviewer_that_cannot_start_is_not_an_approval(skills, tmp_path):

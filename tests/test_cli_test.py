@@ -7,7 +7,7 @@ import time
 import uuid
 
 import pytest
-from conftest import needs_sandbox, run_cli, write_tree
+from conftest import needs_sandbox, run_cli, survivors, write_tree
 
 #: both ways suites run: in the sandbox (where there is one) and --unsandboxed
 MODES = [pytest.param([], id="sandbox", marks=needs_sandbox), pytest.param(["--unsandboxed"], id="unsandboxed")]
@@ -89,22 +89,6 @@ def test_a_failing_suite_exits_10_with_its_output(tmp_path, mode):
     tail = r.stdout[fail:].splitlines()[1:4]  # the skills run in name order: broken, then good
     assert tail == ["    case one ok", "    1 passed, 1 failed", "    FAIL: case two: exit 3, expected 0"]
     assert r.stderr.splitlines()[-1] == "1 passed, 1 failed"
-
-
-def survivors(marker: str) -> list[int]:
-    """Processes whose command line holds *marker* (zombies do not count)."""
-    found = []
-    for name in os.listdir("/proc"):
-        try:
-            with open(f"/proc/{name}/cmdline", "rb") as fh:
-                cmdline = fh.read()
-            with open(f"/proc/{name}/stat") as fh:
-                state = fh.read().rsplit(")", 1)[1].split()[0]
-        except (OSError, IndexError):
-            continue
-        if marker.encode() in cmdline and state != "Z":
-            found.append(int(name))
-    return found
 
 
 @pytest.fixture

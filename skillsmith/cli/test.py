@@ -60,7 +60,7 @@ def run(args: argparse.Namespace) -> int:
 
     from skillsmith import sandbox, suites
     from skillsmith.cli import output
-    from skillsmith.errors import MissingDependencyError, UsageError
+    from skillsmith.errors import UsageError
     from skillsmith.rules.finding import display_path
 
     if not math.isfinite(args.timeout) or args.timeout <= 0:
@@ -69,12 +69,7 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("--jobs must be at least 1")
     found, without = suites.find(args.paths or ["."])
     if found and not args.unsandboxed:
-        why = sandbox.unavailable()
-        if why is not None:
-            raise MissingDependencyError(
-                f"test runs the suites in a sandbox, and none can be made here: {why}; {sandbox.INSTALL_HINT}, "
-                "or pass --unsandboxed to run them as you, with your files and network",
-                {"tool": "bwrap"})
+        sandbox.require("test runs the suites")
     results = suites.run_suites(found, timeout=args.timeout, sandboxed=not args.unsandboxed,
                                 jobs=args.jobs or suites.DEFAULT_JOBS)
     outcome = suites.TestRun(results, without)

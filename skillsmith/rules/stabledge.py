@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import re
-
 from skillsmith.model import citations
 from skillsmith.model.skill import script_language
 from skillsmith.model.skillpath import skill_path
@@ -622,22 +620,6 @@ def resource_symlink(skill):
                   "copy the file into the skill", d.line)
 
 
-def _code_after(lines: list[str], c, fenced: bool) -> str | None:
-    """The code after citation *c* on its line: to the closing backtick of an inline span, or to
-    the end of a fenced line (joined with the lines a trailing backslash continues, without a
-    trailing ``# comment``); None when the citation is prose."""
-    after = c.after
-    if fenced:
-        number = c.line
-        while after.rstrip().endswith("\\") and number < len(lines):
-            after = after.rstrip()[:-1] + " " + lines[number].strip()
-            number += 1
-        return re.sub(r"\s+#\s.*$", "", after)
-    if lines[c.line - 1][:c.column - 1].count("`") % 2 == 0:
-        return None
-    return after.split("`", 1)[0]
-
-
 @rule(
     "STE018", "invocation-argv-limit", summary="A cited invocation passes more than 64 arguments, or one over 8 KB.",
     seed=f"{SEED} Running scripts (Limits)", scope="skill", targets=TARGET,
@@ -672,7 +654,7 @@ def invocation_argv_limit(skill):
         seen.add((f.rel, c.line, c.column))
         if f.rel not in fences:
             fences[f.rel] = citations.fenced_lines(f.lines)
-        after = _code_after(f.lines, c, c.line in fences[f.rel])
+        after = citations.code_after(f.lines, c, c.line in fences[f.rel])
         if after is None:
             continue
         args = stabledge.invocation_arguments(after)

@@ -50,6 +50,8 @@ ANSWER_LIMIT = 1024 * 1024
 CONTEXT_LIMIT = 512 * 1024
 #: the default time a reviewer has to answer
 DEFAULT_TIMEOUT = 300.0
+#: how long a killed reviewer may take to let go of its output pipes
+DRAIN_SECONDS = 2.0
 
 ANSWER_FORMAT = """\
 # How to answer
@@ -237,7 +239,12 @@ def run_reviewer(reviewer: Reviewer, text: str) -> Verdict:
             out, err = proc.communicate(text.encode("utf-8"), timeout=reviewer.timeout)
         except subprocess.TimeoutExpired:
             _kill(proc)
-            proc.communicate()
+            try:
+                proc.communicate(timeout=DRAIN_SECONDS)
+            except subprocess.TimeoutExpired:  # something outside its session holds the pipes open
+                for pipe in (proc.stdout, proc.stderr):
+                    pipe.close()
+                proc.wait()
             return Verdict("none", problem=f"the reviewer gave no answer within {reviewer.timeout:g} s")
         finally:
             _kill(proc)  # whatever it left running in its session
