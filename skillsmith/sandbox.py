@@ -62,7 +62,7 @@ class Outcome:
 
 
 def environment(home: str, tmp: str) -> dict[str, str]:
-    """What a program sees: a PATH, a UTF-8 locale, a dumb terminal, a throwaway HOME."""
+    """What a program sees: a PATH, a UTF-8 locale, a dumb terminal, a throwaway HOME, bytecode kept in *tmp*."""
     return {
         "PATH": os.environ.get("PATH", os.defpath),
         "HOME": home,
@@ -72,6 +72,9 @@ def environment(home: str, tmp: str) -> dict[str, str]:
         "TERM": "dumb",
         "NO_COLOR": "1",
         "PYTHONDONTWRITEBYTECODE": "1",  # leave no __pycache__ in the skill
+        # and what is compiled on purpose (py_compile, compileall) goes to the scratch folder,
+        # not beside the source: the skill is read-only in the sandbox and left as it was without it
+        "PYTHONPYCACHEPREFIX": os.path.join(tmp, "pycache"),
         "PYTHONIOENCODING": "utf-8",
     }
 

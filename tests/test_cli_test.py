@@ -167,6 +167,21 @@ def test_a_suite_runs_isolated(tmp_path, mode):
     assert not (cwd / "scratch").exists() and not (tmp_path / "iso" / "scratch").exists()
 
 
+COMPILING_RUN_SH = """#!/usr/bin/env bash
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+python3 -m py_compile "$here/scripts/tool.py" && echo "compiled"
+"""
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_suite_may_compile_the_skills_python_which_stays_as_it_was(tmp_path, mode):
+    root = skill(tmp_path, "compiles", {"scripts/tool.py": "print('hi')\n", "tests/run.sh": COMPILING_RUN_SH})
+    r = run_cli("test", str(root), *mode, "--json")
+    [row] = r.json()["data"]
+    assert (r.code, row["status"], row["stdout"]) == (0, "passed", "compiled\n"), row
+    assert not (root / "scripts" / "__pycache__").exists()
+
+
 PLUGIN = '''
 def describe():
     return {"tools": ["echo", "crash", "read"]}
