@@ -210,3 +210,60 @@ def test_hostile_frontmatter_through_real_processes(name, tmp_path):
         return r.code, r.stdout, r.stderr
 
     check_and_fix(FIXED_EXAMPLES[name], name != "not-utf8", tmp_path, run)
+
+
+#: pieces of a description as authors write them, rich in what YAML reads as structure
+PIECES = list("abZ é日:'\"\\#@`%*&![]{}|>,-?~.\t") + [": ", " #", "Use when: ", "it's ", '"go" ', "[x] ", "C:\\x "]
+CONTINUATIONS = ["and more text", "  indented more", "  the user asks: now", "the end.", "  it's \"done\""]
+
+
+@st.composite
+def broken_description(draw) -> tuple[bytes, str]:
+    """(a SKILL.md whose description is *text* as written, the text the author meant)."""
+    first = "".join(draw(st.lists(st.sampled_from(PIECES), min_size=1, max_size=12))).strip(" \t")
+    more = draw(st.lists(st.sampled_from(CONTINUATIONS), max_size=2))
+    if not first:
+        first = "x"
+    meant = " ".join([first] + [c.strip() for c in more])
+    ending = draw(st.sampled_from(["\n", "\r\n"]))
+    lines = ["---", "name: fuzz-skill", "# a comment", f"description: {first}", *more, "license: MIT", "---", "# T", ""]
+    return ending.join(lines).encode("utf-8"), meant
+
+
+@settings(max_examples=80, deadline=None, derandomize=True, database=None,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(example=broken_description())
+def test_repair_gives_the_value_the_author_wrote(example):
+    """``[*]`` exactly when ``fix`` repairs; a repair keeps the other lines and gives the text as written."""
+    import yaml
+
+    content, meant = example
+    base = Path(tempfile.mkdtemp(prefix="skillsmith-fm-repair-"))
+    try:
+        skill = base / "fuzz-skill"
+        skill.mkdir()
+        md = skill / "SKILL.md"
+        md.write_bytes(content)
+        code, out, err = run_main("check", str(skill), "--json", "--no-cache")
+        assert code in (0, 10) and "internal error" not in err
+        spc004 = [f for f in json.loads(out)["data"] if f["rule"] == "SPC004"]
+        code, out, err = run_main("fix", str(skill), "--json")
+        assert code in (0, 10) and "internal error" not in err
+        fixed = md.read_bytes()
+        marked = bool(spc004) and spc004[0]["fix"] == "safe"
+        assert marked == (fixed != content), (spc004, fixed)
+        if fixed != content:
+            old, new = content.split(b"\n"), fixed.split(b"\n")
+            assert len(old) == len(new)
+            assert [o for o, n in zip(old, new) if o == n][:3] == old[:3], "a line before the value changed"
+            assert old[-4:] == new[-4:], "a line after the value changed"
+            data = yaml.safe_load(fixed.decode().replace("\r\n", "\n").split("---\n")[1])
+            assert data == {"name": "fuzz-skill", "description": meant, "license": "MIT"}
+            code, out, _ = run_main("check", str(skill), "--json", "--no-cache")
+            assert not [f for f in json.loads(out)["data"] if f["rule"] == "SPC004"]
+            run_main("fix", str(skill))
+            assert md.read_bytes() == fixed, "a second fix changed the repair"
+        elif spc004:
+            assert "quote" in spc004[0]["message"] or "indent" in spc004[0]["message"], spc004[0]["message"]
+    finally:
+        shutil.rmtree(base, ignore_errors=True)
