@@ -45,8 +45,9 @@ _WORD_BEFORE_COLON = re.compile(r"(?<![A-Za-z0-9_-])[A-Za-z_][A-Za-z0-9_-]*(?=:(
 _SENTENCE_END = ".!?;,)]}\u3002\uff01\uff1f\uff1b\uff0c\u3001\uff09\u300d\u300f"
 #: characters YAML reserves that cannot start a plain value, and that start no structure in a block value
 _RESERVED_START = "@`%,]}"
-#: at most this many entries are repaired in one file
+#: at most this many entries are repaired in one file, in blocks nested at most this deep
 MAX_REPAIRS = 32
+MAX_DEPTH = 8
 
 
 @dataclass(frozen=True)
@@ -107,6 +108,8 @@ def repair(md) -> Repair | None:
                            "(in single quotes, write each ' as '')")
         data = _apply(md, raw_lines, ends, edits)
         _verify(data, md, top, checks)
+    except RecursionError:
+        return Repair(None, "not repaired: the frontmatter is nested too deeply")
     except _Refused as why:
         return Repair(None, "; ".join([*(note for note, _ in notes), str(why)]))
     return Repair(data, "; ".join(f"{note}; `fix` {does}" for note, does in notes))
@@ -291,6 +294,8 @@ def _value_lines(lines, entry: _Entry, refuse) -> list[int]:
         if ended:
             refuse(f"line {i + 1} follows a blank line or comment inside the value")
         stripped = line.strip(" \t")
+        if len(_indent(line)) < entry.indent:
+            refuse(f"line {i + 1} is indented less than its key")
         if "\t" in _indent(line):
             refuse(f"line {i + 1} is indented with a tab")
         if stripped.startswith(("- ", "-\t")) or stripped == "-" or _KEY.match(stripped):
@@ -301,6 +306,8 @@ def _value_lines(lines, entry: _Entry, refuse) -> list[int]:
 
 def _repair_block(lines, entry: _Entry, path, siblings, edits, checks, notes, error) -> None:
     """An entry with an empty value: a nested block, maybe indented with tabs."""
+    if len(path) > MAX_DEPTH:
+        raise _Refused(f"{_at(lines, error)}: the YAML breaks in a block nested more than {MAX_DEPTH} deep; not repaired")
     body = [i for i in entry.rest if not _is_blank_or_comment(lines[i])]
     if not body:
         raise _Refused(f"{_at(lines, error)}: the YAML breaks in the value of '{'.'.join(path)}'; "
