@@ -1,4 +1,9 @@
-"""Give every ``ArgumentParser(...)`` an EXAMPLES epilog and a raw description formatter."""
+"""Give every ``ArgumentParser(...)`` an EXAMPLES epilog and a raw description formatter.
+
+The examples are the docstring's, else ``SKILL.md``'s worked invocations that the parser accepts
+(:meth:`ScriptFacts.examples`); with none, no epilog is written (``NAME --help`` in the help
+itself says nothing) and PYS002 stays for a person.
+"""
 
 from __future__ import annotations
 
@@ -11,7 +16,7 @@ from skillsmith.codemods.pyscript import (
     add_arguments,
     defs_containing,
     facts_for,
-    module_alias,
+    top_level_alias,
 )
 
 from skillsmith.lang import python
@@ -21,9 +26,31 @@ RAW_FORMATTERS = ("RawDescriptionHelpFormatter", "RawTextHelpFormatter")
 
 
 def string_literal(text: str) -> str:
-    """*text* as a one-line double-quoted Python literal."""
-    escaped = text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n").replace("\r", "\\r")
-    return f'"{escaped}"'
+    """*text* as a one-line Python literal: double quotes, or single ones when that escapes less."""
+    quote = "'" if '"' in text and "'" not in text else '"'
+    escaped = text.replace("\\", "\\\\").replace(quote, "\\" + quote).replace("\n", "\\n").replace("\r", "\\r")
+    return f"{quote}{escaped}{quote}"
+
+
+#: an epilog literal longer than this is written one line per string, in parentheses
+MAX_EPILOG_LITERAL = 60
+
+
+def split_literal(text: str, arg_space) -> cst.BaseExpression:
+    """*text* as adjacent literals, one per line of it, inside parentheses, one level in from *arg_space*.
+
+    *arg_space* is the ``ParenthesizedWhitespace`` before the argument (its line break and indent).
+    """
+    parts = [cst.SimpleString(string_literal(line)) for line in text.splitlines(keepends=True)]
+    inner = cst.ParenthesizedWhitespace(
+        first_line=cst.TrailingWhitespace(), empty_lines=[], indent=arg_space.indent,
+        last_line=cst.SimpleWhitespace(arg_space.last_line.value + "    "),
+    )
+    closing = arg_space.with_changes(empty_lines=[])
+    value = parts[-1]
+    for part in reversed(parts[:-1]):
+        value = cst.ConcatenatedString(left=part, right=value, whitespace_between=inner)
+    return value.with_changes(lpar=[cst.LeftParen(whitespace_after=inner)], rpar=[cst.RightParen(whitespace_before=closing)])
 
 
 def examples_block(examples: list[str]) -> str:
@@ -32,9 +59,9 @@ def examples_block(examples: list[str]) -> str:
 
 class ArgparseEpilog(WalkOnlyInto, VisitorBasedCodemodCommand):
     DESCRIPTION = (
-        "Add epilog= with an examples block (from the docstring's Examples) and "
-        "formatter_class=argparse.RawDescriptionHelpFormatter to ArgumentParser(...) calls; "
-        "aliases included, existing keywords stay."
+        "Add epilog= with an examples block (the docstring's Examples, or SKILL.md's worked "
+        "invocations the parser accepts) and formatter_class=argparse.RawDescriptionHelpFormatter "
+        "to ArgumentParser(...) calls; aliases included, existing keywords stay."
     )
     RULES = ("PYS002", "PYS003")
     SAFE = True
@@ -55,11 +82,17 @@ class ArgparseEpilog(WalkOnlyInto, VisitorBasedCodemodCommand):
         if any(arg.star for arg in updated_node.args):
             return updated_node  # **kwargs may carry epilog or formatter_class
         keywords = {arg.keyword.value: arg for arg in updated_node.args if arg.keyword is not None}
-        block = examples_block(self.facts.examples())
+        formatter = keywords.get("formatter_class")
+        if formatter is not None and (python.dotted(formatter.value) or "").rsplit(".", 1)[-1] not in RAW_FORMATTERS:
+            return updated_node  # a formatter that rewraps an epilog (or one of the author's own): leave both
+        examples = self.facts.examples(for_epilog=True)
+        block = examples_block(examples)
         new_args = []
         call = updated_node
         epilog = keywords.get("epilog")
-        if epilog is None:
+        if not examples:
+            pass  # nothing true to show
+        elif epilog is None:
             new_args.append(self._keyword("epilog", cst.SimpleString(string_literal(block))))
         elif isinstance(epilog.value, cst.SimpleString):
             text = _literal_text(epilog.value)
@@ -71,7 +104,7 @@ class ArgparseEpilog(WalkOnlyInto, VisitorBasedCodemodCommand):
                 )
         if "formatter_class" not in keywords:
             new_args.append(self._keyword("formatter_class", self._formatter(aliases)))
-        return add_arguments(call, new_args) if new_args else call
+        return _split_long_epilog(add_arguments(call, new_args)) if new_args else call
 
     def _keyword(self, name: str, value: cst.BaseExpression) -> cst.Arg:
         no_space = cst.SimpleWhitespace("")
@@ -84,7 +117,7 @@ class ArgparseEpilog(WalkOnlyInto, VisitorBasedCodemodCommand):
         for local, target in aliases.items():
             if target == f"argparse.{FORMATTER}":
                 return cst.Name(local)
-        module = module_alias(aliases, "argparse")
+        module = top_level_alias(self.facts.module, "argparse")
         if module is None:
             self.add_needed_import("argparse")
             module = "argparse"
@@ -100,3 +133,21 @@ def _literal_text(node: cst.SimpleString) -> str | None:
     except (ValueError, SyntaxError):
         return None
     return value if isinstance(value, str) else None
+
+
+def _split_long_epilog(call: cst.Call) -> cst.Call:
+    """*call* with a long one-line ``epilog=`` literal split over lines, when its arguments are on lines of their own."""
+    args = list(call.args)
+    for i, arg in enumerate(args):
+        if arg.keyword is None or arg.keyword.value != "epilog" or not isinstance(arg.value, cst.SimpleString):
+            continue
+        if len(arg.value.value) <= MAX_EPILOG_LITERAL:
+            return call
+        space = call.whitespace_before_args if i == 0 else args[i - 1].comma.whitespace_after \
+            if isinstance(args[i - 1].comma, cst.Comma) else None
+        text = _literal_text(arg.value)
+        if not isinstance(space, cst.ParenthesizedWhitespace) or text is None or text.count("\n") < 2:
+            return call
+        args[i] = arg.with_changes(value=split_literal(text, space))
+        return call.with_changes(args=args)
+    return call

@@ -1,15 +1,35 @@
-"""What the Python codemods know about a script: argparse usage, exit codes, the docstring.
+"""What the Python codemods know about a script, and only from evidence.
 
-Facts come from one ``ast`` parse of the module's current code (``skillsmith.python.facts``),
-which is far cheaper than libcst's metadata providers. The codemods share the texts built here
-(usage line, examples, ``Exit:`` line) so the docstring and the ``--help`` epilog agree.
+Facts come from one ``ast`` parse of the module's current code (:mod:`skillsmith.lang.python`),
+which is far cheaper than libcst's metadata providers, plus what the fix engine knows about the
+skill (``context.scratch``: the worked invocations of the script in ``SKILL.md``). The codemods
+share the texts built here (Usage line, Examples, ``Exit:`` line) so the docstring and the
+``--help`` epilog agree.
+
+Every text is derived from what the script or its skill says; where nothing says it, the value
+is None and the codemod writes nothing (the finding stays for a person):
+
+* Usage: the argparse parser when every argument it gets is known (prog, positionals, options;
+  ``%(prog)s`` resolved), else the script's own ``Usage:`` text, else the bare name of a script
+  that reads no arguments at all.
+* Input: command-line arguments when argparse or ``sys.argv`` is read, stdin, environment variables.
+* Output and Stderr: what the code prints, and where; the ``--json`` envelope only when printed.
+* Exit: each code's meaning from the author's words, the script's constants, the conventions
+  (0 ok, 1 error, 130 interrupted) or the code around the exit (:func:`skillsmith.exitcodes.meaning_for`).
+* Examples: the docstring's, the epilog's, ``SKILL.md``'s worked invocations, concrete lines of
+  the author's usage text; each must be accepted by the parser (no exit 2) and hold no
+  placeholder; ``NAME --help`` only for a script that answers ``--help``.
 """
 
 from __future__ import annotations
 
+import argparse
 import ast
+import contextlib
+import io
 import os
 import re
+import shlex
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -18,11 +38,43 @@ from skillsmith.lang import header as contract
 from skillsmith.lang import python
 
 #: actions that take no value on the command line
-FLAG_ACTIONS = {"store_true", "store_false", "store_const", "count", "help", "version", "append_const"}
+FLAG_ACTIONS = {"store_true", "store_false", "store_const", "count", "help", "version", "append_const",
+                "BooleanOptionalAction"}
+#: argparse actions the parser model can rebuild
+KNOWN_ACTIONS = FLAG_ACTIONS | {"store", "append", "extend"}
 #: at most this many options are spelled out on the Usage line; more become [OPTIONS]
 MAX_USAGE_OPTIONS = 5
+#: at most this many examples are written
+MAX_EXAMPLES = 3
 
 SHEBANG = "#!/usr/bin/env python3"
+#: the shebang of a PEP 723 script (``# /// script`` block): its runner installs what the block declares
+PEP723_SHEBANG = "#!/usr/bin/env -S uv run --script"
+
+#: ``context.scratch`` keys the fix engine fills (see ``skillsmith.fix.python``)
+INVOCATIONS_KEY = "skillsmith.invocations"  # list[str]: SKILL.md command lines that run the script
+SUPPRESSED_KEY = "skillsmith.suppressed"  # callable(rule_id, line) -> bool: an inline suppression holds
+SHEBANG_WORKS_KEY = "skillsmith.shebang_works"  # bool: a new first line would run (no byte-order mark before it)
+RULES_KEY = "skillsmith.rules"  # set[str]: the rules this fix of the file answers
+
+#: the -h/--help branch :mod:`py_help` gives a script without a parser (``{sys}``: its name for sys)
+HELP_BRANCH = '''\
+if len({sys}.argv) > 1 and {sys}.argv[1] in ("-h", "--help"):
+    print(__doc__)
+    {sys}.exit(0)
+'''
+
+#: modules that parse the command line themselves (and answer --help)
+OTHER_PARSERS = {"click", "typer", "fire", "docopt", "optparse", "absl", "plac", "cyclopts", "jsonargparse"}
+#: an argument that is a placeholder, not a value: ``<file>``, ``[--json]``, ``...``, ``$VAR``, ``path/to/x``, ``FILE``
+_PLACEHOLDER = re.compile(r"<[A-Za-z_][^<>]*>|^\[.*\]$|\.\.\.|…|\$\{?[A-Za-z_]|path/to/|\b[Yy]our[_-]|YOUR_|^[A-Z][A-Z0-9_]+$")
+_UPPER = re.compile(r"^[A-Z][A-Z0-9_]+$")
+#: reads of files and the network: a script that makes one has inputs besides its arguments
+_READS = re.compile(r"(^|\.)(open|read_text|read_bytes|load|safe_load|urlopen|get|post|request|connect|glob|iterdir|"
+                    r"listdir|walk|scandir|run|call|check_output|check_call|Popen|system|popen)$")
+
+
+# -- the argparse parser, rebuilt from the code --------------------------------------------------
 
 
 @dataclass
@@ -31,7 +83,126 @@ class Argument:
     name: str  # metavar shown in usage
     takes_value: bool
     required: bool
-    nargs: str | None
+    nargs: str | int | None
+    dest: str = ""
+    action: str | None = None
+    choices: list | None = None
+    type: type | None = None
+    hidden: bool = False  # help=argparse.SUPPRESS
+
+
+@dataclass
+class Parser:
+    """An argparse parser as the code builds it; *complete* when every call it gets is understood."""
+
+    arguments: list[Argument] = field(default_factory=list)
+    exclusive: list[tuple[bool, list[int]]] = field(default_factory=list)  # (required, argument indexes)
+    commands: dict[str, "Parser"] = field(default_factory=dict)
+    commands_required: bool = False
+    add_help: bool = True
+    complete: bool = True
+    known_args: bool = False  # parse_known_args: unknown arguments are fine
+
+    def build(self, prog: str, into: argparse.ArgumentParser | None = None) -> argparse.ArgumentParser:
+        parser = into or argparse.ArgumentParser(prog=prog, add_help=self.add_help, exit_on_error=False)
+        groups = {}
+        for required, indexes in self.exclusive:
+            group = parser.add_mutually_exclusive_group(required=required)
+            groups.update({i: group for i in indexes})
+        for i, arg in enumerate(self.arguments):
+            target = groups.get(i, parser)
+            kw: dict = {}
+            if arg.action:
+                kw["action"] = argparse.BooleanOptionalAction if arg.action == "BooleanOptionalAction" else arg.action
+                if arg.action == "version":
+                    kw["version"] = "version"
+                if arg.action in ("store_const", "append_const"):
+                    kw["const"] = None
+            if arg.nargs is not None:
+                kw["nargs"] = arg.nargs
+            if arg.choices is not None:
+                kw["choices"] = arg.choices
+            if arg.type is not None:
+                kw["type"] = arg.type
+            if arg.flags:
+                kw["required"] = arg.required
+                if arg.dest:
+                    kw["dest"] = arg.dest
+                target.add_argument(*arg.flags, **kw)
+            else:
+                target.add_argument(arg.dest or f"arg{i}", **kw)
+        if self.commands:
+            sub = parser.add_subparsers(dest="_command", required=self.commands_required)
+            for name, command in self.commands.items():
+                command.build(f"{prog} {name}", sub.add_parser(name, add_help=command.add_help))
+        return parser
+
+    def accepts(self, prog: str, argv: list[str]) -> bool | None:
+        """Whether argparse accepts *argv* (exit 0 for ``--help`` counts); None when the model is incomplete."""
+        if not self.complete or any(not c.complete for c in self.commands.values()):
+            return None
+        out = io.StringIO()
+        try:
+            parser = self.build(prog)
+            with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):
+                if self.known_args:
+                    parser.parse_known_args(argv)
+                else:
+                    parser.parse_args(argv)
+        except SystemExit as done:
+            return done.code in (0, None)
+        except (argparse.ArgumentError, TypeError, ValueError):
+            return False
+        return True
+
+    def usage(self, prog: str) -> str:
+        """``prog [--json] FILE``: options (``[OPTIONS]`` beyond a few), exclusive groups as
+        ``(--a | --b)`` when one is required, else ``[--a | --b]``, subcommands, positionals."""
+        parts = [prog]
+        options = [i for i, a in enumerate(self.arguments)
+                   if a.flags and a.flags[0] not in ("-h", "--help") and not a.hidden]
+        if len(options) > MAX_USAGE_OPTIONS:
+            parts.append("[OPTIONS]")
+        else:
+            grouped = {i: (required, members) for required, members in self.exclusive for i in members}
+            done: set[int] = set()
+            for i in options:
+                if i in done:
+                    continue
+                if i in grouped:
+                    required, members = grouped[i]
+                    shown = " | ".join(self._option(j) for j in members if j in options)
+                    done.update(members)
+                    parts.append(f"({shown})" if required else f"[{shown}]")
+                    continue
+                a = self.arguments[i]
+                parts.append(self._option(i) if a.required else f"[{self._option(i)}]")
+        if self.commands:
+            parts.append("{" + ",".join(self.commands) + "} ...")
+        for a in self.arguments:
+            if a.flags or a.hidden:
+                continue
+            if a.nargs == "?":
+                parts.append(f"[{a.name}]")
+            elif a.nargs == "*":
+                parts.append(f"[{a.name} ...]")
+            elif a.nargs == "+":
+                parts.append(f"{a.name} [{a.name} ...]")
+            elif a.nargs == "...":
+                parts.append("...")
+            elif isinstance(a.nargs, int):
+                parts.extend([a.name] * a.nargs)
+            else:
+                parts.append(a.name)
+        return " ".join(parts)
+
+    def _option(self, i: int) -> str:
+        a = self.arguments[i]
+        flag = max(a.flags, key=len)
+        return f"{flag} {a.name}" if a.takes_value else flag
+
+
+# -- the facts -----------------------------------------------------------------------------------
 
 
 @dataclass
@@ -39,12 +210,22 @@ class ScriptFacts:
     module: ast.Module
     facts: python.PythonFacts
     filename: str
-    arguments: list[Argument] = field(default_factory=list)
-    commands: list[str] = field(default_factory=list)
+    code: str = ""
     prog: str = ""
+    parser: Parser | None = None  # the first ArgumentParser, when there is one
+    usage_kw: str | None = None  # ArgumentParser(usage=...) as written, %(prog)s resolved
     description: str | None = None  # parser description, when a literal
     epilog_examples: list[str] = field(default_factory=list)  # lines under "examples:" in a literal epilog
     walked: list[tuple[ast.AST, str | None]] = field(default_factory=list)  # every node, with its top-level def
+    invocations: list[str] = field(default_factory=list)  # SKILL.md's command lines that run the script
+
+    @property
+    def arguments(self) -> list[Argument]:
+        return self.parser.arguments if self.parser else []
+
+    @property
+    def commands(self) -> list[str]:
+        return list(self.parser.commands) if self.parser else []
 
     @property
     def docstring(self) -> tuple[str | None, int]:
@@ -55,90 +236,301 @@ class ScriptFacts:
         doc, line = self.docstring
         return contract.python_header(doc, line)
 
+    # -- exits ---------------------------------------------------------------------------------
+
     @property
     def exit_codes(self) -> list[int]:
         return sorted({0} | {code for code, _, _ in self.facts.exit_codes})
 
-    def exit_line(self, codes: list[int] | None = None) -> str:
+    def exit_meaning(self, code: int) -> str | None:
+        """What the code means (:func:`skillsmith.lang.python.exit_meanings`), or None when nothing says."""
+        if not hasattr(self, "_exit_meanings"):
+            h = self.header
+            self._exit_meanings = python.exit_meanings(self.module, self.facts, h.exit_meanings if h else {})
+        return self._exit_meanings.get(code)
+
+    def exit_line(self, codes: list[int] | None = None) -> str | None:
+        """``0 ok, 2 usage`` for *codes* (default: every code the script uses), or None when one has no known meaning."""
         codes = self.exit_codes if codes is None else codes
-        return ", ".join(f"{c} {exitcodes.meaning(c, self.facts.constants)}" for c in codes)
+        parts = []
+        for c in codes:
+            text = self.exit_meaning(c)
+            if text is None:
+                return None
+            parts.append(f"{c} {text}")
+        return ", ".join(parts)
 
-    def usage(self) -> str:
-        parts = [self.prog]
-        options = [a for a in self.arguments if a.flags and a.flags[0] not in ("-h", "--help")]
-        if len(options) > MAX_USAGE_OPTIONS:
-            parts.append("[OPTIONS]")
-        else:
-            for a in options:
-                flag = max(a.flags, key=len)
-                text = f"{flag} {a.name}" if a.takes_value else flag
-                parts.append(text if a.required else f"[{text}]")
-        if self.commands:
-            parts.append("{" + ",".join(self.commands) + "} ...")
-        for a in self.arguments:
-            if a.flags:
+    # -- usage, input, output -----------------------------------------------------------------
+
+    @property
+    def other_parser(self) -> bool:
+        """The script parses its command line with another library (click, docopt, optparse, getopt...)."""
+        modules = {v.split(".")[0] for v in self.facts.aliases.values()}
+        return bool(modules & (OTHER_PARSERS | {"getopt"}))
+
+    @property
+    def reads_arguments(self) -> bool:
+        """The script takes arguments: a parser with some, ``sys.argv``, another parsing library.
+
+        The -h/--help branch (:data:`HELP_BRANCH`) reads ``sys.argv`` only to answer ``--help``.
+        """
+        parser = self.parser
+        takes = parser is not None and (not parser.complete or bool(parser.commands) or any(
+            a.flags[:1] not in (["-h"], ["--help"]) for a in parser.arguments))
+        return takes or self.other_parser or self.facts.reads_argv and self._reads_argv_beyond_help
+
+    @property
+    def _reads_argv_beyond_help(self) -> bool:
+        branches = [stmt for stmt in self.module.body if isinstance(stmt, ast.If) and is_help_branch(stmt)]
+        inside = {id(n) for b in branches for n in ast.walk(b)}
+        return any(id(n) not in inside and isinstance(n, (ast.Attribute, ast.Name)) and (
+            python.dotted(n) == "sys.argv" or isinstance(n, ast.Name) and self.facts.aliases.get(n.id) == "sys.argv")
+            for n, _ in self.walked)
+
+    def usage(self) -> str | None:
+        """The Usage line the evidence supports, or None."""
+        if self.usage_kw:
+            return self.usage_kw
+        if self.parser is not None:
+            if self.parser.complete and all(c.complete for c in self.parser.commands.values()):
+                return self.parser.usage(self.prog)
+            return None
+        text = self.usage_text()
+        if text:
+            return text
+        if not self.reads_arguments:
+            return self.prog
+        return None
+
+    def usage_text(self) -> str | None:
+        """The first form of the script's own ``Usage:`` text (printed or in a constant), its name resolved."""
+        for node, _ in self.walked:
+            text = _rendered(node, self.prog)
+            if text is None:
                 continue
-            if a.nargs == "?":
-                parts.append(f"[{a.name}]")
-            elif a.nargs == "*":
-                parts.append(f"[{a.name} ...]")
-            elif a.nargs == "+":
-                parts.append(f"{a.name} [{a.name} ...]")
-            else:
-                parts.append(a.name)
-        return " ".join(parts)
-
-    def default_examples(self) -> list[str]:
-        """The epilog's examples, else an invocation with the positionals spelled out, and ``--help``."""
-        if self.epilog_examples:
-            return list(self.epilog_examples)
-        positionals = [a.name for a in self.arguments if not a.flags and a.nargs not in ("?", "*")]
-        examples = []
-        if self.commands:
-            examples.append(f"{self.prog} {self.commands[0]} --help")
-        elif positionals:
-            examples.append(f"{self.prog} {' '.join(positionals)}")
-        examples.append(f"{self.prog} --help")
-        return examples
-
-    def examples(self) -> list[str]:
-        """The docstring's examples when it has some, else :meth:`default_examples`."""
-        h = self.header
-        if h is not None and h.examples:
-            return h.examples
-        return self.default_examples()
-
-    def one_line_description(self) -> str:
-        if self.description:
-            first = re.split(r"(?<=\.)\s", " ".join(self.description.split()), maxsplit=1)[0]
-            return first if first.endswith(".") else first + "."
-        stem = os.path.splitext(os.path.basename(self.filename))[0]
-        words = re.sub(r"[_\-]+", " ", stem).strip() or "script"
-        return words[0].upper() + words[1:] + "."
+            m = re.match(r"^\s*usage:[ \t]*(.*)", text, re.IGNORECASE)
+            if not m:
+                continue
+            first = m.group(1).strip()
+            if not first:
+                rest = [ln.strip() for ln in text[m.end():].splitlines() if ln.strip()]
+                first = rest[0] if rest else ""
+            if first and self.prog.rsplit(".", 1)[0] in first:
+                return " ".join(first.split())
+        return None
 
     @property
     def reads_stdin(self) -> bool:
-        return any(isinstance(n, ast.Attribute) and python.dotted(n) == "sys.stdin" for n, _ in self.walked)
+        return any(isinstance(n, ast.Attribute) and python.dotted(n) in ("sys.stdin", "sys.stdin.buffer")
+                   for n, _ in self.walked) or any(name in ("input", "fileinput.input") for name, _ in self.facts.calls)
 
     @property
-    def promises_json(self) -> bool:
-        return "--json" in self.facts.strings
+    def env_vars(self) -> list[str]:
+        """Environment variables read by name (``os.environ["X"]``, ``os.getenv("X")``), in order."""
+        found: list[str] = []
+        for node, _ in self.walked:
+            name = None
+            if isinstance(node, ast.Subscript) and python.qualified(node.value, self.facts.aliases) == "os.environ":
+                name = _literal(node.slice)
+            elif isinstance(node, ast.Call) and python.qualified(node.func, self.facts.aliases) in (
+                    "os.getenv", "os.environ.get", "os.environ.setdefault") and node.args:
+                name = _literal(node.args[0])
+            if isinstance(name, str) and name not in found:
+                found.append(name)
+        return found
+
+    def input_value(self, with_usage: bool) -> str | None:
+        parts = []
+        if self.reads_arguments:
+            parts.append("command-line arguments" + (" (see Usage)" if with_usage else ""))
+        if self.reads_stdin:
+            parts.append("stdin")
+        env = self.env_vars
+        if env:
+            shown = ", ".join(env[:3]) + (", ..." if len(env) > 3 else "")
+            parts.append(f"environment variable{'s' if len(env) > 1 else ''} {shown}")
+        if parts:
+            return "; ".join(parts)
+        if any(_READS.search(name) for name, _ in self.facts.calls):
+            return None  # it reads files or the network: what it needs is not known
+        return "none"
+
+    @property
+    def _prints(self) -> list[tuple[str, ast.Call]]:
+        """(stream, call) for each print/write: stream is "stdout", "stderr" or "" (a file)."""
+        out = []
+        for name, call in self.facts.calls:
+            if name == "print":
+                target = python.keyword(call, "file")
+                stream = "stdout" if target is None else _stream(target.value, self.facts.aliases)
+            elif name in ("sys.stdout.write", "sys.stdout.buffer.write"):
+                stream = "stdout"
+            elif name in ("sys.stderr.write", "sys.stderr.buffer.write", "warnings.warn", "traceback.print_exc"):
+                stream = "stderr"
+            elif name.startswith("logging.") or name.endswith((".warning", ".error", ".info", ".exception",
+                                                                ".critical", ".debug")) and "log" in name.lower():
+                stream = "stderr"
+            elif name == "json.dump" and len(call.args) >= 2:
+                stream = _stream(call.args[1], self.facts.aliases)
+            elif name in ("pprint.pprint", "pprint"):
+                stream = "stdout"
+            else:
+                continue
+            out.append((stream, call))
+        return out
+
+    @property
+    def json_flag(self) -> bool:
+        return any(a.flags and "--json" in a.flags for a in self.arguments) or "--json" in self.facts.strings
+
+    def output_value(self) -> str | None:
+        """What stdout carries: JSON (the envelope only when it is printed), under --json or always."""
+        prints = [(s, c) for s, c in self._prints if s == "stdout"]
+        if not prints:
+            return None
+        json_prints = [c for _, c in prints if self._is_json_print(c)]
+        envelope = any(name == "emit_json" for name, _ in self.facts.calls) or any(
+            self._is_json_print(c) and python.is_envelope(_printed(c, self.facts.aliases)) for _, c in prints)
+        guarded = bool(json_prints) and self.json_flag and all(self._under_json_flag(c) for c in json_prints)
+        if envelope and self.json_flag:
+            return "results on stdout; with --json the JSON envelope {data, meta}"
+        if guarded:
+            return "results on stdout; JSON with --json"
+        if json_prints and len(json_prints) == len(prints):
+            return "JSON on stdout"
+        return "results on stdout"
+
+    def _is_json_print(self, call: ast.Call) -> bool:
+        return _printed(call, self.facts.aliases) is not None
+
+    def _under_json_flag(self, call: ast.Call) -> bool:
+        """Whether *call* runs under an ``if`` that tests a json flag (``if args.json:``)."""
+        parents = self._parents
+        node = call
+        while id(node) in parents:
+            child, node = node, parents[id(node)]
+            if isinstance(node, (ast.If, ast.IfExp)) and child is not node.test and any(
+                    (isinstance(n, ast.Attribute) and "json" in n.attr.lower()) or
+                    (isinstance(n, ast.Name) and "json" in n.id.lower()) for n in ast.walk(node.test)):
+                return True
+        return False
+
+    @property
+    def _parents(self) -> dict[int, ast.AST]:
+        if not hasattr(self, "_parent_map"):
+            self._parent_map = _parents(self)
+        return self._parent_map
+
+    def stderr_value(self) -> str | None:
+        if "stderr" in {s for s, _ in self._prints}:
+            return "errors and diagnostics"
+        if self.facts.parsers:
+            return "usage errors"
+        return None
 
     def contract_fields(self) -> dict[str, str]:
-        """Values for the header fields, derived from the code."""
-        stdin = "; stdin" if self.reads_stdin else ""
-        json_out = "; with --json the JSON envelope {data, meta}" if self.promises_json else ""
-        return {
-            "Usage": self.usage(),
-            "Input": ("command-line arguments (see Usage)" if self.arguments or self.commands else "none") + stdin,
-            "Output": "results on stdout" + json_out,
-            "Stderr": "errors and diagnostics",
+        """The header fields the evidence supports (name -> value); a field nothing supports is absent."""
+        h = self.header
+        usage = self.usage()
+        has_usage = usage is not None or h is not None and "Usage" in h.fields
+        values = {
+            "Usage": usage,
+            "Input": self.input_value(has_usage),
+            "Output": self.output_value(),
+            "Stderr": self.stderr_value(),
             "Exit": self.exit_line(),
         }
+        return {k: v for k, v in values.items() if v is not None}
+
+    # -- description and examples --------------------------------------------------------------
+
+    def one_line_description(self) -> str | None:
+        """The parser's description (its first sentence), or None."""
+        if self.description:
+            first = re.split(r"(?<=\.)\s", " ".join(self.description.split()), maxsplit=1)[0]
+            first = first[0].upper() + first[1:] if first else first
+            return first if first.endswith(".") else first + "."
+        return None
+
+    @property
+    def answers_help(self) -> bool:
+        """``--help`` prints help and exits 0: argparse with its help, explicit handling, or another parser."""
+        if self.parser is not None and self.parser.add_help:
+            return True
+        return "--help" in self.facts.strings or bool(
+            {v.split(".")[0] for v in self.facts.aliases.values()} & OTHER_PARSERS)
+
+    def accepted(self, example: str, help_added: bool = False) -> bool:
+        """Whether *example* runs this script with arguments it accepts and holds no placeholder.
+
+        *help_added*: the fix gives the script its -h/--help branch in this run.
+        """
+        args = _script_arguments(example, os.path.basename(self.filename), self.prog)
+        if args is None:
+            return False
+        if any(_PLACEHOLDER.search(a) and not (_UPPER.match(a) and self._choice(a)) for a in args):
+            return False
+        if "--help" in args or "-h" in args:
+            return self.answers_help or help_added
+        if self.parser is not None:
+            verdict = self.parser.accepts(self.prog, args)
+            return verdict is not False
+        return True
+
+    def _choice(self, value: str) -> bool:
+        """An upper-case word the parser lists as a choice (``--level INFO``) is a value, not a placeholder."""
+        return any(a.choices and value in a.choices for a in self.arguments)
+
+    def examples(self, for_epilog: bool = False, help_added: bool = False) -> list[str]:
+        """Examples from the evidence: the docstring's own, else the epilog's, SKILL.md's worked
+        invocations and the concrete lines of the author's usage text (each one accepted), else
+        ``NAME --help`` for a script that answers it (not in the epilog: it is the help).
+
+        *help_added*: the fix gives the script its -h/--help branch in this run.
+        """
+        h = self.header
+        own = h.examples if h is not None else []
+        if for_epilog:
+            own = [e for e in own if not _asks_help(e)]  # the help need not tell how to get help
+        if own:
+            return own
+        if self.epilog_examples and not for_epilog:
+            return list(self.epilog_examples)
+        found: list[str] = []
+        candidates = list(self.invocations) + self._usage_examples()
+        for example in candidates:
+            if example not in found and self.accepted(example, help_added):
+                found.append(example)
+            if len(found) == MAX_EXAMPLES:
+                break
+        if found:
+            return found
+        if not self.reads_arguments and not self.reads_stdin:
+            return [self.prog]  # it takes nothing: running it is the example
+        if not for_epilog and (self.answers_help or help_added):
+            return [f"{self.prog} --help"]
+        return []
+
+    @property
+    def needs_help_branch(self) -> bool:
+        """Whether the script parses its arguments by hand and does not answer -h/--help (:mod:`py_help`)."""
+        return (self.parser is None and not self.other_parser and not self.answers_help
+                and "-h" not in self.facts.strings)
+
+    def _usage_examples(self) -> list[str]:
+        """Concrete command lines of the docstring's Usage field (``python x.py --in a.csv``)."""
+        h = self.header
+        usage = h.fields.get("Usage") if h is not None else None
+        if usage is None:
+            return []
+        lines = ([usage.value_line] if usage.value_line else []) + [i.strip() for i in usage.items]
+        name = os.path.basename(self.filename)
+        return [ln for ln in lines if ln and (name in ln or self.prog in ln)]
 
 
 @lru_cache(maxsize=16)
-def script_facts(code: str, filename: str | None, module: ast.Module | None = None) -> ScriptFacts | None:
+def script_facts(code: str, filename: str | None, module: ast.Module | None = None,
+                 invocations: tuple[str, ...] = ()) -> ScriptFacts | None:
     """Facts for *code* (whose ``ast`` parse is *module*, when known), or None when it does not parse.
 
     Cached: codemods in a row share them.
@@ -149,38 +541,47 @@ def script_facts(code: str, filename: str | None, module: ast.Module | None = No
             return None
     facts = python.facts(module)
     name = os.path.basename(filename) if filename else "script.py"
-    sf = ScriptFacts(module, facts, filename or name, prog=name, walked=_walk(module))
+    sf = ScriptFacts(module, facts, filename or name, code=code, prog=name, walked=_walk(module),
+                     invocations=list(invocations))
     if facts.parsers:
-        parser = facts.parsers[0]
-        prog = python.keyword(parser, "prog")
+        call = facts.parsers[0]
+        prog = python.keyword(call, "prog")
         if prog is not None and isinstance(prog.value, ast.Constant) and isinstance(prog.value.value, str):
             sf.prog = prog.value.value
-        desc = python.keyword(parser, "description")
+        desc = python.keyword(call, "description")
         if desc is not None and isinstance(desc.value, ast.Constant) and isinstance(desc.value.value, str):
             sf.description = desc.value.value.strip() or None
-        epilog = python.keyword(parser, "epilog")
+        usage = python.keyword(call, "usage")
+        if usage is not None and isinstance(_literal(usage.value), str):
+            text = _literal(usage.value).replace("%(prog)s", sf.prog).strip()
+            sf.usage_kw = " ".join(text.splitlines()[0].split()) if text else None
+        epilog = python.keyword(call, "epilog")
         if epilog is not None:
             text = _literal(epilog.value)
             if not isinstance(text, str):
-                name = python.dotted(epilog.value)
-                text = _module_string(module, name) if name else None
-            sf.epilog_examples = examples_in(text) if isinstance(text, str) else []
-        _read_arguments(sf, parser)
+                ref = python.dotted(epilog.value)
+                text = _module_string(module, ref) if ref else None
+            if isinstance(text, str):
+                sf.epilog_examples = [e.replace("%(prog)s", sf.prog) for e in examples_in(text)]
+        sf.parser = _read_parser(sf, call)
     return sf
 
 
 def examples_in(text: str) -> list[str]:
-    """The indented lines under an ``examples:`` line of an epilog."""
+    """The indented lines under an ``examples:`` line of an epilog (comment lines left out)."""
     lines = text.splitlines()
     for i, line in enumerate(lines):
-        if line.strip().lower().rstrip(":") in ("examples", "example"):
+        if re.fullmatch(r"(usage )?examples?( of use)?:?", line.strip().lower()):
             items = []
             for item in lines[i + 1:]:
                 if not item.strip():
                     if items:
                         break
                     continue
-                items.append(item.strip())
+                if not item[:1].isspace() and item.strip().endswith(":"):
+                    break
+                if not item.strip().startswith("#"):
+                    items.append(re.sub(r"^[$>]\s+", "", item.strip()))
             return items
     return []
 
@@ -202,57 +603,278 @@ def _walk(module: ast.Module) -> list[tuple[ast.AST, str | None]]:
     return out
 
 
-def _assigned_name(sf: ScriptFacts, call: ast.Call) -> str | None:
-    for node, _ in sf.walked:
-        if isinstance(node, ast.Assign) and node.value is call and isinstance(node.targets[0], ast.Name):
-            return node.targets[0].id
+def _printed(call: ast.Call, aliases: dict[str, str]) -> ast.expr | None:
+    """*x* of ``print(json.dumps(x))`` or ``json.dump(x, stream)``: the JSON a print writes, else None."""
+    if python.qualified(call.func, aliases) == "json.dump":
+        return call.args[0] if call.args else None
+    if call.args and isinstance(call.args[0], ast.Call) and python.qualified(call.args[0].func, aliases) == "json.dumps":
+        inner = call.args[0]
+        return inner.args[0] if inner.args else None
     return None
-
-
-def _read_arguments(sf: ScriptFacts, parser: ast.Call) -> None:
-    name = _assigned_name(sf, parser)
-    if name is None:
-        return
-    subparsers: set[str] = set()
-    for node, _ in sf.walked:
-        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call):
-            call = node.value
-            if python.dotted(call.func) == f"{name}.add_subparsers" and isinstance(node.targets[0], ast.Name):
-                subparsers.add(node.targets[0].id)
-    for node, _ in sf.walked:
-        if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Attribute):
-            continue
-        owner = python.dotted(node.func.value)
-        if node.func.attr == "add_parser" and owner in subparsers:
-            if node.args and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str):
-                sf.commands.append(node.args[0].value)
-        elif node.func.attr == "add_argument" and owner == name:
-            arg = _argument(node)
-            if arg is not None:
-                sf.arguments.append(arg)
 
 
 def _literal(node: ast.expr | None):
     return node.value if isinstance(node, ast.Constant) else None
 
 
+def _stream(node: ast.expr, aliases: dict[str, str]) -> str:
+    name = python.qualified(node, aliases)
+    return {"sys.stdout": "stdout", "sys.stderr": "stderr", "sys.__stderr__": "stderr"}.get(name or "", "")
+
+
+_SELF_NAME = re.compile(r"^(sys\.argv\[0\]|__file__|os\.path\.basename\((sys\.argv\[0\]|__file__)\)|"
+                        r"Path\((sys\.argv\[0\]|__file__)\)\.name|prog|PROG|script_name|SCRIPT_NAME)$")
+
+
+def _rendered(node: ast.AST, prog: str) -> str | None:
+    """The text of a string literal, an f-string or ``"..." % sys.argv[0]`` naming the script, else None."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value
+    if isinstance(node, ast.JoinedStr):
+        out = []
+        for part in node.values:
+            if isinstance(part, ast.Constant):
+                out.append(str(part.value))
+            elif isinstance(part, ast.FormattedValue) and _SELF_NAME.match(ast.unparse(part.value)):
+                out.append(prog)
+            else:
+                return None
+        return "".join(out)
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod) and isinstance(node.left, ast.Constant) \
+            and isinstance(node.left.value, str) and _SELF_NAME.match(ast.unparse(node.right)):
+        return node.left.value.replace("%s", prog, 1)
+    return None
+
+
+def _asks_help(example: str) -> bool:
+    """``x.py --help``: an example that only asks for the help."""
+    words = example.split()
+    return bool(words) and words[-1] in ("-h", "--help") and len([w for w in words if not w.startswith("-")]) <= 2
+
+
+def _script_arguments(example: str, filename: str, prog: str) -> list[str] | None:
+    """The arguments *example* passes to the script (named by its file name or prog), up to a pipe."""
+    try:
+        words = shlex.split(example, comments=True)
+    except ValueError:
+        return None
+    for i, word in enumerate(words):
+        base = word.rsplit("/", 1)[-1]
+        if base in (filename, prog):
+            out = []
+            for arg in words[i + 1:]:
+                if arg in ("|", "||", "&&", ";", "&", ">", ">>", "<", "2>", "2>&1") or arg.startswith(("|", ">")):
+                    break
+                out.append(arg)
+            return out
+    return None
+
+
+# -- reading the parser ----------------------------------------------------------------------------
+
+#: parser methods that do not change which arguments it accepts
+_PARSER_READS = {"parse_args", "parse_known_args", "print_help", "print_usage", "format_help", "format_usage",
+                 "error", "exit", "set_defaults", "get_default", "parse_intermixed_args"}
+
+
+def _assigned_name(sf: ScriptFacts, call: ast.Call) -> str | None:
+    for node, _ in sf.walked:
+        if isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is call:
+            target = node.targets[0] if isinstance(node, ast.Assign) else node.target
+            if isinstance(target, ast.Name):
+                return target.id
+    return None
+
+
+def _read_parser(sf: ScriptFacts, call: ast.Call) -> Parser:
+    """The parser *call* creates, with what the code adds to it."""
+    parents = _parents(sf)
+    return _parser_from(sf, call, parents)
+
+
+def _parents(sf: ScriptFacts) -> dict[int, ast.AST]:
+    parents = {}
+    for node, _ in sf.walked:
+        for child in ast.iter_child_nodes(node):
+            parents[id(child)] = node
+    return parents
+
+
+def _parser_from(sf: ScriptFacts, call: ast.Call, parents: dict[int, ast.AST], depth: int = 0) -> Parser:
+    parser = Parser()
+    for kw in call.keywords:
+        if kw.arg is None or kw.arg == "parents":
+            parser.complete = False  # **options, or arguments inherited from other parsers
+        elif kw.arg == "add_help":
+            value = _literal(kw.value)
+            parser.add_help = value is not False
+            if not isinstance(value, bool):
+                parser.complete = False
+        elif kw.arg in ("prefix_chars", "fromfile_prefix_chars", "argument_default", "allow_abbrev"):
+            parser.complete = False
+    name = _assigned_name(sf, call)
+    parent = parents.get(id(call))
+    if name is None:
+        # ArgumentParser(...).parse_args(), or a subcommand without arguments: nothing else is added
+        if not (isinstance(parent, ast.Attribute) and parent.attr in _PARSER_READS or isinstance(parent, ast.Expr)):
+            parser.complete = False
+        return parser
+    _read_uses(sf, name, parser, parents, None, depth)
+    return parser
+
+
+def _read_uses(sf: ScriptFacts, name: str, parser: Parser, parents: dict[int, ast.AST],
+               exclusive: list[int] | None, depth: int) -> None:
+    """Read every use of the variable *name* (a parser or one of its groups) into *parser*."""
+    for node, _ in sf.walked:
+        if not (isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, ast.Load)):
+            continue
+        attr = parents.get(id(node))
+        if not isinstance(attr, ast.Attribute) or attr.value is not node:
+            parser.complete = False  # passed somewhere else, which may add arguments
+            continue
+        method = attr.attr
+        use = parents.get(id(attr))
+        if not isinstance(use, ast.Call) or use.func is not attr:
+            if method not in ("prog", "description", "epilog"):
+                parser.complete = False
+            continue
+        if method == "parse_known_args":
+            parser.known_args = True
+        if method in _PARSER_READS:
+            continue
+        if method == "add_argument":
+            if _in_loop(use, parents):
+                parser.complete = False
+            arg = _argument(use)
+            if arg is None:
+                parser.complete = False
+                continue
+            if arg is not None:
+                if exclusive is not None:
+                    exclusive.append(len(parser.arguments))
+                parser.arguments.append(arg)
+        elif method in ("add_argument_group", "add_mutually_exclusive_group"):
+            group = _assigned_name(sf, use)
+            if group is None:
+                parser.complete = False
+                continue
+            if method == "add_mutually_exclusive_group":
+                indexes: list[int] = []
+                required = python.keyword(use, "required")
+                parser.exclusive.append((required is not None and _literal(required.value) is True, indexes))
+                _read_uses(sf, group, parser, parents, indexes, depth)
+            else:
+                _read_uses(sf, group, parser, parents, exclusive, depth)
+        elif method == "add_subparsers":
+            sub = _assigned_name(sf, use)
+            required = python.keyword(use, "required")
+            parser.commands_required = required is not None and _literal(required.value) is True
+            if sub is None or depth > 3:
+                parser.complete = False
+                continue
+            _read_commands(sf, sub, parser, parents, depth)
+        else:
+            parser.complete = False
+
+
+def _read_commands(sf: ScriptFacts, sub: str, parser: Parser, parents: dict[int, ast.AST], depth: int) -> None:
+    for node, _ in sf.walked:
+        if not (isinstance(node, ast.Name) and node.id == sub and isinstance(node.ctx, ast.Load)):
+            continue
+        attr = parents.get(id(node))
+        use = parents.get(id(attr)) if isinstance(attr, ast.Attribute) else None
+        if not (isinstance(attr, ast.Attribute) and attr.attr == "add_parser" and isinstance(use, ast.Call)):
+            parser.complete = False
+            continue
+        names = [a.value for a in use.args[:1] if isinstance(a, ast.Constant) and isinstance(a.value, str)]
+        if not names or _in_loop(use, parents):
+            parser.complete = False
+            continue
+        command = _parser_from(sf, use, parents, depth + 1)
+        parser.commands[names[0]] = command
+        aliases = python.keyword(use, "aliases")
+        if aliases is not None:
+            if isinstance(aliases.value, (ast.List, ast.Tuple)):
+                for alias in aliases.value.elts:
+                    if isinstance(_literal(alias), str):
+                        parser.commands.setdefault(_literal(alias), command)
+            else:
+                parser.complete = False
+
+
+def _in_loop(node: ast.AST, parents: dict[int, ast.AST]) -> bool:
+    while id(node) in parents:
+        node = parents[id(node)]
+        if isinstance(node, (ast.For, ast.AsyncFor, ast.While, ast.comprehension)):
+            return True
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            return False
+    return False
+
+
 def _argument(call: ast.Call) -> Argument | None:
+    """The argument an ``add_argument(...)`` call adds, or None when its names or kind are not literal."""
+    if any(isinstance(a, ast.Starred) for a in call.args) or any(k.arg is None for k in call.keywords):
+        return None
     names = [a.value for a in call.args if isinstance(a, ast.Constant) and isinstance(a.value, str)]
-    if not names:
+    if not names or len(names) != len(call.args):
         return None
     kw = {k.arg: k.value for k in call.keywords if k.arg}
-    action = _literal(kw.get("action"))
-    nargs = _literal(kw.get("nargs"))
-    nargs = str(nargs) if nargs is not None else None
+    action = None
+    if "action" in kw:
+        action = _literal(kw["action"])
+        if action is None and python.dotted(kw["action"]) in ("argparse.BooleanOptionalAction", "BooleanOptionalAction"):
+            action = "BooleanOptionalAction"
+        if action not in KNOWN_ACTIONS:
+            return None
+    nargs = None
+    if "nargs" in kw:
+        nargs = _literal(kw["nargs"])
+        if python.dotted(kw["nargs"]) in ("argparse.REMAINDER", "REMAINDER"):
+            nargs = "..."
+        elif python.dotted(kw["nargs"]) in ("argparse.ONE_OR_MORE",):
+            nargs = "+"
+        elif python.dotted(kw["nargs"]) in ("argparse.ZERO_OR_MORE",):
+            nargs = "*"
+        elif python.dotted(kw["nargs"]) in ("argparse.OPTIONAL",):
+            nargs = "?"
+        if not isinstance(nargs, (str, int)) or isinstance(nargs, bool):
+            return None
+    required = False
+    if "required" in kw:
+        required = _literal(kw["required"])
+        if not isinstance(required, bool):
+            return None
+    choices = None
+    if "choices" in kw and isinstance(kw["choices"], (ast.List, ast.Tuple, ast.Set)):
+        values = [_literal(e) for e in kw["choices"].elts]
+        if all(v is not None for v in values):
+            choices = values
+    type_ = {"int": int, "float": float}.get(python.dotted(kw["type"]) or "") if "type" in kw else None
     metavar = _literal(kw.get("metavar"))
+    hidden = python.dotted(kw["help"]) in ("argparse.SUPPRESS", "SUPPRESS") if "help" in kw else False
+    dest = _literal(kw.get("dest"))
     if names[0].startswith("-"):
         long = max(names, key=len).lstrip("-")
-        dest = _literal(kw.get("dest")) or long
-        shown = metavar if isinstance(metavar, str) else str(dest).upper().replace("-", "_")
-        takes = action not in FLAG_ACTIONS and nargs != "0"
-        return Argument(names, shown, takes, bool(_literal(kw.get("required"))), nargs)
+        dest = dest if isinstance(dest, str) else long.replace("-", "_")
+        shown = metavar if isinstance(metavar, str) else dest.upper()
+        takes = action not in FLAG_ACTIONS and nargs != 0
+        return Argument(names, shown, takes, required, nargs, dest, action, choices, type_, hidden)
     shown = metavar if isinstance(metavar, str) else names[0].upper()
-    return Argument([], shown, True, nargs not in ("?", "*"), nargs)
+    optional = nargs in ("?", "*")
+    return Argument([], shown, True, not optional, nargs, names[0], action, choices, type_, hidden)
+
+
+def is_help_branch(stmt: ast.If) -> bool:
+    """Whether *stmt* is the -h/--help branch of :data:`HELP_BRANCH` (for any name of sys)."""
+    test = stmt.test
+    if not (isinstance(test, ast.BoolOp) and len(test.values) == 2):
+        return False
+    names = {python.dotted(n) for n in ast.walk(test) if isinstance(n, ast.Attribute)}
+    strings = {n.value for n in ast.walk(test) if isinstance(n, ast.Constant)}
+    return any(name and name.endswith(".argv") for name in names) and {"-h", "--help"} <= strings \
+        and any(isinstance(n, ast.Name) and n.id == "__doc__" for n in ast.walk(stmt))
 
 
 def defs_containing(sf: ScriptFacts, wanted) -> set[str]:
@@ -299,8 +921,6 @@ class WalkOnlyInto:
         return self._leave_def(original_node, updated_node)
 
 
-
-
 def module_code(context, node) -> str:
     """The code of module *node*: from the fix engine when it has it, else generated."""
     known = context.scratch.get("skillsmith.code")
@@ -323,21 +943,36 @@ def facts_for(codemod, node, fresh: bool = False) -> ScriptFacts | None:
     code = module_code(codemod.context, node)
     checked = codemod.context.scratch.get("skillsmith.parsed")  # (text, module) as the check parsed it
     module = checked[1] if checked is not None and checked[0] == code else None
-    facts = script_facts(code, codemod.context.filename, module)
+    invocations = tuple(codemod.context.scratch.get(INVOCATIONS_KEY, ()))
+    facts = script_facts(code, codemod.context.filename, module, invocations)
     codemod.context.scratch.setdefault("skillsmith.facts", facts)
     return facts
 
 
-def module_alias(aliases: dict[str, str], module: str) -> str | None:
-    """The local name bound to ``import module`` (``ap`` for ``import argparse as ap``)."""
-    for local, target in aliases.items():
-        if target == module:
-            return local
+def suppressed(context, rule: str, line: int) -> bool:
+    """Whether the author silenced *rule* at *line* (``# skillsmith: ignore[RULE]``): its fix leaves the line alone."""
+    check = context.scratch.get(SUPPRESSED_KEY)
+    return bool(check and check(rule, line))
+
+
+def top_level_alias(module_node: ast.Module, module: str) -> str | None:
+    """The name a module-level ``import module`` binds (imports inside functions do not count at top level)."""
+    for stmt in module_node.body:
+        for node in [stmt] + (list(ast.walk(stmt)) if isinstance(stmt, (ast.If, ast.Try)) else []):
+            if isinstance(node, ast.Import):
+                for a in node.names:
+                    if a.name == module:
+                        return a.asname or a.name
     return None
 
 
 def add_arguments(call, new_args: list):
-    """*call* with keyword arguments appended, in the layout the call already uses."""
+    """*call* with keyword arguments appended, laid out as a formatter would lay out the call.
+
+    A call on one line stays on one line while it is short; else (and for a call already
+    broken over lines) each argument goes on its own line, at the indentation the call's
+    arguments already use, with the closing parenthesis where it was.
+    """
     import libcst as cst
 
     args = list(call.args)
@@ -348,31 +983,40 @@ def add_arguments(call, new_args: list):
             return grown
         return one_argument_per_line(grown)
     last = args[-1]
-    first_comma = args[0].comma
-    multiline = (
-        isinstance(call.whitespace_before_args, cst.ParenthesizedWhitespace)
-        or (isinstance(first_comma, cst.Comma) and isinstance(first_comma.whitespace_after, cst.ParenthesizedWhitespace))
-    )
-    if multiline:
-        # one argument per line: copy the separator the call already uses
-        sep = first_comma if isinstance(first_comma, cst.Comma) else None
-        if sep is None or not isinstance(sep.whitespace_after, cst.ParenthesizedWhitespace):
-            sep = cst.Comma(whitespace_after=call.whitespace_before_args)
-        trailing = last.comma if isinstance(last.comma, cst.Comma) else cst.MaybeSentinel.DEFAULT
-        out = args[:-1] + [last.with_changes(comma=sep)]
+    before_args = call.whitespace_before_args
+    separators = [a.comma.whitespace_after for a in args[:-1] if isinstance(a.comma, cst.Comma)]
+    broken = isinstance(before_args, cst.ParenthesizedWhitespace) or any(
+        isinstance(w, cst.ParenthesizedWhitespace) for w in separators)
+    if not broken:
+        comma = cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))
+        out = args[:-1] + [last.with_changes(comma=comma, whitespace_after_arg=cst.SimpleWhitespace(""))]
         for i, arg in enumerate(new_args):
             is_last = i == len(new_args) - 1
-            out.append(arg.with_changes(comma=trailing if is_last else sep))
-        return call.with_changes(args=out)
-    comma = cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))
+            out.append(arg.with_changes(comma=last.comma if is_last else comma,
+                                        whitespace_after_arg=last.whitespace_after_arg if is_last else cst.SimpleWhitespace("")))
+        grown = call.with_changes(args=out)
+        if len(cst.Module(body=[]).code_for_node(grown)) <= MAX_INLINE_CALL:
+            return grown
+        return one_argument_per_line(grown)
+    # broken over lines: the separator the call already uses between arguments (or after its "(")
+    between = next((w for w in separators if isinstance(w, cst.ParenthesizedWhitespace)), None)
+    if between is None:
+        between = before_args
+    sep = cst.Comma(whitespace_after=between)
+    closing = last.whitespace_after_arg  # what stands before ")": a line break and its indent, or nothing
     trailing = last.comma
-    out = args[:-1] + [last.with_changes(comma=comma)]
+    if isinstance(trailing, cst.Comma) and isinstance(trailing.whitespace_after, cst.ParenthesizedWhitespace):
+        closing_comma = trailing  # "arg,\n)": the last comma carries the line break
+    else:
+        closing_comma = trailing
+    out = args[:-1] + [last.with_changes(comma=sep, whitespace_after_arg=cst.SimpleWhitespace(""))]
     for i, arg in enumerate(new_args):
-        out.append(arg.with_changes(comma=trailing if i == len(new_args) - 1 else comma))
-    grown = call.with_changes(args=out)
-    if len(cst.Module(body=[]).code_for_node(grown)) <= MAX_INLINE_CALL:
-        return grown
-    return one_argument_per_line(grown)
+        is_last = i == len(new_args) - 1
+        out.append(arg.with_changes(
+            comma=closing_comma if is_last else sep,
+            whitespace_after_arg=closing if is_last else cst.SimpleWhitespace(""),
+        ))
+    return call.with_changes(args=out)
 
 
 #: a call that grows longer than this is laid out one argument per line
@@ -390,9 +1034,36 @@ def one_argument_per_line(call):
         )
 
     unit = "    "
-    args = [a.with_changes(comma=cst.Comma(whitespace_after=newline_then(unit))) for a in call.args]
+    args = [a.with_changes(comma=cst.Comma(whitespace_after=newline_then(unit)),
+                           whitespace_after_arg=cst.SimpleWhitespace("")) for a in call.args]
     args[-1] = args[-1].with_changes(comma=cst.Comma(whitespace_after=newline_then("")))
     return call.with_changes(whitespace_before_args=newline_then(unit), args=args)
+
+
+def is_main_guard(stmt) -> bool:
+    """``if __name__ == "__main__":`` (a libcst statement)."""
+    import libcst as cst
+
+    if not isinstance(stmt, cst.If) or not isinstance(stmt.test, cst.Comparison):
+        return False
+    test = stmt.test
+    return (
+        isinstance(test.left, cst.Name) and test.left.value == "__name__" and len(test.comparisons) == 1
+        and isinstance(test.comparisons[0].operator, cst.Equal)
+        and isinstance(test.comparisons[0].comparator, cst.SimpleString)
+        and test.comparisons[0].comparator.value.strip("\"'") == "__main__"
+    )
+
+
+def is_bare_main_call(stmt) -> bool:
+    """A statement that is only ``main()`` (a libcst statement)."""
+    import libcst as cst
+
+    return (
+        isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 and isinstance(stmt.body[0], cst.Expr)
+        and isinstance(stmt.body[0].value, cst.Call) and isinstance(stmt.body[0].value.func, cst.Name)
+        and stmt.body[0].value.func.value == "main" and not stmt.body[0].value.args
+    )
 
 
 def insertion_index(body) -> int:
@@ -411,6 +1082,14 @@ def insertion_index(body) -> int:
                 continue
         break
     return index
+
+
+def is_constant(stmt) -> bool:
+    """``NAME = literal`` at module level (constants stay together: nothing goes between them)."""
+    import libcst as cst
+
+    return (isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 and isinstance(stmt.body[0], cst.Assign)
+            and isinstance(stmt.body[0].value, (cst.Integer, cst.SimpleString, cst.Float)))
 
 
 def defined_names(module) -> set[str]:

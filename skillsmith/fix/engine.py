@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
-from skillsmith.model.sourcefile import EncodeError, SourceFile
+from skillsmith.model.sourcefile import EncodeError, SourceFile, shebang_works
 from skillsmith.rules.finding import display_path
 
 KINDS = ("python", "shell", "file")
@@ -217,8 +217,8 @@ def fix_file(f: SourceFile, rules: set[str], unsafe: bool, unit=None) -> FileFix
         return out
     if new != data:
         out.new_data = new
-    if MODE_RULES & rules and not f.mode & 0o100:
-        # the executable bit for whoever may read the file
+    if MODE_RULES & rules and not f.mode & 0o100 and shebang_works(new):
+        # the executable bit for whoever may read the file, only with a shebang that runs
         out.new_mode = f.mode | ((f.mode & 0o444) >> 2) | 0o100
         out.applied.append("executable-bit")
         out.fixed_rules |= MODE_RULES & rules

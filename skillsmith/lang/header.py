@@ -14,10 +14,25 @@ FIELDS = ("Usage", "Input", "Output", "Stderr", "Exit", "Examples")
 #: the contract is read with ``head -25``
 HEAD_LINES = 25
 
-_FIELD = re.compile(r"^\s*(Usage|Input|Output|Stderr|Exit|Examples?)\s*:\s?(.*)$", re.IGNORECASE)
+#: the spellings of each field a header may use (``Exit codes:`` is the Exit field), longest first
+SPELLINGS = {
+    "Examples": ("examples of use", "example usage", "usage examples", "usage example", "examples", "example"),
+    "Usage": ("usage", "synopsis"),
+    "Input": ("inputs", "input"),
+    "Output": ("outputs", "output"),
+    "Stderr": ("stderr",),
+    "Exit": ("exit codes", "exit code", "exit status", "exit values", "return codes", "exit"),
+}
+_NAMES = {spelling: name for name, spellings in SPELLINGS.items() for spelling in spellings}
+_FIELD = re.compile(
+    r"^\s*(" + "|".join(sorted((re.escape(s).replace("\\ ", r"\s+") for s in _NAMES), key=len, reverse=True))
+    + r")\s*:\s?(.*)$",
+    re.IGNORECASE,
+)
 _CODE = re.compile(r"\b(\d{1,3})\b")
-#: a code the Exit: line names with one word: ``10 drift,``
-_CODE_WORD = re.compile(r"\b(\d{1,3})\s+([A-Za-z][A-Za-z_-]*)\s*(?=[,;.)]|$)")
+#: one documented exit code: ``2 usage``, ``- 2: usage``, ``2 = Not a git repo``, ``2 (usage)``
+_CODE_MEANING = re.compile(r"^\W*?(?:exit\s+)?(\d{1,3})\b\s*(?:[-=:\u2013\u2014>]+|\bon\b|\bif\b|\bwhen\b)?\s*\(?\s*(.*?)\s*\)?[.;,]*$",
+                           re.IGNORECASE)
 
 
 @dataclass
@@ -26,6 +41,8 @@ class HeaderField:
     line: int  # 1-based line in the file
     value: str  # text on the field's line and its continuation lines
     items: list[str] = field(default_factory=list)  # continuation lines (for Examples)
+    label: str = ""  # the field's name as written: ``Exit codes``
+    value_line: str = ""  # the text on the field's own line
 
 
 @dataclass
@@ -47,12 +64,33 @@ class Header:
         return {int(c) for c in _CODE.findall(exit_field.value)}
 
     @property
-    def exit_words(self) -> dict[int, str]:
-        """Codes the ``Exit:`` field names with one word: ``{10: "drift"}`` for ``10 drift``."""
+    def exit_meanings(self) -> dict[int, str]:
+        """What the ``Exit:`` field says each code means, as written: ``{2: "Not a git repo"}``.
+
+        Entries are split at commas and semicolons on one line (``0 ok, 2 usage``) or come one
+        per line (``  2 - Not a git repo``); text without a code of its own continues the entry
+        before it.
+        """
         exit_field = self.fields.get("Exit")
         if exit_field is None:
             return {}
-        return {int(code): word.lower() for code, word in _CODE_WORD.findall(exit_field.value)}
+        found: dict[int, str] = {}
+        last: int | None = None
+        for line in [exit_field.value_line] + exit_field.items:
+            for chunk in re.split(r"[,;](?=\s*\W*\d{1,3}\b)|[,;]\s+(?=(?:exit\s+)?\d{1,3}\b)", line):
+                m = _CODE_MEANING.match(chunk.strip())
+                if m:
+                    last = int(m.group(1))
+                    found.setdefault(last, m.group(2).strip())
+                elif last is not None and chunk.strip():
+                    found[last] = (found[last] + " " + chunk.strip()).strip()
+        return found
+
+    @property
+    def exit_words(self) -> dict[int, str]:
+        """Codes the ``Exit:`` field names with one word: ``{10: "drift"}`` for ``10 drift``."""
+        return {code: text.lower() for code, text in self.exit_meanings.items()
+                if re.fullmatch(r"[A-Za-z][A-Za-z_-]*", text)}
 
     @property
     def examples(self) -> list[str]:
@@ -75,9 +113,8 @@ def parse_block(lines: list[str], first_line: int, kind: str) -> Header:
         lineno = first_line + offset
         m = _FIELD.match(text)
         if m:
-            name = m.group(1).capitalize()
-            name = "Examples" if name == "Example" else name
-            current = HeaderField(name, lineno, m.group(2).strip())
+            name = _NAMES[" ".join(m.group(1).lower().split())]
+            current = HeaderField(name, lineno, m.group(2).strip(), label=m.group(1), value_line=m.group(2).strip())
             header.fields.setdefault(name, current)
             continue
         if not text.strip():

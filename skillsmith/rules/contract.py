@@ -7,11 +7,20 @@ from pathlib import PurePosixPath
 
 from skillsmith import exitcodes
 from skillsmith.lang.header import FIELDS, HEAD_LINES
-from skillsmith.lang.interpreter import interpreter_language, shebang_interpreter
+from skillsmith.lang.interpreter import interpreter_language, is_other_language, shebang_interpreter
 from skillsmith.rules.finding import Hit
 from skillsmith.rules.registry import rule
 
 SHEBANG = {"python": "#!/usr/bin/env python3", "shell": "#!/usr/bin/env bash"}
+#: what a person adds for each header field the fix could not derive
+FIELD_HINTS = {
+    "Usage": "how to call it",
+    "Input": "what it reads: arguments, stdin, files, environment",
+    "Output": "what it prints on stdout",
+    "Stderr": "what it writes to stderr",
+    "Exit": "each exit code and what it means",
+    "Examples": "a worked invocation",
+}
 _JSON_FLAG = re.compile(r"(?<![\w-])--json\b")
 
 
@@ -55,7 +64,8 @@ def shebang_mismatch(script):
     """
     ## What it does
     Flags a `.py` file whose shebang runs a shell, or a `.sh`/`.bash` file whose shebang runs
-    Python (or any interpreter of another language).
+    Python (or any interpreter of another language). A launcher counts as the interpreter it
+    starts: `#!/usr/bin/env -S uv run --script` (a PEP 723 script) runs Python.
 
     ## Why is this bad?
     The agent reads the extension to know the runtime; hosts pick it by extension. A mismatch
@@ -70,6 +80,8 @@ def shebang_mismatch(script):
     if interp is None or script.file.suffix not in (".py", ".sh", ".bash"):
         return
     lang = interpreter_language(interp)
+    if lang is None and not is_other_language(interp):
+        return  # an interpreter or launcher we do not know: no claim either way
     if lang != script.language:
         yield Hit(script.path, f"shebang runs {interp!r} but {script.file.suffix} is a {script.language} file")
 
@@ -90,10 +102,17 @@ def not_executable(script):
     Use instead: `chmod +x scripts/run.sh` (and commit the mode).
 
     ## Fix safety
-    Safe: adds the executable bits where the file already has read bits.
+    Safe: adds the executable bits where the file already has read bits, only when the file
+    starts with a shebang the kernel can run (or the fix adds one): not after a byte-order mark,
+    not with a CRLF line end (`env: 'python3\\r'`).
     """
     if not script.file.executable:
-        yield Hit(script.path, f"not executable; run chmod +x {script.rel}")
+        f = script.file
+        if f.shebang is not None and not f.shebang_works:
+            yield Hit(script.path, f"not executable, and its shebang would not run (a byte-order mark or CRLF line end "
+                                   f"before it): fix the first line, then chmod +x {script.rel}")
+        else:
+            yield Hit(script.path, f"not executable; run chmod +x {script.rel}")
 
 
 @rule("CON004", "header-missing", summary="No header comment block (shell) or module docstring (Python).", seed="000 §3", scope="script", fix="safe")
@@ -133,6 +152,14 @@ def header_missing(script):
     Safe: only adds comments or a docstring; derived fields are filled from the code.
     """
     if header_usable(script) and script.header is None:
+        if script.language == "python":
+            from skillsmith.lang.header import shell_header
+
+            comment = shell_header(script.file.lines)
+            if comment is not None and comment.fields:
+                yield Hit(script.path, "the header is a comment block; in Python it is the module docstring: "
+                                       "turn the comment into one", comment.start_line)
+                return
         what = "module docstring" if script.language == "python" else "header comment block after the shebang"
         yield Hit(script.path, f"no {what} (description, Usage, Input, Output, Stderr, Exit, Examples)")
 
@@ -205,7 +232,9 @@ def header_field_missing(script):
         return
     missing = [name for name in FIELDS if name not in h.fields]
     if missing:
-        yield Hit(script.path, f"the header has no {', '.join(m + ':' for m in missing)} field{'s' if len(missing) > 1 else ''}", h.start_line)
+        what = "; ".join(f"{m}: {FIELD_HINTS[m]}" for m in missing)
+        yield Hit(script.path, f"the header has no {', '.join(m + ':' for m in missing)} "
+                               f"field{'s' if len(missing) > 1 else ''} (add {what})", h.start_line)
 
 
 @rule("CON007", "header-examples-empty", summary="The header's Examples section is empty.", seed="000 §3", scope="script", fix="safe")
@@ -479,13 +508,20 @@ def exit_code_literal(script):
     if script.language == "python":
         if script.py_facts is None:
             return
-        import ast
+        from skillsmith.lang import python
 
-        for call in script.py_facts.exit_calls:
-            arg = call.args[0] if call.args else None
-            if isinstance(arg, ast.Constant) and type(arg.value) is int and arg.value != 0:
-                name = exitcodes.constant_name(arg.value, words.get(arg.value))
-                yield Hit(script.path, f"exit code {arg.value} is a literal; name it ({name} = {arg.value})", call.lineno, call.col_offset + 1)
+        documented = script.header.exit_meanings if script.header is not None else {}
+        for call, name in python.literal_exit_names(script.py[0], script.py_facts, documented):
+            code = call.args[0].value
+            if name is not None:
+                message = f"exit code {code} is a literal; name it ({name} = {code})"
+            elif documented.get(code):
+                message = (f"exit code {code} is a literal; the Exit: line says it means "
+                           f"{documented[code]!r}, not the protocol's {exitcodes.meaning(code)!r}: name it yourself")
+            else:
+                message = (f"exit code {code} is a literal and nothing says what it means: "
+                           f"document it on the Exit: line, then name it")
+            yield Hit(script.path, message, call.lineno, call.col_offset + 1)
     else:
         tree = script.sh_tree
         if tree is None:

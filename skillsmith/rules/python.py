@@ -220,7 +220,7 @@ def json_prints(facts) -> list[ast.Call]:
 
 
 @rule("PYS050", "json-helpers-missing", summary="A script writes JSON without the envelope helpers.",
-      seed="000 §4", scope="script", severity="warning", fix="safe")
+      seed="000 §4", scope="script", severity="warning", fix="unsafe")
 def json_helpers_missing(script):
     """
     ## What it does
@@ -248,9 +248,9 @@ def json_helpers_missing(script):
     ```
 
     ## Fix safety
-    Safe: adds `emit_json(data, schema)` and `emit_error(code, message, details)` (and the
-    imports they need) without changing any output. Routing the existing prints through them
-    is PYS051's unsafe fix.
+    Unsafe: the fix routes the JSON the script prints to stdout (`print(json.dumps(x))`,
+    `json.dump(x, sys.stdout)`) through an added `emit_json(data, schema)`, so the output's
+    shape changes. A helper that nothing calls is never added.
     """
     facts = _facts(script)
     if facts is None:
@@ -318,7 +318,7 @@ def final_main_call(module: ast.Module) -> ast.Call | None:
 
 
 @rule("PYS052", "exit-code-dropped", summary="main() returns exit codes but the script ignores them.",
-      seed="000 §5", scope="script", fix="safe")
+      seed="000 §5", scope="script", fix="unsafe")
 def exit_code_dropped(script):
     """
     ## What it does
@@ -342,8 +342,9 @@ def exit_code_dropped(script):
     ```
 
     ## Fix safety
-    Safe: only when every `return` in `main` returns an int, an `EXIT_*` name or None, which
-    `sys.exit` turns into exactly those codes (None is 0).
+    Unsafe: the script exits with the codes `main` returns instead of 0, so a caller that took
+    every run for a success now sees the failures. Offered only when every `return` in `main`
+    returns an int, an `EXIT_*` name or None (which `sys.exit` turns into exactly those codes).
     """
     facts = _facts(script)
     if facts is None:
