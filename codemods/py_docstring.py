@@ -92,7 +92,7 @@ class DocstringContract(VisitorBasedCodemodCommand):
         if description is None:
             return module  # nothing says what the script does: CON004 stays for a person
         first_line = len(header) + 1
-        text = "\n".join(new_docstring(facts, description, moved, first_line, self.help_added))
+        text = "\n".join(new_docstring(facts, description, moved, first_line, self.help_added)).replace("\\", "\\\\")
         stmt = cst.SimpleStatementLine(body=[cst.Expr(cst.SimpleString(f'"""{text}\n"""'))])
         body = list(module.body)
         if body:
@@ -224,30 +224,37 @@ def amended_docstring(literal: str, facts: ScriptFacts, first_line: int | None =
     # missing fields, and Examples
     missing_fields = [name for name in FIELDS if name != "Examples" and name not in header.fields and name in values]
     present = [f for name, f in header.fields.items() if name != "Examples" and f.line <= HEAD_LINES]
-    width = max([value_column(field_lines)] + [len(name) + 2 for name in missing_fields])
-    new_field_lines = [field_line(name, values[name], indent, width) for name in missing_fields]
+    if field_lines:  # values start where the author's do (a longer name takes the room it needs)
+        column = value_column(field_lines)
+        new_field_lines = [field_line(name, values[name], indent, column) for name in missing_fields]
+    else:
+        width = max([FIELD_WIDTH] + [len(name) + 2 for name in missing_fields])
+        new_field_lines = [field_line(name, values[name], indent, width) for name in missing_fields]
     examples = header.fields.get("Examples")
     example_items = [f"{indent}  {e}" for e in facts.examples(help_added=help_added)] \
         if examples is None or not header.examples else []
     examples_block = [f"{indent}Examples:"] + example_items if examples is None and example_items else []
+    # existing fields that agents see now (within line 25) must stay there
+    existing = [index(f.line) for f in header.fields.values() if f.line <= HEAD_LINES]
     if new_field_lines or examples_block:
         placed = False
         if present:
             last_field = max(present, key=lambda f: f.line)
             at = _section_end(lines, index(last_field.line), protected)
             spans_lines = at - index(last_field.line) > 1  # a section of several lines (a list, a block)
-            lead = [""] if spans_lines and new_field_lines else []
-            block = lead + new_field_lines + ([""] if new_field_lines and examples_block else []) + examples_block
-            if examples_block and not new_field_lines and lines[at - 1].strip():
-                block = [""] + block
-            placed = _place(lines, at, block, inserts, first_line, protected)
+            lead = [""] if spans_lines and new_field_lines or not new_field_lines and lines[at - 1].strip() else []
+            placed = _place(lines, at, lead, new_field_lines, examples_block, inserts, first_line, protected, existing)
         elif examples is not None:
-            placed = _place(lines, index(examples.line), new_field_lines, inserts, first_line, protected,
-                            paragraph=True)
+            placed = _place(lines, index(examples.line), [], new_field_lines, [], inserts, first_line, protected,
+                            existing, paragraph=True)
+        if not placed and not present and examples is None and _end(lines) not in protected:
+            # a docstring of prose only: the fields follow it, when they still fit in the first 25 lines
+            placed = _place(lines, _end(lines), [], new_field_lines, examples_block, inserts, first_line, protected,
+                            existing, paragraph=True, whole=True)
         if not placed:
-            block = new_field_lines + ([""] if new_field_lines and examples_block else []) + examples_block
             at = _paragraph_end(lines, index(header.description_line) if header.description_line else 0, protected)
-            _place(lines, at, block, inserts, first_line, protected, paragraph=True)
+            _place(lines, at, [], new_field_lines, examples_block, inserts, first_line, protected, existing,
+                   paragraph=True)
     if examples is not None and not header.examples and example_items:
         at = index(examples.line) + 1
         if first_line + at <= HEAD_LINES + len(example_items):
@@ -255,11 +262,23 @@ def amended_docstring(literal: str, facts: ScriptFacts, first_line: int | None =
 
     if not inserts and not replace:
         return literal
+    if "r" not in prefix.lower():
+        # new text says what it says: a backslash in it is a backslash, not an escape
+        inserts = {k: [ln.replace("\\", "\\\\") for ln in v] for k, v in inserts.items()}
+        replace = {k: _escape_new(lines[k], v) for k, v in replace.items()}
     out: list[str] = []
+    origin: list[int | None] = []  # the raw line each output line was, None for a new one
     for i, line in enumerate(lines):
         out.extend(inserts.get(i, []))
+        origin.extend([None] * len(inserts.get(i, [])))
         out.append(replace.get(i, line))
+        origin.append(i)
     out.extend(inserts.get(len(lines), []))
+    origin.extend([None] * len(inserts.get(len(lines), [])))
+    for k, line in enumerate(out):
+        if first_line + k > HEAD_LINES and _is_field(line) and (origin[k] is None or origin[k] in existing):
+            return literal  # a field would start past line 25: write nothing rather than that
+
     if inserts and _end(lines) == len(lines):  # the closing quotes shared the last text line
         out.append(indent)
     text = "\n".join(out)
@@ -268,6 +287,14 @@ def amended_docstring(literal: str, facts: ScriptFacts, first_line: int | None =
     if quote in text or text.endswith(quote[0]) or text.endswith("\\"):
         return None
     return f"{prefix}{quote}{text}{quote}"
+
+
+def _escape_new(old: str, new: str) -> str:
+    """*new*, which replaces the raw line *old*, with the backslashes of what it adds escaped."""
+    same = 0
+    while same < min(len(old), len(new)) and old[same] == new[same]:
+        same += 1
+    return new[:same] + new[same:].replace("\\", "\\\\")
 
 
 def _extend_exit(lines, at, exit_field, missing, replace, inserts, documented) -> None:
@@ -296,37 +323,39 @@ def _extend_exit(lines, at, exit_field, missing, replace, inserts, documented) -
         replace[last] = f"{text}, {addition}" if documented else f"{text} {addition}"
 
 
-def _place(lines, at, block, inserts, first_line, protected, paragraph: bool = False) -> bool:
-    """Insert *block* before raw line *at* when every field of it starts within line 25."""
+def _place(lines, at, lead, fields, examples_block, inserts, first_line, protected, existing,
+           paragraph: bool = False, whole: bool = False) -> bool:
+    """Insert *fields* (and the *examples_block* after them) before raw line *at*, when it fits.
+
+    It fits when every new field starts within line 25 and no field already within line 25
+    (raw indexes *existing*) is pushed past it. Else the Examples block, then fields from the
+    last, are left out until it fits; False when nothing fits. With *whole*, all of it fits
+    or nothing is inserted.
+    """
     if at in protected:
         return False
     before = sum(len(v) for k, v in inserts.items() if k <= at)
-    if paragraph:
-        # a paragraph of its own: blank lines around it unless there are some
-        lead = [""] if at > 0 and lines[at - 1].strip() else []
-        tail = [""] if at < len(lines) and lines[at].strip() else []
-        block = lead + block + tail
-    starts = [first_line + at + before + k for k, line in enumerate(block) if _is_field(line)]
-    if any(start > HEAD_LINES for start in starts):
+    variants = []
+    for keep_examples in ((True, False) if examples_block else (False,)):
+        for n in range(len(fields), -1, -1):
+            if n == 0 and not keep_examples:
+                break
+            variants.append((fields[:n], examples_block if keep_examples else []))
+    if whole:
+        variants = variants[:1]
+    for kept, shown in variants:
+        block = lead + kept + ([""] if kept and shown else []) + shown
         if paragraph:
-            block = [ln for k, ln in enumerate(block) if not _is_field(ln) or first_line + at + before + k <= HEAD_LINES]
-            if not any(_is_field(ln) for ln in block):
-                return False
-            # drop items left without their field
-            block = _prune(block)
-        else:
-            return False
-    inserts.setdefault(at, []).extend(block)
-    return True
-
-
-def _prune(block: list[str]) -> list[str]:
-    out: list[str] = []
-    for line in block:
-        if line.strip() and not _is_field(line) and (not out or not out[-1].strip()):
-            continue
-        out.append(line)
-    return out
+            # a paragraph of its own: blank lines around it unless there are some
+            block = ([""] if at > 0 and lines[at - 1].strip() else []) + block + (
+                [""] if at < len(lines) and lines[at].strip() else [])
+        starts = [first_line + at + before + k for k, line in enumerate(block) if _is_field(line)]
+        pushed = [first_line + r + sum(len(v) for k, v in inserts.items() if k <= r) + (len(block) if at <= r else 0)
+                  for r in existing]
+        if all(start <= HEAD_LINES for start in starts) and all(line <= HEAD_LINES for line in pushed):
+            inserts.setdefault(at, []).extend(block)
+            return True
+    return False
 
 
 def _section_end(lines: list[str], start: int, protected: set[int]) -> int:

@@ -42,8 +42,10 @@ FLAG_ACTIONS = {"store_true", "store_false", "store_const", "count", "help", "ve
                 "BooleanOptionalAction"}
 #: argparse actions the parser model can rebuild
 KNOWN_ACTIONS = FLAG_ACTIONS | {"store", "append", "extend"}
-#: at most this many options are spelled out on the Usage line; more become [OPTIONS]
+#: at most this many options are spelled out on the Usage line, and only while it stays this
+#: short; beyond, the optional ones become [OPTIONS]
 MAX_USAGE_OPTIONS = 5
+MAX_USAGE_WIDTH = 72
 #: at most this many examples are written
 MAX_EXAMPLES = 3
 
@@ -67,8 +69,13 @@ if len({sys}.argv) > 1 and {sys}.argv[1] in ("-h", "--help"):
 #: modules that parse the command line themselves (and answer --help)
 OTHER_PARSERS = {"click", "typer", "fire", "docopt", "optparse", "absl", "plac", "cyclopts", "jsonargparse"}
 #: an argument that is a placeholder, not a value: ``<file>``, ``[--json]``, ``...``, ``$VAR``, ``path/to/x``, ``FILE``
-_PLACEHOLDER = re.compile(r"<[A-Za-z_][^<>]*>|^\[.*\]$|\.\.\.|…|\$\{?[A-Za-z_]|path/to/|\b[Yy]our[_-]|YOUR_|^[A-Z][A-Z0-9_]+$")
+_PLACEHOLDER = re.compile(r"<[A-Za-z_][^<>]*>|^\[.*\]$|\.\.\.|…|\$\{?[A-Za-z_]|path/to/|\b[Yy]our[_-]|YOUR_|^[A-Z][A-Z0-9_]+$|"
+                          r"xxx|XXX|\bexample\.(com|org)\b|\bfoo\b|\bbar\b|^[Yy]our\b.*\bhere$")
 _UPPER = re.compile(r"^[A-Z][A-Z0-9_]+$")
+#: environment variables of the system, not inputs a caller gives the script
+_SYSTEM_ENV = re.compile(r"^(PATH|HOME|USER(NAME|PROFILE)?|SHELL|TERM|TMPDIR|TEMP|TMP|PWD|LANG|LC_\w+|DYLD_\w+|LD_\w+|"
+                         r"PYTHON\w*|XDG_\w+|CI|NO_COLOR|FORCE_COLOR|DISPLAY|EDITOR|VISUAL|APPDATA|LOCALAPPDATA|"
+                         r"SYSTEMROOT|COMSPEC|OS|HOSTNAME|LOGNAME|VIRTUAL_ENV|CONDA_\w+)$")
 #: reads of files and the network: a script that makes one has inputs besides its arguments
 _READS = re.compile(r"(^|\.)(open|read_text|read_bytes|load|safe_load|urlopen|get|post|request|connect|glob|iterdir|"
                     r"listdir|walk|scandir|run|call|check_output|check_call|Popen|system|popen)$")
@@ -155,14 +162,16 @@ class Parser:
             return False
         return True
 
-    def usage(self, prog: str) -> str:
-        """``prog [--json] FILE``: options (``[OPTIONS]`` beyond a few), exclusive groups as
-        ``(--a | --b)`` when one is required, else ``[--a | --b]``, subcommands, positionals."""
+    def usage(self, prog: str, collapse: bool = False) -> str:
+        """``prog [--json] FILE``: options (the optional ones as ``[OPTIONS]`` beyond a few, or when
+        the line grows long), exclusive groups as ``(--a | --b)`` when one is required, else
+        ``[--a | --b]``, subcommands, positionals."""
         parts = [prog]
         options = [i for i, a in enumerate(self.arguments)
                    if a.flags and a.flags[0] not in ("-h", "--help") and not a.hidden]
-        if len(options) > MAX_USAGE_OPTIONS:
-            parts.append("[OPTIONS]")
+        if collapse or len(options) > MAX_USAGE_OPTIONS:
+            required = [i for i in options if self.arguments[i].required]
+            parts += [self._option(i) for i in required] + (["[OPTIONS]"] if len(required) < len(options) else [])
         else:
             grouped = {i: (required, members) for required, members in self.exclusive for i in members}
             done: set[int] = set()
@@ -194,7 +203,10 @@ class Parser:
                 parts.extend([a.name] * a.nargs)
             else:
                 parts.append(a.name)
-        return " ".join(parts)
+        line = " ".join(parts)
+        if len(line) > MAX_USAGE_WIDTH and not collapse:
+            return self.usage(prog, collapse=True)
+        return line
 
     def _option(self, i: int) -> str:
         a = self.arguments[i]
@@ -281,7 +293,7 @@ class ScriptFacts:
 
     @property
     def _reads_argv_beyond_help(self) -> bool:
-        branches = [stmt for stmt in self.module.body if isinstance(stmt, ast.If) and is_help_branch(stmt)]
+        branches = [n for n, _ in self.walked if isinstance(n, ast.If) and is_help_branch(n)]
         inside = {id(n) for b in branches for n in ast.walk(b)}
         return any(id(n) not in inside and isinstance(n, (ast.Attribute, ast.Name)) and (
             python.dotted(n) == "sys.argv" or isinstance(n, ast.Name) and self.facts.aliases.get(n.id) == "sys.argv")
@@ -335,7 +347,7 @@ class ScriptFacts:
             elif isinstance(node, ast.Call) and python.qualified(node.func, self.facts.aliases) in (
                     "os.getenv", "os.environ.get", "os.environ.setdefault") and node.args:
                 name = _literal(node.args[0])
-            if isinstance(name, str) and name not in found:
+            if isinstance(name, str) and name not in found and not _SYSTEM_ENV.match(name):
                 found.append(name)
         return found
 
@@ -381,7 +393,11 @@ class ScriptFacts:
 
     @property
     def json_flag(self) -> bool:
-        return any(a.flags and "--json" in a.flags for a in self.arguments) or "--json" in self.facts.strings
+        """``--json`` is a switch of this script (an option that takes a value is input, not a format)."""
+        declared = [a for a in self.arguments if "--json" in a.flags]
+        if declared:
+            return any(not a.takes_value for a in declared)
+        return "--json" in self.facts.strings
 
     def output_value(self) -> str | None:
         """What stdout carries: JSON (the envelope only when it is printed), under --json or always."""
@@ -390,7 +406,7 @@ class ScriptFacts:
             return None
         json_prints = [c for _, c in prints if self._is_json_print(c)]
         envelope = any(name == "emit_json" for name, _ in self.facts.calls) or any(
-            self._is_json_print(c) and python.is_envelope(_printed(c, self.facts.aliases)) for _, c in prints)
+            _is_success_envelope(_printed(c, self.facts.aliases)) for _, c in prints)
         guarded = bool(json_prints) and self.json_flag and all(self._under_json_flag(c) for c in json_prints)
         if envelope and self.json_flag:
             return "results on stdout; with --json the JSON envelope {data, meta}"
@@ -472,6 +488,8 @@ class ScriptFacts:
             return False
         if "--help" in args or "-h" in args:
             return self.answers_help or help_added
+        if "--json" in args and "--json" not in self.facts.strings:
+            return False  # an option of another program (a wrapped script's): not this script's promise
         if self.parser is not None:
             verdict = self.parser.accepts(self.prog, args)
             return verdict is not False
@@ -491,16 +509,20 @@ class ScriptFacts:
         h = self.header
         own = h.examples if h is not None else []
         if for_epilog:
-            own = [e for e in own if not _asks_help(e)]  # the help need not tell how to get help
+            # copied into --help: calls that work, not the author's comments, not how to get the help itself
+            own = [e for e in own if not e.startswith("#") and not _asks_help(e) and self.accepted(e)]
         if own:
             return own
         if self.epilog_examples and not for_epilog:
             return list(self.epilog_examples)
         found: list[str] = []
         candidates = list(self.invocations) + self._usage_examples()
+        seen: set[tuple[str, ...]] = set()
         for example in candidates:
-            if example not in found and self.accepted(example, help_added):
+            args = tuple(_script_arguments(example, os.path.basename(self.filename), self.prog) or ())
+            if example not in found and args not in seen and self.accepted(example, help_added):
                 found.append(example)
+                seen.add(args)
             if len(found) == MAX_EXAMPLES:
                 break
         if found:
@@ -562,7 +584,9 @@ def script_facts(code: str, filename: str | None, module: ast.Module | None = No
                 ref = python.dotted(epilog.value)
                 text = _module_string(module, ref) if ref else None
             if isinstance(text, str):
-                sf.epilog_examples = [e.replace("%(prog)s", sf.prog) for e in examples_in(text)]
+                # the lines that run the script (an explanation under an example is not one)
+                sf.epilog_examples = [e.replace("%(prog)s", sf.prog) for e in examples_in(text)
+                                      if "%(prog)s" in e or sf.prog in e or name in e]
         sf.parser = _read_parser(sf, call)
     return sf
 
@@ -611,6 +635,11 @@ def _printed(call: ast.Call, aliases: dict[str, str]) -> ast.expr | None:
         inner = call.args[0]
         return inner.args[0] if inner.args else None
     return None
+
+
+def _is_success_envelope(node) -> bool:
+    """A dict literal with "data" and "meta" keys: the ``--json`` success envelope itself."""
+    return isinstance(node, ast.Dict) and {"data", "meta"} <= {_literal(k) for k in node.keys}
 
 
 def _literal(node: ast.expr | None):
@@ -730,6 +759,8 @@ def _read_uses(sf: ScriptFacts, name: str, parser: Parser, parents: dict[int, as
         if not (isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, ast.Load)):
             continue
         attr = parents.get(id(node))
+        if isinstance(attr, ast.Return):
+            continue  # build_parser() returns it to be parsed
         if not isinstance(attr, ast.Attribute) or attr.value is not node:
             parser.complete = False  # passed somewhere else, which may add arguments
             continue
@@ -1131,4 +1162,4 @@ def separated(stmt, blank_lines: int):
             break
     if have >= blank_lines:
         return stmt
-    return stmt.with_changes(leading_lines=[cst.EmptyLine()] * (blank_lines - have) + lines)
+    return stmt.with_changes(leading_lines=[cst.EmptyLine(indent=False)] * (blank_lines - have) + lines)

@@ -274,10 +274,11 @@ class Script:
     def role(self) -> str:
         """What the script is, one of :data:`ROLES`; check and fix treat only "entry" as a script to run.
 
-        Not entry scripts, whatever their mode or shebang: files under ``lib/``, test modules
-        (``tests/``, ``test_*.py``, ``*_test.py``), files under ``assets/`` or ``templates/``,
-        Python modules a sibling script imports and shell files a sibling sources (unless
-        SKILL.md shows them run), and files with no entry point (only definitions).
+        Not entry scripts, whatever their mode: files under ``lib/``, test modules (``tests/``,
+        ``test_*.py``, ``*_test.py``), files under ``assets/`` or ``templates/``, Python modules
+        a sibling script imports (unless SKILL.md shows them run, or a shebang and a ``__main__``
+        guard make them a program too), shell files a sibling sources, and files with no entry
+        point (only definitions).
         """
         parts = PurePosixPath(self.rel).parts
         folders = {p.lower() for p in parts[:-1]}
@@ -313,7 +314,8 @@ class Script:
                 isinstance(n, (ast.FunctionDef, ast.ClassDef)) and n.name.lower().startswith("test") for n in module.body)
             if tests and not self.invoked:
                 return "test"
-        if self.imported_by_sibling and not self.invoked:
+        runnable = facts.has_main_guard and self.file.shebang is not None  # made to be run as well
+        if self.imported_by_sibling and not self.invoked and not runnable:
             return "library"
         entry_point = facts.has_main_guard or not python.only_definitions(module)
         if not entry_point:

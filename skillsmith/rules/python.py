@@ -265,7 +265,7 @@ def json_helpers_missing(script):
         if is_envelope(node):
             return
     at = dumps[0] if dumps else None
-    yield Hit(script.path, "writes JSON but has no emit_json/emit_error envelope helpers",
+    yield Hit(script.path, "writes JSON but never the --json envelope (no emit_json helper)",
               at.lineno if at else 1, at.col_offset + 1 if at else 1)
 
 
