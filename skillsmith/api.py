@@ -10,10 +10,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Iterable
 
+from skillsmith import targets
 from skillsmith.errors import UsageError
-from skillsmith.rules.engine import Options, Result, check_paths
+from skillsmith.rules.engine import Options, Progress, Result, check_paths
 from skillsmith.rules.finding import Finding
-from skillsmith.rules.registry import TARGETS, selectors, validated_selectors
+from skillsmith.rules.registry import selectors, validated_selectors
 from skillsmith.scaffold.add import add_script
 from skillsmith.scaffold.answers import Created
 from skillsmith.scaffold.render import new
@@ -21,7 +22,7 @@ from skillsmith.scaffold.update import Updated, update
 
 __all__ = [
     "check", "check_result", "fix", "Finding", "Options", "Result",
-    "new", "add_script", "update", "Created", "Updated",
+    "new", "add_script", "update", "pack", "Created", "Updated",
 ]
 
 
@@ -35,7 +36,7 @@ def check(
     """Check skills, ``scripts/`` folders or single scripts; return the findings, sorted.
 
     *select* and *ignore* take rule IDs or prefixes (``"SPC"``, ``"CON004"``); *target* is
-    one of ``agentskills``, ``stabledge``, ``kvist``, ``sucoder`` (default: detected).
+    a name from :data:`skillsmith.targets.TARGETS` (default: detected).
     Raises :class:`skillsmith.errors.UsageError` for an unknown rule or target and
     :class:`skillsmith.errors.NotFoundError` for a missing path. Runs no skill code.
     """
@@ -43,17 +44,29 @@ def check(
     return check_result(list(paths), options).findings
 
 
-def check_result(paths: list[str | Path], options: Options) -> Result:
-    """Validate *options*, then check *paths*: findings plus the counts a report needs."""
+def validated_target(name: str | None) -> None:
+    """Raise :class:`UsageError` unless *name* is None or a target in :data:`skillsmith.targets.TARGETS`."""
+    if name is None:
+        return
+    try:
+        targets.get(name)
+    except LookupError as exc:
+        raise UsageError(str(exc)) from None
+
+
+def check_result(paths: list[str | Path], options: Options, done: Progress | None = None) -> Result:
+    """Validate *options*, then check *paths*: findings plus the counts a report needs.
+
+    *done* ``(unit, finished, total)`` is called as each skill or set of scripts is finished.
+    """
     validated_selectors(options.select)
     validated_selectors(options.ignore)
-    if options.target is not None and options.target not in TARGETS:
-        raise UsageError(f"unknown target {options.target!r} (known: {', '.join(TARGETS)})")
+    validated_target(options.target)
     if options.jobs is not None and options.jobs < 1:
         raise UsageError("--jobs must be at least 1")
-    if options.run_timeout <= 0:
+    if not options.run_timeout > 0:  # also NaN
         raise UsageError("--timeout must be more than 0 seconds")
-    return check_paths(paths or ["."], options)
+    return check_paths(paths or ["."], options, done)
 
 
 def fix(
@@ -62,15 +75,31 @@ def fix(
     select: Iterable[str] | None = None,
     unsafe: bool = False,
     write: bool = True,
+    done: Progress | None = None,
 ):
     """Fix what can be fixed below *paths*; return a :class:`skillsmith.fix.engine.FixResult`.
 
     ``result.changed`` lists the files changed (written when *write*, else only computed:
     each has ``new_data``/``new_mode`` and ``diff()``), ``result.skipped`` the files left
-    alone and why, ``result.remaining`` the findings that still need a person. *unsafe* also
-    applies fixes that change behaviour. Raises :class:`UsageError` for an unknown rule.
+    alone and why, ``result.remaining`` the findings that still need a person and
+    ``result.not_applied`` why each fixable one was not fixed. *unsafe* also applies fixes
+    that change behaviour; *done* is called as in :func:`check_result`. Raises
+    :class:`UsageError` for an unknown rule.
     """
     from skillsmith.fix.engine import FixOptions, fix_paths
 
     chosen = validated_selectors(select)
-    return fix_paths(list(paths) or ["."], FixOptions(select=chosen, unsafe=unsafe, write=write))
+    return fix_paths(list(paths) or ["."], FixOptions(select=chosen, unsafe=unsafe, write=write), done)
+
+
+def pack(path: str | Path, output: str | Path | None = None, *, force: bool = False, target: str | None = None):
+    """Check the skill at *path* and write its ``.skill`` archive; return a :class:`skillsmith.scaffold.pack.Packed`.
+
+    *output* is the archive file or a folder for it (default ``./<skill>.skill``). A skill
+    with errors raises :class:`skillsmith.errors.FindingsError` (exit 10) unless *force*;
+    *target* picks the host whose rules (and limits) apply. See :mod:`skillsmith.scaffold.pack`.
+    """
+    from skillsmith.scaffold.pack import pack as write_archive
+
+    validated_target(target)
+    return write_archive(path, output, force=force, target=target)

@@ -20,9 +20,9 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover
     import tomli as tomllib
 
+from skillsmith import targets
 from skillsmith.errors import InvalidInputError
 from skillsmith.rules import registry
-from skillsmith.rules.registry import TARGETS
 
 KEYS = ("select", "ignore", "per-file-ignores", "exclude", "target")
 
@@ -96,11 +96,12 @@ def find_config_file(start: Path) -> Path | None:
 
 
 def config_file_in(folder: Path) -> Path | None:
+    """The config file in *folder*, or None (also when the folder cannot be searched)."""
     candidate = folder / "skillsmith.toml"
-    if candidate.is_file():
+    if is_file(candidate):
         return candidate
     candidate = folder / "pyproject.toml"
-    if candidate.is_file():
+    if is_file(candidate):
         try:
             head = candidate.read_text(encoding="utf-8", errors="replace")
         except OSError:
@@ -108,6 +109,14 @@ def config_file_in(folder: Path) -> Path | None:
         if re.search(r"^\s*\[\s*tool\.skillsmith(\s*\]|\.)", head, re.M):
             return candidate
     return None
+
+
+def is_file(path: Path) -> bool:
+    """``path.is_file()``, False when the folder it is in cannot be searched."""
+    try:
+        return path.is_file()
+    except OSError:
+        return False
 
 
 def config_for(path: Path, resolved: Path | None = None) -> Config:
@@ -176,8 +185,11 @@ def load(source: Path) -> Config:
     ):
         fail("per-file-ignores", "'per-file-ignores' must map globs to lists of rule IDs")
     target = table.get("target")
-    if target is not None and target not in TARGETS:
-        fail("target", f"unknown target {target!r} (known: {', '.join(TARGETS)})")
+    if target is not None:
+        try:
+            targets.get(target)
+        except LookupError as exc:
+            fail("target", str(exc))
     select = str_list("select")
     return Config(
         root=source.parent.resolve(),

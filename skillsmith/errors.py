@@ -6,7 +6,7 @@ code (``error.code`` in the envelope) names the error in skillsmith's own output
 
 from __future__ import annotations
 
-from skillsmith.exitcodes import ExitCode
+from skillsmith.exitcodes import FINDINGS, ExitCode
 
 
 class SkillsmithError(Exception):
@@ -39,3 +39,10 @@ class InvalidInputError(SkillsmithError):
 class MissingDependencyError(SkillsmithError):
     exit_code = ExitCode.PRECONDITION
     code = "MISSING_DEPENDENCY"
+
+
+class FindingsError(SkillsmithError):
+    """Findings stop the command (``pack`` refuses a skill with errors); ``details["findings"]`` lists them."""
+
+    exit_code = FINDINGS
+    code = "FINDINGS"

@@ -60,6 +60,21 @@ def write_tree(root: Path, files: dict[str, str | bytes]) -> Path:
     return root
 
 
+def without_dac_override() -> list[str]:
+    """A command prefix that takes root's power to read and write any folder away (empty for other users).
+
+    Tests of unreadable or read-only folders run the CLI under it; as root without ``setpriv``
+    they are skipped, since every folder is readable and writable then.
+    """
+    if os.geteuid() != 0:
+        return []
+    import shutil
+
+    if shutil.which("setpriv") is None:
+        pytest.skip("running as root without setpriv: every folder is readable and writable")
+    return ["setpriv", "--bounding-set", "-dac_override,-dac_read_search", "--"]
+
+
 @pytest.fixture
 def cli():
     return run_cli
@@ -83,20 +98,26 @@ def run_ok(*cmd, **kw) -> subprocess.CompletedProcess:
     return proc
 
 
+def copy_sources(names: tuple[str, ...], dest: Path) -> None:
+    """Copy the work tree's *names* (files or folders, without caches) into the folder *dest*."""
+    import shutil
+
+    dest.mkdir(parents=True, exist_ok=True)
+    for name in names:
+        path = ROOT / name
+        if path.is_dir():
+            shutil.copytree(path, dest / name, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+        elif path.exists():
+            (dest / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(path, dest / name)
+
+
 @pytest.fixture(scope="session")
 def built_wheel(tmp_path_factory) -> Path:
     """The wheel, built from a copy of the source so the work tree gets no build/ or egg-info."""
-    import shutil
-
     base = tmp_path_factory.mktemp("wheel")
     src = base / "src"
-    src.mkdir()
-    for name in WHEEL_SOURCES:
-        path = ROOT / name
-        if path.is_dir():
-            shutil.copytree(path, src / name, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
-        elif path.exists():
-            shutil.copy2(path, src / name)
+    copy_sources(WHEEL_SOURCES, src)
     # --no-isolation: the build backend comes from the test environment, no download needed
     run_ok(sys.executable, "-m", "build", "--wheel", "--no-isolation", "--outdir", base / "dist", src)
     [built] = (base / "dist").glob("skillsmith-*.whl")
@@ -118,3 +139,53 @@ def wheel_venv(built_wheel, tmp_path_factory) -> Path:
     (site / "zz_test_dependencies.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
     run_ok(sys.executable, "-m", "pip", "--python", python, "install", "--no-deps", "--no-index", "--quiet", built_wheel)
     return env_dir
+
+
+# -- the project as a hook or action repository (tests/test_precommit.py, tests/test_action.py)
+
+#: what a repository that hosts the hooks and the action must hold, beside the wheel's sources
+REPO_SOURCES = WHEEL_SOURCES + (".pre-commit-hooks.yaml", "action.yml", ".github/action")
+
+#: git without the user's or the system's configuration (a global core.hooksPath, signing, ...)
+GIT_ENV = {
+    "GIT_CONFIG_NOSYSTEM": "1", "GIT_CONFIG_GLOBAL": os.devnull,
+    "GIT_AUTHOR_NAME": "Test", "GIT_AUTHOR_EMAIL": "test@example.invalid",
+    "GIT_COMMITTER_NAME": "Test", "GIT_COMMITTER_EMAIL": "test@example.invalid",
+}
+
+
+@pytest.fixture(scope="session")
+def source_repo(tmp_path_factory) -> tuple[Path, str]:
+    """(a git repository made of this work tree's sources, its commit): what pre-commit clones."""
+    repo = tmp_path_factory.mktemp("source") / "skillsmith"
+    copy_sources(REPO_SOURCES, repo)
+    env = dict(os.environ, **GIT_ENV)
+    run_ok("git", "init", "-q", repo, env=env)
+    run_ok("git", "-C", repo, "add", "-A", env=env)
+    run_ok("git", "-C", repo, "commit", "-q", "-m", "skillsmith", env=env)
+    sha = run_ok("git", "-C", repo, "rev-parse", "HEAD", env=env).stdout.strip()
+    return repo, sha
+
+
+def offline_install_env(base: Path) -> dict[str, str]:
+    """The environment for a program that pip-installs skillsmith from source, without a network.
+
+    pip reaches no index (``PIP_NO_INDEX``; every proxy is a closed local port, so a stray
+    download fails at once) and takes skillsmith's dependencies, and the build backend, from
+    this test environment through ``PYTHONPATH``, as ``wheel_venv`` does with a ``.pth``:
+    ``PIP_NO_BUILD_ISOLATION=0`` turns build isolation *off* (pip reads the negated option's
+    variable as the value of ``build_isolation``).
+    """
+    import sysconfig
+
+    paths = sysconfig.get_paths()
+    env = {k: v for k, v in os.environ.items() if not k.lower().endswith("_proxy")}
+    env.update(GIT_ENV)
+    closed = "http://127.0.0.1:9"
+    env.update({
+        "PIP_NO_INDEX": "1", "PIP_NO_BUILD_ISOLATION": "0", "PIP_RETRIES": "0",
+        "PYTHONPATH": os.pathsep.join(dict.fromkeys([paths["purelib"], paths["platlib"]])),
+        "http_proxy": closed, "https_proxy": closed, "HTTP_PROXY": closed, "HTTPS_PROXY": closed,
+        "SKILLSMITH_CACHE_DIR": str(base / "skillsmith-cache"),
+    })
+    return env

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import shutil
 from pathlib import Path
 
 import pytest
@@ -102,3 +104,25 @@ def test_fix_without_bash_writes_no_shell_script(tmp_path):
     fixed = run_cli("fix", "scripts", "--json", cwd=tmp_path, env={"SKILLSMITH_CACHE_DIR": str(tmp_path / "cache")})
     assert fixed.json()["data"][0]["status"] == "fixed", fixed.stdout
     assert b"set -uo pipefail" in target.read_bytes()
+
+
+def test_a_bash_n_that_could_not_run_is_tried_again_next_time(tmp_path):
+    """A verdict that was not reached (bash failed to start) is not cached as the unit's answer."""
+    scripts = tmp_path / "scripts"
+    scripts.mkdir()
+    (scripts / "broken.sh").write_bytes(BAD_IF)
+    tools = tmp_path / "tools"
+    tools.mkdir()
+    fake = tools / "bash"
+    fake.write_text("#!/nonexistent/interpreter\n")  # exec fails: bash -n could not run
+    fake.chmod(0o755)
+    stamp = fake.stat()
+    env = {"PATH": f"{tools}:/usr/bin:/bin", "SKILLSMITH_CACHE_DIR": str(tmp_path / "cache")}
+    first = run_cli("check", "scripts", "--json", "--select", "SHL002", cwd=tmp_path, env=env)
+    assert first.json()["data"] == [] and "could not run" in first.stderr, first.stderr
+    # the same bash (same path and times, so the cache key's tool state is unchanged) now works
+    real = shutil.which("bash", path="/usr/bin:/bin")
+    fake.write_text(f'#!/bin/sh\nexec {real} "$@"\n')
+    os.utime(fake, ns=(stamp.st_atime_ns, stamp.st_mtime_ns))
+    second = run_cli("check", "scripts", "--json", "--select", "SHL002", cwd=tmp_path, env=env)
+    assert [f["rule"] for f in second.json()["data"]] == ["SHL002"], second.stderr

@@ -150,3 +150,24 @@ def test_bash_syntax_is_shared_across_units_with_the_same_verdicts(tmp_path):
     alone = [f for root in roots for f in check_result([str(root)], options).findings]
     assert sorted(together) == sorted(alone)
     assert [(f.path.split("/")[-3], f.line) for f in together] == [("sh-03", 4), ("sh-17", 4), ("sh-18", 4)]
+
+
+def test_whole_run_key_covers_the_skill_a_skill_md_path_names(tmp_path):
+    """`check skill/SKILL.md` checks the whole skill, so a changed script must miss the whole-run key."""
+    env = {"SKILLSMITH_CACHE_DIR": str(tmp_path / "cache")}
+    skill = write_tree(tmp_path / "angle", {"SKILL.md": ANGLE.format(name="angle"), "notes.md": "# Notes\n"})
+    assert run_cli("check", str(skill / "SKILL.md"), "--json", env=env).json()["meta"]["count"] == 1
+    (skill / "notes.md").write_bytes(b"# Notes\n\x00")  # a NUL byte in a text file is a finding
+    again = run_cli("check", str(skill / "SKILL.md"), "--json", env=env)
+    assert [f["path"].split("/")[-1] for f in again.json()["data"]] == ["SKILL.md", "notes.md"], again.stdout
+
+
+def test_whole_run_key_follows_a_linked_path_as_the_check_does(tmp_path):
+    """A path given as a link to a skill is checked through the link; its contents are part of the key."""
+    env = {"SKILLSMITH_CACHE_DIR": str(tmp_path / "cache")}
+    skill = write_tree(tmp_path / "real" / "angle", {"SKILL.md": ANGLE.format(name="angle"), "notes.md": "# Notes\n"})
+    (tmp_path / "angle").symlink_to(skill)
+    assert run_cli("check", str(tmp_path / "angle"), "--json", env=env).json()["meta"]["count"] == 1
+    (skill / "notes.md").write_bytes(b"# Notes\n\x00")
+    again = run_cli("check", str(tmp_path / "angle"), "--json", env=env)
+    assert [f["path"].split("/")[-1] for f in again.json()["data"]] == ["SKILL.md", "notes.md"], again.stdout

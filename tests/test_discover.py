@@ -26,3 +26,55 @@ def test_gitignored_skills_and_files_are_skipped(tmp_path):
         paths = sorted(f["path"].split("skills/", 1)[-1] for f in r.json()["data"])
         expected = [] if target.name == "kept" else ["shown/SKILL.md"]
         assert paths == expected, r.stdout
+
+
+def test_whole_skill_checks_the_skill_that_holds_a_path(tmp_path):
+    from skillsmith.discovery.discover import skill_root_of
+
+    skill = tmp_path / "repo" / "skills" / "fmt"
+    (tmp_path / "repo" / ".git").mkdir(parents=True)
+    (skill / "scripts").mkdir(parents=True)
+    (skill / "SKILL.md").write_text("---\nname: fmt\ndescription: Formats tables. Use when asked to format.\n---\n\n# fmt\n")
+    script = skill / "scripts" / "fmt.py"
+    script.write_text("#!/usr/bin/env python3\nprint('x')\n")
+    script.chmod(0o755)
+    nested = skill / "assets" / "inner"
+    nested.mkdir(parents=True)
+    (nested / "SKILL.md").write_text("---\nname: inner\n---\n")
+    assert skill_root_of(script) == skill
+    assert skill_root_of(nested / "SKILL.md") == skill  # the outermost skill, as a walk finds it
+    assert skill_root_of(tmp_path / "repo") is None
+    # a SKILL.md above the repository root does not make the repository a skill
+    (tmp_path / "SKILL.md").write_text("---\nname: above\n---\n")
+    assert skill_root_of(tmp_path / "repo" / "skills") is None
+
+    alone = run_cli("check", str(script), "--json", "--no-cache")
+    whole = run_cli("check", "--whole-skill", str(script), "--json", "--no-cache")
+    assert "CON012" not in {f["rule"] for f in alone.json()["data"]}  # a loose script: no SKILL.md to cite it
+    assert "CON012" in {f["rule"] for f in whole.json()["data"]}
+
+
+def test_whole_skill_leaves_out_paths_in_no_skill(tmp_path):
+    (tmp_path / "broken").mkdir()
+    (tmp_path / "broken" / "SKILL.md").write_text("# no frontmatter\n")
+    (tmp_path / "tools").mkdir()
+    (tmp_path / "tools" / "release.sh").write_text("#!/bin/sh\nexit 1\n")
+    r = run_cli("check", "--whole-skill", "tools/release.sh", "--json", "--no-cache", cwd=tmp_path)
+    assert r.code == 0 and r.json()["data"] == [], r.stdout  # neither the script nor the folder's other skill
+    assert "no skill holds" in r.stderr
+    f = run_cli("fix", "--whole-skill", "tools/release.sh", cwd=tmp_path)
+    assert f.code == 0 and "nothing to fix" in f.stderr
+
+
+def test_virtualenvs_under_any_name_and_linked_folders_are_not_walked(tmp_path):
+    bad = "#!/usr/bin/env python3\nimport os\nos.system('ls')\n"
+    elsewhere = write_tree(tmp_path / "elsewhere", {"scripts/tool.py": bad})
+    tree = write_tree(tmp_path / "tree", {
+        "kept/scripts/tool.py": bad,
+        "tools/env/pyvenv.cfg": "home = /usr/bin\n",
+        "tools/env/lib/scripts/tool.py": bad,
+    })
+    (tree / "linked").symlink_to(elsewhere, target_is_directory=True)
+    r = run_cli("check", str(tree), "--json", "--no-cache")
+    paths = sorted({f["path"].split("tree/", 1)[-1] for f in r.json()["data"]})
+    assert paths == ["kept/scripts/tool.py"], r.stdout

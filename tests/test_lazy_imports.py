@@ -7,10 +7,11 @@ import re
 import subprocess
 import sys
 
+import pexpect
 import pytest
 from conftest import EXAMPLE
 
-HEAVY = ("copier", "libcst", "questionary", "ruamel", "prompt_toolkit")
+HEAVY = ("copier", "libcst", "questionary", "ruamel", "prompt_toolkit", "pygls", "lsprotocol", "rich")
 
 
 def imported_modules(*args: str, cwd=None) -> set[str]:
@@ -29,6 +30,7 @@ def imported_modules(*args: str, cwd=None) -> set[str]:
 @pytest.mark.parametrize("args", [
     ("--help",),
     ("check", "--help"),
+    ("lsp", "--help"),
     ("rules",),
     ("rules", "SPC007", "--json"),
     ("check", str(EXAMPLE), "--no-cache"),
@@ -40,3 +42,17 @@ def test_no_heavy_imports(args):
     if "--no-cache" in args:
         assert "yaml" in loaded  # the probe sees modules imported lazily, mid-run
     assert not loaded & set(HEAVY), f"{' '.join(args)} imported {sorted(loaded & set(HEAVY))}"
+
+
+def test_a_quick_check_on_a_terminal_does_not_import_rich(tmp_path):
+    """Progress is drawn with rich only once a run has lasted a second; a cached check never waits that long."""
+    env = {**os.environ, "SKILLSMITH_CACHE_DIR": str(tmp_path / "cache"), "TERM": "xterm"}
+    for _ in range(2):  # the second run is answered by the cache
+        child = pexpect.spawn(sys.executable, ["-X", "importtime", "-m", "skillsmith", "check", str(EXAMPLE)],
+                              env=env, encoding="utf-8", timeout=120, dimensions=(30, 200))
+        child.expect(pexpect.EOF)
+        child.close()
+        assert child.exitstatus == 0, child.before[-2000:]
+        names = {n.strip().split(".")[0] for n in re.findall(r"import time:\s+\d+\s+\|\s+\d+\s+\|\s+(\S[^\r\n]*)", child.before)}
+        assert "skillsmith" in names
+        assert "rich" not in names

@@ -140,3 +140,72 @@ def test_skills_below_a_project_are_still_checked(tmp_path):
     assert "SPC002" in rules and not any(rule.startswith("SUC") for rule in rules)
     # the skill is found once, through .skills/, never again through the .claude/skills link
     assert sum(1 for f in r.json()["data"] if f["rule"] == "SPC002") == 1
+
+
+# -- every host's folders, and the cross-client names
+
+ALL_LINKS = {
+    "CLAUDE.md": "AGENT.md", "AGENTS.md": "AGENT.md", "GEMINI.md": "AGENT.md",
+    ".claude/skills": "../.skills", ".agents/skills": "../.skills", ".github/skills": "../.skills",
+    ".cursor/skills": "../.skills", ".gemini/skills": "../.skills", ".opencode/skills": "../.skills",
+}
+
+
+def test_every_host_gets_a_relative_link_to_the_one_skills_folder(tmp_path):
+    root = project(tmp_path)
+    (root / ".github" / "workflows").mkdir(parents=True)
+    (root / ".github" / "workflows" / "ci.yml").write_text("on: push\n")
+    r = run_cli("link", str(root), "--host", "all", "--json")
+    assert r.code == 0, r.stderr
+    assert {Path(i["path"]).relative_to(root).as_posix(): i["status"] for i in r.json()["data"]} == \
+        {rel: "created" for rel in ALL_LINKS}
+    assert {rel: os.readlink(root / rel) for rel in ALL_LINKS} == ALL_LINKS
+    for host_folder in (".claude", ".agents", ".github", ".cursor", ".gemini", ".opencode"):
+        assert (root / host_folder / "skills" / "fmt").is_dir()
+    assert (root / ".github" / "workflows" / "ci.yml").read_text() == "on: push\n"
+    assert {i["host"] for i in r.json()["data"]} == {"claude", "codex", "copilot", "cursor", "gemini", "opencode"}
+    again = run_cli("link", str(root), "--host", "all", "--json")
+    assert {i["status"] for i in again.json()["data"]} == {"linked"}
+
+
+def test_cross_client_names_are_canonical_when_sucoders_are_absent(tmp_path):
+    root = tmp_path / "project"
+    (root / ".agents" / "skills" / "fmt").mkdir(parents=True)
+    (root / "AGENTS.md").write_text("# Conventions\n")
+    r = run_cli("link", str(root))
+    assert r.code == 0, r.stderr
+    assert os.readlink(root / "CLAUDE.md") == "AGENTS.md"
+    assert os.readlink(root / ".claude" / "skills") == "../.agents/skills"
+    assert (root / ".claude" / "skills" / "fmt").is_dir()
+    # Codex reads AGENTS.md and .agents/skills themselves: nothing to link for it
+    codex = run_cli("link", str(root), "--host", "codex")
+    assert codex.code == 0 and codex.stdout == "" and "nothing to link" in codex.stderr
+
+
+def test_a_host_folder_that_exists_is_warned_about_and_never_overwritten(tmp_path):
+    root = project(tmp_path)
+    (root / ".cursor" / "skills" / "own").mkdir(parents=True)  # Cursor's own copy
+    (root / ".agents" / "skills").mkdir(parents=True)  # a second canonical, independent of .skills
+    r = run_cli("link", str(root), "--host", "claude", "--host", "cursor", "--host", "codex", "--json")
+    assert r.code == 10
+    status = {Path(i["path"]).relative_to(root).as_posix(): i["status"] for i in r.json()["data"]}
+    assert status == {"CLAUDE.md": "created", "AGENTS.md": "created", ".claude/skills": "created",
+                      ".agents/skills": "conflict", ".cursor/skills": "conflict"}
+    assert "warning" in r.stderr and "left alone" in r.stderr
+    assert not (root / ".cursor" / "skills").is_symlink() and (root / ".cursor" / "skills" / "own").is_dir()
+    assert not (root / ".agents" / "skills").is_symlink()
+
+
+def test_unknown_host_is_a_usage_error(tmp_path):
+    root = project(tmp_path)
+    r = run_cli("link", str(root), "--host", "vim", "--json")
+    assert r.code == 2 and r.json()["error"]["code"] == "USAGE"
+    assert not os.path.lexists(root / "CLAUDE.md")
+
+
+def test_help_cites_each_hosts_documentation():
+    from skillsmith.targets.sucoder import HOSTS
+
+    r = run_cli("link", "--help")
+    for host in HOSTS:
+        assert host.skills in r.stdout and all(url in r.stdout for url in host.docs)

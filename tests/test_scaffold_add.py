@@ -6,10 +6,12 @@ import subprocess
 import sys
 
 import yaml
-from conftest import EXAMPLE, run_cli
+from conftest import EXAMPLE, ROOT, run_cli
 
 from skillsmith.scaffold.add import insert_scripts_entry
 from skillsmith.scaffold.answers import CASES_MARKER
+
+TEMPLATES = ROOT / "templates"
 
 
 def new_skill(tmp_path, *args: str):
@@ -44,6 +46,18 @@ def test_added_scripts_are_clean_tested_and_cited(tmp_path):
     assert help_.returncode == 0 and "Examples:" in help_.stdout
     bad = subprocess.run([sys.executable, str(skill / "scripts" / "render.py"), "--nope", "x"], capture_output=True, text=True)
     assert bad.returncode == 2
+
+
+def test_add_writes_the_script_and_cases_new_writes(tmp_path):
+    """`add script` renders from the skill template's own scripts/ and _partials/, the one copy."""
+    (tmp_path / "made").mkdir()
+    (tmp_path / "grown").mkdir()
+    made = new_skill(tmp_path / "made", "--script", "main.py", "--script", "fetch.sh")
+    grown = new_skill(tmp_path / "grown", "--script", "main.py")
+    assert run_cli("add", "script", str(grown), "fetch.sh").code == 0
+    for rel in ("scripts/fetch.sh", "tests/run.sh"):
+        assert (grown / rel).read_bytes() == (made / rel).read_bytes(), rel
+    assert [p.relative_to(TEMPLATES).as_posix() for p in TEMPLATES.rglob("_partials")] == ["skill/_partials"]
 
 
 def test_add_follows_the_skills_json_choice(tmp_path):

@@ -20,7 +20,7 @@ import yaml
 from conftest import run_cli
 
 from skillsmith import scaffold
-from skillsmith.rules.spec import name_problem
+from skillsmith.targets.agentskills import name_problem
 from skillsmith.scaffold.render import template_available
 
 LANGUAGES = {"py": ["main.py"], "sh": ["tool.sh"], "both": ["main.py", "tool.sh"]}

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import filecmp
 import shutil
 import subprocess
 from pathlib import Path
@@ -35,12 +34,13 @@ def test_history_bundle_is_up_to_date():
         assert problems == [], f"run 'python -m skillsmith.scaffold.history': {problems}"
 
 
-def test_script_template_shares_the_skill_templates_partials():
-    skill, script = TEMPLATES / "skill" / "_partials", TEMPLATES / "script" / "_partials"
-    names = sorted(p.name for p in skill.iterdir())
-    assert names == sorted(p.name for p in script.iterdir())
-    for name in names:
-        assert filecmp.cmp(skill / name, script / name, shallow=False), f"_partials/{name} differs"
+def test_history_check_command_finds_the_templates(tmp_path):
+    """`python -m skillsmith.scaffold.history --check` finds the templates wherever it is run from."""
+    import sys
+
+    proc = subprocess.run([sys.executable, "-m", "skillsmith.scaffold.history", "--check"],
+                          cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert (proc.returncode, proc.stdout) == (0, ""), proc.stdout + proc.stderr
 
 
 @pytest.fixture
@@ -166,3 +166,31 @@ def test_history_appends_only_when_the_template_changed(tmp_path):
     assert template_history.stale(changed, bundle) == []
     assert template_history.tag_path(bundle).read_text().strip() == "0.1.0.post1"
     assert template_history.next_version(["0.1.0", "0.1.0.post1"], "0.2.0") == "0.2.0"
+
+
+def arm_repository_config(repo: Path, tmp_path: Path) -> Path:
+    """Point the repository's own config at programs that leave a marker when git runs them."""
+    marker = tmp_path / "ran"
+    program = tmp_path / "program.sh"
+    program.write_text(f"#!/bin/sh\necho \"$0\" >> '{marker}'\nexit 1\n")
+    program.chmod(0o755)
+    hooks = tmp_path / "hooks"
+    hooks.mkdir()
+    for name in ("post-index-change", "post-checkout", "pre-commit", "post-commit", "reference-transaction"):
+        (hooks / name).symlink_to(program)
+    git("config", "core.fsmonitor", str(program), cwd=repo)
+    git("config", "core.hooksPath", str(hooks), cwd=repo)
+    return marker
+
+
+@pytest.mark.parametrize("pretend", [False, True])
+def test_update_runs_no_program_from_the_repository_config(repo, history, tmp_path, pretend):
+    """The user's repository may name an fsmonitor or hooks; git runs none of them for `update`
+    (neither skillsmith's own git calls nor Copier's)."""
+    add_version_b(history, tmp_path)
+    marker = arm_repository_config(repo, tmp_path)
+    r = run_cli("update", *(["--pretend"] if pretend else []), "demo", cwd=repo)
+    assert r.code == (10 if pretend else 0), r.stderr
+    assert not marker.exists(), marker.read_text()
+    if not pretend:
+        assert NEW_LINE in (repo / "demo" / "SKILL.md").read_text()

@@ -23,7 +23,7 @@ def test_wheel_ships_templates_and_history(built_wheel):
     names = set(zipfile.ZipFile(built_wheel).namelist())
     for rel in ("copier.yml", "SKILL.md.jinja", "_partials/python.py.jinja", "{{ _copier_conf.answers_file }}.jinja"):
         assert f"skillsmith/templates/skill/{rel}" in names, rel
-    assert "skillsmith/templates/script/copier.yml" in names
+    assert "skillsmith/templates/skill/{% if part == 'script' %}cases.sh{% endif %}.jinja" in names  # add script
     assert {"skillsmith/templates/history/skill.bundle", "skillsmith/templates/history/skill.tag"} <= names
 
 

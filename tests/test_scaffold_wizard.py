@@ -7,7 +7,7 @@ import sys
 
 import pexpect
 
-from skillsmith.rules.spec import name_problem
+from skillsmith.targets.agentskills import name_problem
 
 ENTER = "\r"
 ERASE = "\x15"  # ctrl-u: clear the line

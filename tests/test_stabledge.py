@@ -10,6 +10,7 @@ from conftest import run_cli, write_tree
 from skillsmith.config import config_for
 from skillsmith.discovery.discover import load_skill
 from skillsmith.model.sourcefile import MAX_BYTES
+from skillsmith.targets import stabledge
 from skillsmith.targets.stabledge import fix_skill_md, update_resources
 
 ROLES = {
@@ -170,7 +171,7 @@ def test_fix_command_updates_resources_and_a_second_run_changes_nothing(tmp_path
     assert again.code == 0 and again.stdout == ""
 
 
-@pytest.mark.parametrize("rule_id", sorted(__import__("skillsmith.targets.stabledge_fix", fromlist=["RULES"]).RULES))
+@pytest.mark.parametrize("rule_id", sorted(stabledge.RESOURCES_FIX_RULES))
 def test_fix_resolves_each_fixable_stabledge_fixture(tmp_path, rule_id):
     import shutil
 

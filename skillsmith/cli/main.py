@@ -13,11 +13,11 @@ import os
 import sys
 
 from skillsmith import __version__
-from skillsmith.errors import SkillsmithError, UsageError
+from skillsmith.errors import NotFoundError, SkillsmithError, UsageError
 from skillsmith.exitcodes import ExitCode
 
 #: commands in the order ``--help`` lists them
-COMMANDS = ("new", "add", "update", "check", "fix", "rules", "link", "audit")
+COMMANDS = ("new", "add", "update", "check", "fix", "pack", "rules", "link", "audit", "lsp")
 
 DESCRIPTION = """\
 skillsmith: scaffold, check and fix agent skills.
@@ -44,10 +44,46 @@ examples:
 
 
 class Parser(argparse.ArgumentParser):
-    """An ArgumentParser whose usage errors become :class:`UsageError` (exit 2, JSON if asked)."""
+    """An ArgumentParser whose usage errors become :class:`UsageError` (exit 2, JSON if asked).
+
+    Its subcommands are parsed by :class:`Commands`, so an error in a subcommand's arguments
+    shows that subcommand's usage, and a mistyped command name gets a suggestion.
+    """
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.register("action", "parsers", Commands)
 
     def error(self, message: str):  # type: ignore[override]
         raise UsageError(f"{message}\n{self.format_usage().rstrip()}\nTry '{self.prog} --help'.")
+
+
+class Commands(argparse._SubParsersAction):
+    """Subcommands, each parsed by its own :class:`Parser` in full.
+
+    argparse hands the arguments a subcommand does not know back to the top-level parser,
+    whose error would show the top-level usage; here the subcommand's parser reports them.
+    """
+
+    def __init__(self, *args, **kwargs) -> None:
+        kwargs.setdefault("parser_class", Parser)
+        super().__init__(*args, **kwargs)
+        self.choices = None  # names are checked in __call__, which can suggest one
+
+    def __call__(self, parser, namespace, values, option_string=None) -> None:
+        from skillsmith.rules.registry import did_you_mean
+
+        name, rest = values[0], values[1:]
+        if name not in self._name_parser_map:
+            known = list(self._name_parser_map)
+            what = (self.metavar or "command").lower()
+            raise argparse.ArgumentError(
+                None, f"unknown {what} {name!r}{did_you_mean(name, known)} (choose from {', '.join(known)})")
+        if self.dest is not argparse.SUPPRESS:
+            setattr(namespace, self.dest, name)
+        parsed = self._name_parser_map[name].parse_args(rest)
+        for key, value in vars(parsed).items():
+            setattr(namespace, key, value)
 
 
 def formatter(prog: str) -> argparse.HelpFormatter:
@@ -57,7 +93,7 @@ def formatter(prog: str) -> argparse.HelpFormatter:
 def build_parser() -> Parser:
     parser = Parser(prog="skillsmith", description=DESCRIPTION, epilog=EPILOG, formatter_class=formatter)
     parser.add_argument("--version", action="version", version=f"skillsmith {__version__}")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMANDS:
         module = importlib.import_module(f"skillsmith.cli.{name}")
         command = module.add_parser(sub)
@@ -100,7 +136,13 @@ def main(argv: list[str] | None = None) -> int:
     def as_json() -> bool:
         return json_requested(args if args is not None else output_options(argv))
 
+    if sys.stdout is None:  # started with stdout closed: the data has no reader, as after a broken pipe
+        sys.stdout = open(os.devnull, "w")
     try:
+        try:
+            os.getcwd()
+        except FileNotFoundError:
+            raise NotFoundError("the current folder no longer exists; cd to one that does") from None
         parser = build_parser()
         args = parser.parse_args(argv)
         if getattr(args, "run", None) is None:

@@ -30,12 +30,13 @@ examples:
 
 
 def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
+    from skillsmith import targets
     from skillsmith.cli.main import formatter
 
     p = sub.add_parser("new", help=HELP, description=DESCRIPTION, epilog=EPILOG, formatter_class=formatter)
     p.add_argument("name", nargs="?", metavar="NAME", help="skill name: lowercase letters, digits and single hyphens (for kvist: its id, like log_digest)")
     p.add_argument("--dest", default=".", metavar="PARENT", help="folder to create the skill in (default: .)")
-    p.add_argument("--target", choices=("agentskills", "stabledge", "kvist"), default="agentskills",
+    p.add_argument("--target", choices=targets.new_targets(), default=targets.DEFAULT,
                    help="host the skill is written for (default: agentskills)")
     p.add_argument("--description", metavar="TEXT", help="what the skill does and when to use it")
     p.add_argument("--script", action="append", metavar="FILE", dest="scripts",

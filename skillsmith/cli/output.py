@@ -14,14 +14,27 @@ from typing import Any
 from skillsmith.errors import SkillsmithError
 
 
+def colour_terminal(stream) -> bool:
+    """Whether *stream* is a terminal that may get colour: a TTY, no ``NO_COLOR``, not ``TERM=dumb``."""
+    try:
+        tty = stream.isatty()
+    except (AttributeError, ValueError):  # closed or replaced
+        return False
+    return tty and not os.environ.get("NO_COLOR") and os.environ.get("TERM") != "dumb"
+
+
 def stderr_colour() -> bool:
-    return sys.stderr.isatty() and not os.environ.get("NO_COLOR") and os.environ.get("TERM") != "dumb"
+    return colour_terminal(sys.stderr)
 
 
-def paint(text: str, colour: str) -> str:
-    """Wrap *text* in an ANSI colour when stderr is a colour terminal."""
-    codes = {"red": "31", "yellow": "33", "green": "32", "bold": "1", "dim": "2"}
-    if not stderr_colour():
+def stdout_colour() -> bool:
+    return colour_terminal(sys.stdout)
+
+
+def paint(text: str, colour: str, on: bool | None = None) -> str:
+    """Wrap *text* in an ANSI colour when *on* (default: when stderr is a colour terminal)."""
+    codes = {"red": "31", "yellow": "33", "green": "32", "cyan": "36", "bold": "1", "dim": "2"}
+    if not (stderr_colour() if on is None else on):
         return text
     return f"\033[{codes[colour]}m{text}\033[0m"
 

@@ -1,30 +1,22 @@
 """From the paths a user gives to the units rules run on: skills and loose scripts.
 
-Walks never follow symlinks (so loops and escapes cannot happen), skip ``.git``,
-``node_modules``, virtualenvs, ``__pycache__`` and gitignored paths, and stop descending at
-a folder that holds ``SKILL.md``: that folder is a skill.
+The walks are :func:`skillsmith.discovery.walk.walk_tree`: they never follow symlinks, skip
+``.git``, ``node_modules``, virtualenvs, ``__pycache__``, gitignored and excluded paths, and
+discovery stops descending at a folder that holds ``SKILL.md``: that folder is a skill.
 """
 
 from __future__ import annotations
 
 import os
-import re
-import stat
-import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from skillsmith.config import Config, config_for
-from skillsmith.discovery.git import safe_options
-from skillsmith.discovery.walk import SKIP_DIRS, skip_dir  # noqa: F401 (SKIP_DIRS is part of this module's interface)
+from skillsmith.discovery.walk import Ignorer, walk_files, walk_tree
 from skillsmith.errors import InvalidInputError, NotFoundError
-from skillsmith.model import frontmatter
 from skillsmith.model.skill import Loose, Skill, script_language
 from skillsmith.model.sourcefile import SourceFile
 from skillsmith.targets.sucoder import Project, is_project_root
-
-#: a skill with more files than this is cut short (and a finding says so)
-MAX_FILES_PER_SKILL = 5000
 
 
 @dataclass
@@ -35,47 +27,7 @@ class Unit:
     root: Path
     config: Config
     files: list[tuple[str, Path]] = field(default_factory=list)  # loose: (rel, path)
-    ignorer: "Ignorer | None" = None  # shared by every unit found under one given path
-
-
-def git_ignored(root: Path) -> set[str] | None:
-    """Paths under *root* that git ignores (relative, POSIX; folders end in /), or None."""
-    probe = root
-    while True:
-        if (probe / ".git").exists():
-            break
-        if probe.parent == probe:
-            return None
-        probe = probe.parent
-    try:
-        out = subprocess.run(
-            ["git", "-C", str(root), *safe_options(), "ls-files", "--others", "--ignored", "--exclude-standard", "--directory", "-z"],
-            capture_output=True, timeout=60, check=False, stdin=subprocess.DEVNULL,
-        )
-    except (OSError, subprocess.SubprocessError):
-        return None
-    if out.returncode != 0:
-        return None
-    return {p for p in out.stdout.decode("utf-8", "replace").split("\0") if p}
-
-
-class Ignorer:
-    """Decides whether a path below a walk root is skipped (gitignore, config exclude)."""
-
-    def __init__(self, root: Path, config: Config) -> None:
-        self.root = root
-        self.config = config
-        self.ignored = git_ignored(root) or set()
-
-    def skip(self, path: Path, is_dir: bool) -> bool:
-        if self.ignored:
-            try:
-                rel = path.relative_to(self.root).as_posix()
-            except ValueError:
-                return False
-            if (rel + "/" if is_dir else rel) in self.ignored:
-                return True
-        return bool(self.config.exclude) and self.config.excluded(path)
+    ignorer: Ignorer | None = None  # shared by every unit found under one given path
 
 
 def discover(paths: list[str | Path]) -> list[Unit]:
@@ -87,6 +39,11 @@ def discover(paths: list[str | Path]) -> list[Unit]:
         if not os.path.lexists(p):
             raise NotFoundError(f"{given}: no such file or folder", {"path": str(given)})
         p = p.absolute()
+        if p.is_dir():
+            try:
+                os.scandir(p).close()
+            except OSError as exc:  # named on the command line: the caller's input is unusable
+                raise InvalidInputError(f"{given}: cannot read: {exc.strerror}", {"path": str(given)})
         config = config_for(p)
         if p.is_file():
             try:
@@ -122,6 +79,26 @@ def discover(paths: list[str | Path]) -> list[Unit]:
     return units
 
 
+def skill_root_of(path: str | Path) -> Path | None:
+    """The skill that holds *path* (a file or folder), or None when no skill does.
+
+    That is the outermost folder at or above *path* with a ``SKILL.md``, searched no higher
+    than the repository root (the nearest folder holding ``.git``): the skill a walk from
+    the repository root finds, since walks stop at the first ``SKILL.md``. The path is
+    made absolute, not resolved, so a skill reached through a link is named as given.
+    """
+    p = Path(os.path.abspath(path))
+    folder = p if p.is_dir() and not p.is_symlink() else p.parent
+    found = None
+    for candidate in (folder, *folder.parents):
+        marker = candidate / "SKILL.md"
+        if marker.is_file() or marker.is_symlink():
+            found = candidate
+        if os.path.lexists(candidate / ".git"):
+            break
+    return found
+
+
 def add(units: list[Unit], seen: set[Path], unit: Unit) -> None:
     if unit.kind == "project":
         key = ("project", unit.root)
@@ -133,21 +110,21 @@ def add(units: list[Unit], seen: set[Path], unit: Unit) -> None:
 
 
 def find_skills(top: Path, ignorer: Ignorer) -> list[Path]:
+    """The skill folders at or below *top*: each folder holding SKILL.md (a file or a link).
+
+    The walk does not enter a skill, so a folder below a skill is part of it, never a skill of
+    its own. *top* itself is a skill when it holds SKILL.md, even when it is gitignored.
+    """
     skills: list[Path] = []
-    stack = [top]
-    while stack:
-        folder = stack.pop()
-        try:
-            entries = sorted(os.scandir(folder), key=lambda e: e.name)
-        except OSError:
-            continue
+
+    def is_skill(folder: str, entries: list[os.DirEntry]) -> bool:
         if any(e.name == "SKILL.md" and (e.is_file(follow_symlinks=False) or e.is_symlink()) for e in entries):
-            if not ignorer.skip(folder, True) or folder == top:
-                skills.append(folder)
-            continue
-        for e in reversed(entries):
-            if e.is_dir(follow_symlinks=False) and not skip_dir(e) and not ignorer.skip(Path(e.path), True):
-                stack.append(Path(e.path))
+            skills.append(Path(folder))
+            return True
+        return False
+
+    for _entry in walk_tree(top, ignorer, limit=None, stop=is_skill):
+        pass
     return sorted(skills)
 
 
@@ -160,56 +137,13 @@ def loose_scripts(top: Path, ignorer: Ignorer) -> list[tuple[str, Path]]:
     return found
 
 
-def walk_files(top: Path, ignorer: Ignorer | None = None, limit: int = MAX_FILES_PER_SKILL):
-    """(rel, path, stat) of regular files below *top*, plus symlinks and folders via :func:`walk_tree`."""
-    for kind, rel, path, st in walk_tree(top, ignorer, limit):
-        if kind == "file":
-            yield rel, path, st
-
-
-def walk_tree(top: Path, ignorer: Ignorer | None = None, limit: int = MAX_FILES_PER_SKILL):
-    """Yield ("file"|"symlink"|"dir"|"truncated", rel, path, stat) below *top*, never following links."""
-    count = 0
-    stack = [(top, "")]
-    while stack:
-        folder, prefix = stack.pop()
-        try:
-            entries = sorted(os.scandir(folder), key=lambda e: e.name)
-        except OSError:
-            continue
-        subdirs = []
-        for e in entries:
-            rel = prefix + e.name
-            path = Path(e.path)
-            try:
-                st = e.stat(follow_symlinks=False)
-            except OSError:
-                continue
-            if stat.S_ISLNK(st.st_mode):
-                yield "symlink", rel, path, st
-            elif stat.S_ISDIR(st.st_mode):
-                if skip_dir(e) or (ignorer and ignorer.skip(path, True)):
-                    continue
-                yield "dir", rel, path, st
-                subdirs.append((path, rel + "/"))
-            elif stat.S_ISREG(st.st_mode):
-                if ignorer and ignorer.skip(path, False):
-                    continue
-                count += 1
-                if count > limit:
-                    yield "truncated", rel, path, st
-                    return
-                yield "file", rel, path, st
-        stack.extend(reversed(subdirs))
-
-
 def load_skill(root: Path, config: Config, max_bytes: int, ignorer: Ignorer | None = None) -> Skill:
     if ignorer is None and root.exists():
         ignorer = Ignorer(root, config)
     skill = Skill(root=root, files={})
     for kind, rel, path, st in walk_tree(root, ignorer):
         if kind == "file":
-            skill.files[rel] = SourceFile.from_path(path, rel, st, max_bytes)
+            skill.files[rel] = SourceFile.from_path(Path(path), rel, st, max_bytes)
         elif kind == "symlink":
             try:
                 skill.symlinks[rel] = os.readlink(path)
@@ -235,20 +169,3 @@ def load_loose(unit: Unit, max_bytes: int) -> Loose:
             continue
         files[rel] = SourceFile.from_path(path, rel, st, max_bytes)
     return Loose(root=unit.root, files=files)
-
-
-_PROGRESSIVE = re.compile(r"^progressive\s*:", re.M)
-
-
-def detect_target(skill: Skill) -> str:
-    """kvist when a kvist manifest is present, stabledge for ``progressive:``, else agentskills."""
-    manifest = skill.files.get("manifest.json")
-    if manifest is not None and manifest.text and '"plugin_api"' in manifest.text:
-        return "kvist"
-    md = skill.skill_md
-    if md is not None and md.text and "progressive" in md.text:
-        # the frontmatter's lines only: no YAML parse, so a cached run stays cheap
-        lines, close = frontmatter.split(md.text)
-        if close and close > 0 and _PROGRESSIVE.search("\n".join(lines[1:close])):
-            return "stabledge"
-    return "agentskills"

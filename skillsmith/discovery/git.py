@@ -1,8 +1,11 @@
-"""Running git safely on a folder someone else may control.
+"""Running git safely on a folder someone else may control: the one way skillsmith runs git.
 
 Every call passes list arguments (never a shell) and ``-c`` options that keep a repository's
 own configuration from running programs: no hooks, no fsmonitor, no pager, no external diff
-or text conversion, no signing prompts. Blobs are read with ``cat-file`` (no filters).
+or text conversion, no signing prompts. Blobs are read with ``cat-file`` (no filters). The
+environment is cleaned too (:func:`safe_env`): no ``GIT_DIR``/``GIT_WORK_TREE`` from the caller,
+no prompts, no optional locks, and the same configuration as ``GIT_CONFIG_*`` variables, so a
+program that runs git itself (Copier, in ``skillsmith update``) gets the same protection.
 """
 
 from __future__ import annotations
@@ -32,29 +35,60 @@ def safe_options() -> list[str]:
     return [arg for option in SAFE_CONFIG for arg in ("-c", option)]
 
 
+def safe_env(extra: dict[str, str] | None = None) -> dict[str, str]:
+    """The process environment for git: :data:`SAFE_CONFIG` as ``GIT_CONFIG_*`` variables and no inherited repository.
+
+    The configuration is appended after any ``GIT_CONFIG_COUNT`` entries the caller already
+    has, so it wins over them and over every config file (git 2.31 and later read these
+    variables; older ones still get the ``-c`` options of :meth:`Git.run`). *extra* is added last.
+    """
+    env = dict(os.environ, GIT_OPTIONAL_LOCKS="0", GIT_TERMINAL_PROMPT="0", LC_ALL="C")
+    for name in ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_COMMON_DIR", "GIT_OBJECT_DIRECTORY"):
+        env.pop(name, None)
+    try:
+        count = int(env.get("GIT_CONFIG_COUNT", "0"))
+    except ValueError:
+        count = 0
+    for option in SAFE_CONFIG:
+        key, value = option.split("=", 1)
+        env[f"GIT_CONFIG_KEY_{count}"], env[f"GIT_CONFIG_VALUE_{count}"] = key, value
+        count += 1
+    env["GIT_CONFIG_COUNT"] = str(count)
+    env.update(extra or {})
+    return env
+
+
+def missing_git(needed_by: str) -> MissingDependencyError:
+    return MissingDependencyError(f"git is not installed (or not on PATH); {needed_by} needs it", {"dependency": "git"})
+
+
 _BATCH_HEADER = re.compile(rb"^(blob|tree|commit|tag) (\d+)$")
 #: the longest git may take for one call
 TIMEOUT = 120
 
 
 class Git:
-    """git for one work tree."""
+    """git for one folder (``git -C root``), with the safe options and environment.
 
-    def __init__(self, root: Path) -> None:
+    *needed_by* names what needs git in the error when it is missing (exit 5); *env* adds
+    variables (a fixed identity, say) to :func:`safe_env`.
+    """
+
+    def __init__(self, root: Path, *, needed_by: str = "skillsmith", env: dict[str, str] | None = None) -> None:
+        self.needed_by = needed_by
         if shutil.which("git") is None:
-            raise MissingDependencyError("git is not installed (or not on PATH); the audit needs it", {"dependency": "git"})
+            raise missing_git(needed_by)
         self.root = root
-        self.env = dict(os.environ, GIT_OPTIONAL_LOCKS="0", GIT_TERMINAL_PROMPT="0", LC_ALL="C")
-        self.env.pop("GIT_DIR", None)
-        self.env.pop("GIT_WORK_TREE", None)
+        self.env = safe_env(env)
 
     def run(self, *args: str, check: bool = True, input: bytes | None = None) -> subprocess.CompletedProcess:
+        """Run ``git -C root <safe options> *args``; a failure with *check* is a :class:`SkillsmithError`."""
         command = ["git", "-C", str(self.root), *safe_options(), *args]
         try:
             proc = subprocess.run(command, capture_output=True, env=self.env, timeout=TIMEOUT, input=input,
                                   stdin=subprocess.DEVNULL if input is None else None, check=False)
         except FileNotFoundError:
-            raise MissingDependencyError("git is not installed (or not on PATH); the audit needs it", {"dependency": "git"})
+            raise missing_git(self.needed_by)
         except subprocess.TimeoutExpired:
             raise SkillsmithError(f"git {args[0]} took longer than {TIMEOUT} s", {"command": args[0]})
         if check and proc.returncode != 0:

@@ -17,9 +17,9 @@ Three kinds of fixer plug in (see ``docs/architecture.md``, "Fixes"):
     it is constructed with the file's path (``cls(path)``), for names in generated text.
     Loaded only when a shell file needs one of those rules.
 ``file``
-    a callable ``(SourceFile, unit) -> bytes | None`` registered with :func:`file_fixer` by a
-    module listed in :data:`FILE_FIXER_MODULES` (for example a ``SKILL.md`` frontmatter fixer);
-    *unit* is the checked skill, so the fixer need not walk or read it again.
+    a callable ``(SourceFile, unit) -> bytes | None`` that a target brings
+    (:class:`skillsmith.targets.FileFixer`, for example StablEdge's ``resources:`` update of
+    ``SKILL.md``); *unit* is the checked skill, so the fixer need not walk or read it again.
 
 Fixers of one kind run by their optional ``ORDER`` (default 50), then module name; each sees the
 result of the previous one.
@@ -34,7 +34,7 @@ import pkgutil
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterable
+from typing import Any
 
 from skillsmith.model.sourcefile import EncodeError, SourceFile, shebang_works
 from skillsmith.rules.finding import display_path
@@ -43,9 +43,6 @@ KINDS = ("python", "shell", "file")
 
 #: codemod module prefix in ``skillsmith.codemods`` per kind
 CODEMOD_PREFIX = {"python": "py_", "shell": "sh_"}
-
-#: modules that register file-level fixers with :func:`file_fixer` when imported
-FILE_FIXER_MODULES: list[str] = ["skillsmith.targets.stabledge_fix"]
 
 #: a codemod class may set ``ORDER`` to run before (lower) or after (higher) the others
 DEFAULT_ORDER = 50
@@ -61,7 +58,7 @@ MODE_RULES = {"CON003"}
 class Fixer:
     """One fixer: what it fixes, whether that is safe, and what runs."""
 
-    name: str  # module name (``py_docstring``) or the registered name
+    name: str  # module name (``py_docstring``), or the FileFixer name a target gives
     kind: str  # "python" | "shell" | "file"
     rules: frozenset
     safe: bool
@@ -74,33 +71,18 @@ class Fixer:
         return self.safe or unsafe
 
 
-_FILE_FIXERS: list[Fixer] = []
 _LOADED: dict[str, list[Fixer]] = {}
 
 
-def file_fixer(name: str, *, rules: Iterable[str], safe: bool, pattern: str = "*", description: str = ""):
-    """Register the decorated ``(SourceFile, unit) -> bytes | None`` as a file-level fixer.
-
-    *pattern* is matched (fnmatch) against the file's path relative to its skill, e.g.
-    ``"SKILL.md"``. Returning None (or the same bytes) means "nothing to change".
-    """
-
-    def register(func: Callable[[SourceFile, Any], bytes | None]):
-        doc = description or (func.__doc__ or "").strip().split("\n")[0]
-        _FILE_FIXERS.append(Fixer(name, "file", frozenset(rules), safe, doc, func, pattern))
-        return func
-
-    return register
-
-
 def load_fixers(kind: str) -> list[Fixer]:
-    """The fixers of *kind*, imported on first use (``python`` imports libcst)."""
+    """The fixers of *kind*, imported on first use (``python`` imports libcst); ``file``: the targets'."""
     if kind in _LOADED:
         return _LOADED[kind]
     if kind == "file":
-        for module in FILE_FIXER_MODULES:
-            importlib.import_module(module)
-        found = list(_FILE_FIXERS)
+        from skillsmith.targets import TARGETS
+
+        found = [Fixer(ff.name, "file", frozenset(ff.rules), ff.safe, ff.description, ff.fix, ff.pattern)
+                 for target in TARGETS for ff in target.file_fixers]
     else:
         import skillsmith.codemods as package
 
@@ -152,6 +134,7 @@ class FileFix:
     fixed_rules: set[str] = field(default_factory=set)
     skipped: str | None = None  # why the file was left alone
     written: bool = False
+    write_failed: bool = False  # the change was made but could not be written (a read-only folder, a full disk)
     new_file: SourceFile | None = field(default=None, repr=False)  # the new bytes as parsed to verify them
 
     @property
@@ -257,6 +240,9 @@ class FixResult:
     remaining: list  # findings after writing (only when written), else the findings before
     notes: list[str] = field(default_factory=list)
     internal_errors: int = 0
+    warnings: list[dict] = field(default_factory=list)  # as the check's (``Result.warnings``)
+    unsafe: bool = False  # the unsafe fixes were allowed
+    write: bool = True  # the fixes were written (not --diff or --check)
 
     @property
     def changed(self) -> list[FileFix]:
@@ -265,6 +251,47 @@ class FixResult:
     @property
     def skipped(self) -> list[FileFix]:
         return [f for f in self.files if f.skipped]
+
+    @property
+    def not_applied(self) -> list[tuple]:
+        """(finding, why) for each remaining finding whose fix was allowed but did not resolve it.
+
+        In a run that writes nothing, a finding whose file would be changed by the fixers of
+        its rule is not listed: that fix would be applied.
+        """
+        allowed = fixable_rules(self.unsafe)
+        by_path = {Path(f.file.path).as_posix(): f for f in self.files}
+        out = []
+        for finding in self.remaining:
+            if finding.rule not in allowed:
+                continue
+            ff = by_path.get(finding.path)
+            if ff is None:
+                why = "found after this run's fixes changed the file; run `skillsmith fix` again"
+            elif ff.skipped:
+                why = ff.skipped
+            elif finding.rule in ff.fixed_rules:
+                if not self.write:
+                    continue
+                why = "the fix changed the file but this finding remains; a person must finish it"
+            elif not any(finding.rule in fx.rules and fx.allowed(self.unsafe) for fx in fixers_for(ff.file)):
+                why = "no fixer for this rule handles this kind of file"
+            else:
+                why = "the fixer found nothing it could change safely here (no evidence to write from)"
+            out.append((finding, why))
+        return out
+
+    @property
+    def unsafe_available(self) -> int:
+        """Remaining findings an unsafe fix would answer, when unsafe fixes were not allowed."""
+        return 0 if self.unsafe else sum(1 for f in self.remaining if f.fix == "unsafe")
+
+
+def fixers_for(f: SourceFile) -> list[Fixer]:
+    """Every fixer that may run on *f*: its language's codemods and the file fixers matching its path."""
+    kind = file_kind(f)
+    found = list(load_fixers(kind)) if kind in CODEMOD_PREFIX else []
+    return found + [x for x in load_fixers("file") if fnmatch.fnmatch(f.rel, x.pattern or "*")]
 
 
 @dataclass
@@ -275,12 +302,13 @@ class UnitFix:
     result: dict  # {"findings", "notes", "errors"}: after writing, else before
 
 
-def fix_paths(paths: list[str | Path], options: FixOptions | None = None) -> FixResult:
+def fix_paths(paths: list[str | Path], options: FixOptions | None = None, done=None) -> FixResult:
     """Fix what the check finds fixable below *paths*; write only when ``options.write``.
 
     Each unit is checked, fixed and (when written) checked again in one process, from one
     read of its files: the fixers get the check's model and parses, and the check after the
-    fix runs on the new bytes in memory.
+    fix runs on the new bytes in memory. *done* hears of each unit as it is finished
+    (``skillsmith.rules.engine.Progress``).
     """
     from skillsmith.discovery.discover import discover
     from skillsmith.rules import engine, registry
@@ -291,21 +319,24 @@ def fix_paths(paths: list[str | Path], options: FixOptions | None = None) -> Fix
     known, _ = engine.cached_run(paths, check_options)
     allowed = fixable_rules(options.unsafe)
     if known is not None and not any(f.rule in allowed for f in known.findings):
-        return FixResult([], known.findings, known.notes, 0)  # an unchanged tree with nothing to fix
+        # an unchanged tree with nothing to fix
+        return FixResult([], known.findings, known.notes, 0, known.warnings, options.unsafe, options.write)
     registry.load_rules()
     units = discover(paths)
     files: list[FileFix] = []
     findings: list[Finding] = []
     notes: list[str] = []
+    warnings: list[dict] = []
     errors = 0
-    for done in engine.map_units(units, check_options, fix_batch, options):
-        files.extend(done.files)
-        findings.extend(Finding(**f) for f in done.result["findings"])
-        notes.extend(n for n in done.result["notes"] if n not in notes)
-        errors += done.result["errors"]
+    for unit_fix in engine.map_units(units, check_options, fix_batch, options, done=done):
+        files.extend(unit_fix.files)
+        findings.extend(Finding(**f) for f in unit_fix.result["findings"])
+        notes.extend(n for n in unit_fix.result["notes"] if n not in notes)
+        warnings.extend(unit_fix.result.get("warnings", ()))
+        errors += unit_fix.result["errors"]
     files.sort(key=lambda x: str(x.file.path))
     findings.sort()
-    return FixResult(files, findings, notes, errors)
+    return FixResult(files, findings, notes, errors, warnings, options.unsafe, options.write)
 
 
 def fix_batch(units: list, check_options, options: FixOptions) -> list[UnitFix]:
@@ -388,6 +419,7 @@ def write(result: FileFix, root: Path) -> None:
         result.written = True
     except OSError as exc:
         result.skipped = f"not written: {exc.strerror or exc}"
+        result.write_failed = True
 
 
 #: below this many files of one unit a process pool costs more than it saves

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from skillsmith.cli import output
-from skillsmith.reporters import summary
 
 LEVEL = {"error": "error", "warning": "warning", "info": "notice"}
 
@@ -16,7 +15,7 @@ def escape_property(value: str) -> str:
     return escape_data(value).replace(":", "%3A").replace(",", "%2C")
 
 
-def report(result) -> None:
+def report(result, view=None) -> None:
     for f in result.findings:
         props = [f"file={escape_property(f.display_path())}", f"line={f.line}", f"col={f.column}"]
         if f.end_line:
@@ -25,4 +24,3 @@ def report(result) -> None:
             props.append(f"endColumn={f.end_column}")
         props.append(f"title={escape_property(f.rule)}")
         output.data(f"::{LEVEL[f.severity]} {','.join(props)}::{escape_data(f.rule + ' ' + f.message)}")
-    output.note(summary(result))

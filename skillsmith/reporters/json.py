@@ -3,11 +3,9 @@
 from __future__ import annotations
 
 from skillsmith.cli import output
-from skillsmith.reporters import summary
 
 SCHEMA = "skillsmith.check/v1"
 
 
-def report(result) -> None:
+def report(result, view=None) -> None:
     output.emit_json([f.to_json() for f in result.findings], SCHEMA, units=result.units)
-    output.note(summary(result))

@@ -8,8 +8,6 @@ from pathlib import PurePosixPath
 from urllib.parse import quote
 
 from skillsmith import __version__
-from skillsmith.cli import output
-from skillsmith.reporters import summary
 from skillsmith.rules.registry import all_rules
 
 SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
@@ -73,6 +71,5 @@ def uri(path: str) -> str:
     return quote(path)
 
 
-def report(result) -> None:
+def report(result, view=None) -> None:
     sys.stdout.write(json.dumps(document(result), indent=2, ensure_ascii=False) + "\n")
-    output.note(summary(result))

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from skillsmith.rules.registry import FAMILIES, TARGETS, Rule, all_rules
+from skillsmith.rules.registry import FAMILIES, SOURCES, Rule, all_rules
+from skillsmith.targets import TARGETS, names as target_names
 
 FIX_TEXT = {
     "safe": "`skillsmith fix` fixes this (safe fix).",
@@ -13,14 +14,14 @@ FIX_TEXT = {
 
 def rule_markdown(r: Rule, level: int = 1) -> str:
     h = "#" * level
-    targets = "all targets" if set(r.targets) == set(TARGETS) else ", ".join(sorted(r.targets))
+    targets = "all targets" if set(r.targets) == set(target_names()) else ", ".join(sorted(r.targets))
     lines = [
         f"{h} {r.id} `{r.name}`",
         "",
         r.summary,
         "",
         f"- Family: {r.family}; severity: {r.severity}; applies to: {targets}",
-        f"- Source: {r.seed}",
+        f"- Source: {r.source}",
         f"- Fix: {FIX_TEXT[r.fix]}",
         "",
     ]
@@ -40,11 +41,23 @@ def rules_document() -> str:
         "",
         "Generated from the rule registry by `python -m skillsmith.rules.docs > docs/rules.md`; do not edit by hand.",
         "",
+        "Each rule names its source: the Agent Skills specification, or a section of one of the",
+        f"documents skillsmith implements ({', '.join(SOURCES.values())}).",
+        "",
         "| ID | name | severity | fix | summary |",
         "|---|---|---|---|---|",
     ]
     for r in rules:
         out.append(f"| [{r.id}](#{r.id.lower()}-{r.name}) | `{r.name}` | {r.severity} | {r.fix or '-'} | {r.summary} |")
+    out += [
+        "",
+        "A rule applies to all targets or to the ones it names. `check` detects the target of each skill,",
+        "unless `--target` or the config's `target` names one:",
+        "",
+        "| target | host |",
+        "|---|---|",
+    ]
+    out += [f"| `{t.name}` | {t.summary} |" for t in TARGETS]
     out.append("")
     for prefix, (family, what) in FAMILIES.items():
         members = [r for r in rules if r.id.startswith(prefix)]

@@ -12,8 +12,9 @@ import traceback
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable
 
+from skillsmith import targets
 from skillsmith.lang import bashcheck
 from skillsmith.model.sourcefile import MAX_BYTES
 from skillsmith.rules import cache, registry, suppression
@@ -47,19 +48,31 @@ class Result:
     units: int
     notes: list[str] = field(default_factory=list)
     internal_errors: int = 0
+    undecided: bool = False  # some check could not run this time: the run is not cached
+    #: ``{"path", "line", "message"}``: what the user wrote that does nothing (an inline ignore of no rule)
+    warnings: list[dict] = field(default_factory=list)
+    #: what was checked: ``{"skills": N, "scripts": N, "projects": N}`` (scripts outside any skill)
+    counts: dict = field(default_factory=dict)
 
 
-def check_paths(paths: list[str | Path], options: Options | None = None) -> Result:
+#: ``done(unit, finished, total)``: called in the main process as each unit's work is finished
+#: (and once with ``(None, 0, total)`` when the units are known; see :func:`map_units`)
+Progress = Callable[["Unit | None", int, int], None]
+
+
+def check_paths(paths: list[str | Path], options: Options | None = None, done: Progress | None = None) -> Result:
+    """Check *paths*; *done* hears of each unit as it is finished (not for a run the cache answers whole)."""
     options = options or Options()
     known, run_key = cached_run(paths, options)
     if known is not None:
         return known
     registry.load_rules()
-    result = _check(paths, options)
-    if run_key is not None and not result.internal_errors:
+    result = _check(paths, options, done)
+    if run_key is not None and not result.internal_errors and not result.undecided:
         tools = tuple(sorted({t for r in registry.all_rules() for t in r.tools}))
         cache.put(run_key, {
             "findings": [dict(vars(f)) for f in result.findings], "units": result.units, "notes": result.notes,
+            "warnings": result.warnings, "counts": result.counts,
             "tools": tools, "tool_state": [list(t) for t in _tools_state(tools)],
         })
     return result
@@ -79,7 +92,8 @@ def cached_run(paths: list[str | Path], options: Options) -> tuple[Result | None
     # nothing below the paths changed since a run that stored it (and no tool moved)
     if hit is None or [list(t) for t in _tools_state(tuple(hit["tools"]))] != hit["tool_state"]:
         return None, run_key
-    return Result([Finding(**f) for f in hit["findings"]], hit["units"], hit["notes"], 0), run_key
+    return Result([Finding(**f) for f in hit["findings"]], hit["units"], hit["notes"], 0,
+                  warnings=hit["warnings"], counts=hit["counts"]), run_key
 
 
 def _run_key(paths: list[str | Path], options: Options) -> str | None:
@@ -101,39 +115,75 @@ def _run_key(paths: list[str | Path], options: Options) -> str | None:
         return None
 
 
-def _check(paths: list[str | Path], options: Options) -> Result:
+def _check(paths: list[str | Path], options: Options, done: Progress | None = None) -> Result:
     from skillsmith.discovery.discover import discover
 
     units = discover(paths)
     findings: list[Finding] = []
     notes: list[str] = []
+    warnings: list[dict] = []
     errors = 0
-    for out in map_units(units, options, check_batch):
+    undecided = False
+    for out in map_units(units, options, check_batch, done=done):
         findings.extend(Finding(**f) for f in out["findings"])
         notes.extend(n for n in out["notes"] if n not in notes)
+        warnings.extend(out.get("warnings", ()))
         errors += out["errors"]
+        undecided = undecided or out.get("undecided", False)
     findings.sort()
-    return Result(findings, len(units), notes, errors)
+    return Result(findings, len(units), notes, errors, undecided, warnings=warnings, counts=unit_counts(units))
 
 
-def map_units(units: list[Unit], options: Options, batch_fn, *args) -> list:
+def unit_counts(units: list[Unit]) -> dict:
+    """How many skills, scripts outside skills and project roots *units* are."""
+    return {
+        "skills": sum(1 for u in units if u.kind == "skill"),
+        "scripts": sum(len(u.files) for u in units if u.kind == "loose"),
+        "projects": sum(1 for u in units if u.kind == "project"),
+    }
+
+
+def map_units(units: list[Unit], options: Options, batch_fn, *args, done: Progress | None = None) -> list:
     """``batch_fn(batch, options, *args)`` over *units* in batches; in worker processes when there are many.
 
     ``check`` and ``fix`` both run their per-unit work through here, so a unit is loaded,
-    checked and (for ``fix``) fixed in one process, from one read of its files.
+    checked and (for ``fix``) fixed in one process, from one read of its files. The results
+    are in the order of *units* whatever order the workers finish in; *done* is called once
+    with ``(None, 0, total)`` before the work starts, then for each unit of a batch when the
+    batch is finished, in the order batches finish.
     """
     jobs = options.jobs if options.jobs is not None else (os.cpu_count() or 1)
+    finished = 0
+    if done is not None:
+        done(None, 0, len(units))
+
+    def report(batch: list[Unit]) -> None:
+        nonlocal finished
+        for unit in batch:
+            finished += 1
+            if done is not None:
+                done(unit, finished, len(units))
+
     if len(units) < POOL_THRESHOLD or jobs < 2:
-        return [out for batch in batches(units, BATCH) for out in batch_fn(batch, options, *args)]
+        # smaller batches only to report progress: a batch shares one `bash -n`
+        size = BATCH if done is None else max(1, min(BATCH, len(units) // 8))
+        outs = []
+        for batch in batches(units, size):
+            outs.extend(batch_fn(batch, options, *args))
+            report(batch)
+        return outs
     import concurrent.futures
     import multiprocessing
 
     ctx = multiprocessing.get_context("fork") if sys.platform.startswith("linux") else None
     size = max(1, min(BATCH, len(units) // (jobs * 8)))
     work = batches(units, size)
-    with concurrent.futures.ProcessPoolExecutor(max_workers=jobs, mp_context=ctx) as pool:
-        results = pool.map(batch_fn, work, *([a] * len(work) for a in (options, *args)))
-        return [out for outs in results for out in outs]
+    with concurrent.futures.ProcessPoolExecutor(max_workers=min(jobs, len(work)), mp_context=ctx) as pool:
+        futures = {pool.submit(batch_fn, batch, options, *args): batch for batch in work}
+        for future in concurrent.futures.as_completed(futures):
+            future.result()  # a worker's exception ends the run here, as in the serial case
+            report(futures[future])
+        return [out for future in futures for out in future.result()]
 
 
 def batches(units: list[Unit], size: int) -> list[list[Unit]]:
@@ -158,10 +208,14 @@ def share_bash_n(prepared: list[Prepared]) -> None:
         bashcheck.share([p.model for p in prepared])
 
 
-def enabled_rules(options: Options, unit: Unit, target: str) -> list[registry.Rule]:
+def selection(options: Options, unit: Unit) -> tuple[tuple[str, ...] | None, tuple[str, ...]]:
+    """(select, ignore) for *unit*: the command line's select over the config's; both ignores."""
     select = options.select if options.select is not None else unit.config.select
-    ignore = tuple(unit.config.ignore) + tuple(options.ignore)
-    return _enabled(target, options.run, None if select is None else tuple(select), ignore)
+    return None if select is None else tuple(select), tuple(unit.config.ignore) + tuple(options.ignore)
+
+
+def enabled_rules(options: Options, unit: Unit, target: str) -> list[registry.Rule]:
+    return _enabled(target, options.run, *selection(options, unit))
 
 
 @lru_cache(maxsize=256)
@@ -172,11 +226,8 @@ def _enabled(target: str, run: bool, select: tuple[str, ...] | None, ignore: tup
             continue
         if r.scope == "run" and not run:
             continue
-        if select is not None and not registry.matches(r.id, select):
-            continue
-        if ignore and registry.matches(r.id, ignore):
-            continue
-        rules.append(r)
+        if registry.runs(r, select, ignore):
+            rules.append(r)
     return rules
 
 
@@ -200,14 +251,7 @@ def prepare_unit(unit: Unit, options: Options) -> Prepared:
     A hit on the metadata key answers without reading a file; the target and rules are then
     left unresolved (see :func:`resolve`).
     """
-    from skillsmith.discovery.discover import load_loose, load_project, load_skill
-
-    if unit.kind == "skill":
-        model = load_skill(unit.root, unit.config, options.max_bytes, unit.ignorer)
-    elif unit.kind == "project":
-        model = load_project(unit)
-    else:
-        model = load_loose(unit, options.max_bytes)
+    model = load_model(unit, options)
     # project units are cheap (link states); results without suppressions are not cached
     use_cache = options.use_cache and not options.run and unit.kind != "project" and options.suppressions
     stat_key = _stat_key(unit, model, options) if use_cache else None
@@ -224,19 +268,23 @@ def prepare_unit(unit: Unit, options: Options) -> Prepared:
     return prepared
 
 
+def load_model(unit: Unit, options: Options):
+    """The model of *unit* (``Skill``, ``Loose`` or ``Project``): its files listed and stat'ed, none read."""
+    from skillsmith.discovery.discover import load_loose, load_project, load_skill
+
+    if unit.kind == "skill":
+        return load_skill(unit.root, unit.config, options.max_bytes, unit.ignorer)
+    if unit.kind == "project":
+        return load_project(unit)
+    return load_loose(unit, options.max_bytes)
+
+
 def resolve(prepared: Prepared, options: Options) -> Prepared:
     """Fill in the unit's target, its enabled rules and its content key (which reads its files)."""
-    from skillsmith.discovery.discover import detect_target
-
     if prepared.rules:
         return prepared
     unit, model = prepared.unit, prepared.model
-    if unit.kind == "skill":
-        target = options.target or unit.config.target or detect_target(model)
-    elif unit.kind == "project":
-        target = options.target or unit.config.target or "sucoder"
-    else:
-        target = options.target or unit.config.target or "agentskills"
+    target = options.target or unit.config.target or targets.detect(model).name
     model.target = target
     prepared.target = target
     prepared.rules = enabled_rules(options, unit, target)
@@ -251,13 +299,15 @@ def evaluate_unit(prepared: Prepared, options: Options) -> dict:
     hits: list[tuple[registry.Rule, Hit]] = []
     notes: list[str] = []
     errors = 0
+    undecided = False  # a check that could run another time did not: the result is not cached
 
     def run(rule: registry.Rule, subject) -> None:
-        nonlocal errors
+        nonlocal errors, undecided
         try:
             for hit in rule.check(subject) or ():
                 hits.append((rule, hit))
         except registry.RuleUnavailable as why:
+            undecided = undecided or why.transient
             if str(why) not in notes:
                 notes.append(str(why))
         except Exception as exc:  # a rule bug must not lose the other findings
@@ -287,17 +337,20 @@ def evaluate_unit(prepared: Prepared, options: Options) -> dict:
 
     by_path = {str(f.path): f for f in files.values()}
     tables: dict[str, tuple] = {}
+    select, ignore = selection(options, unit)
     out = []
     for rule, hit in hits:
         path = str(hit.path)
+        if not registry.keeps(rule, hit.code, select, ignore):
+            continue
         ignored = unit.config.ignored_for(Path(path))
-        if ignored and registry.matches(rule.id, ignored):
+        if ignored and registry.matches(rule.id, ignored, hit.code):
             continue
         f = by_path.get(path)
         if f is not None and f.text is not None and options.suppressions:
             if path not in tables:
                 tables[path] = suppression.parse(f.lines)
-            if suppression.suppressed(rule.id, hit.line, tables[path]):
+            if suppression.suppressed(rule.id, hit.line, tables[path], hit.code):
                 continue
         out.append(
             dict(
@@ -306,8 +359,9 @@ def evaluate_unit(prepared: Prepared, options: Options) -> dict:
                 end_column=hit.end_column, fix=rule.fix,
             )
         )
-    result = {"findings": out, "notes": notes, "errors": errors}
-    if key is not None and not errors:
+    warnings = suppression.unknown_rules(files.values()) if options.suppressions else []
+    result = {"findings": out, "notes": notes, "errors": errors, "undecided": undecided, "warnings": warnings}
+    if key is not None and not errors and not undecided:
         cache.put(key, result)
         if prepared.stat_key is not None:
             cache.put(prepared.stat_key, result)

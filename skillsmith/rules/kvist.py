@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import difflib
 
+from skillsmith.model.skillpath import skill_path
 from skillsmith.rules.finding import Hit
 from skillsmith.rules.registry import rule
 from skillsmith.targets import kvist
@@ -36,10 +37,9 @@ def _schema_hits(skill, rule_id: str):
 
 def _file_in_skill(skill, value: str) -> str | None:
     """Why *value* does not name a file of the skill, or None."""
-    rel = value.replace("\\", "/")
-    if rel.startswith("/") or rel.startswith("~") or ".." in rel.split("/") or (len(rel) > 1 and rel[1] == ":"):
+    rel = skill_path(value).rel
+    if rel is None:
         return f"{value!r} must be a path inside the skill folder"
-    rel = "/".join(p for p in rel.split("/") if p not in ("", "."))
     if rel in skill.files:
         return None
     if rel in skill.symlinks:
@@ -1052,7 +1052,7 @@ def tool_undocumented(skill):
     f, doc, data = found
     skill_id = data.get("id")
     instructions = data.get("instructions") if isinstance(data.get("instructions"), str) else "SKILL.md"
-    md = skill.files.get(instructions.replace("\\", "/").lstrip("/"))
+    md = skill.files.get(skill_path(instructions).rel or "")
     if kvist.ident_problem(skill_id) or md is None or md.text is None:
         return  # a bad id is KVS005's
     for i, tool in kvist.tools(data):

@@ -13,20 +13,21 @@ from functools import lru_cache
 from typing import Callable, Iterable, Iterator
 
 from skillsmith.rules.finding import SEVERITIES
+from skillsmith.targets import names as target_names
 
 #: rule families: ID prefix -> (name, what it covers)
 FAMILIES = {
     "SPC": ("spec", "SKILL.md frontmatter and body (Agent Skills specification)"),
-    "RES": ("resources", "references/, assets/ and the paths SKILL.md cites (seed 000 §1, §9)"),
-    "CON": ("script-contract", "the script contract for every file under scripts/ (seed 000 §2-§5, §10)"),
-    "PYS": ("python", "Python scripts (seed 000 §2, §6)"),
-    "SHL": ("shell", "shell scripts (seed 000 §2, §3)"),
-    "SEC": ("security", "hidden Unicode, download-and-run, eval of arguments (seed 000 §6)"),
+    "RES": ("resources", "references/, assets/ and the paths SKILL.md cites (Skill Resource Protocol §1, §9)"),
+    "CON": ("script-contract", "the script contract for every file under scripts/ (Skill Resource Protocol §2-§5, §10)"),
+    "PYS": ("python", "Python scripts (Skill Resource Protocol §2, §6)"),
+    "SHL": ("shell", "shell scripts (Skill Resource Protocol §2, §3)"),
+    "SEC": ("security", "hidden Unicode, download-and-run, eval of arguments (Skill Resource Protocol §6)"),
     "FIL": ("files", "files skillsmith cannot read as a skill needs them"),
     "RUN": ("run", "behaviour of scripts when run with `check --run` (opt-in)"),
-    "STE": ("stabledge", "StablEdge progressive skills and resources (seed 001)"),
-    "KVS": ("kvist", "kvist tools skills: manifest.json and plugin.py (seed 003)"),
-    "SUC": ("sucoder", "sucoder discovery links and audits (seed 002)"),
+    "STE": ("stabledge", "StablEdge progressive skills and resources (StablEdge Desktop resources)"),
+    "KVS": ("kvist", "kvist tools skills: manifest.json and plugin.py (kvist tools skill)"),
+    "SUC": ("sucoder", "sucoder discovery links and audits (sucoder skills architecture)"),
 }
 
 #: the module of ``skillsmith.rules`` that holds each family's rules
@@ -34,9 +35,6 @@ FAMILY_MODULES = {
     "SPC": "spec", "RES": "resources", "CON": "contract", "PYS": "python", "SHL": "shell", "SEC": "security",
     "FIL": "files", "RUN": "run", "STE": "stabledge", "KVS": "kvist", "SUC": "sucoder",
 }
-
-#: targets a skill can be checked for
-TARGETS = ("agentskills", "stabledge", "kvist", "sucoder")
 
 #: what a rule's check receives
 SCOPES = ("skill", "script", "file", "project", "run", "audit")
@@ -54,15 +52,21 @@ class Rule:
     severity: str
     scope: str
     check: Callable = field(repr=False, compare=False)
-    targets: frozenset = frozenset(TARGETS)
+    targets: frozenset = frozenset(target_names())
     fix: str | None = None  # "safe" | "unsafe" | None
     doc: str = ""
     library: bool = False  # also applies to sourced libraries (scope "script")
     tools: tuple = ()  # external programs the check runs (found on PATH); part of the cache key
+    codes: str = ""  # the prefix of an external tool's own codes its findings carry ("SC": SC2086)
 
     @property
     def family(self) -> str:
         return FAMILIES[self.id[:3]][0]
+
+    @property
+    def source(self) -> str:
+        """Where the rule comes from, with the document named: ``Skill Resource Protocol §3``."""
+        return source_text(self.seed)
 
     def to_json(self) -> dict:
         return {
@@ -75,6 +79,7 @@ class Rule:
             "scope": self.scope,
             "targets": sorted(self.targets),
             "fix": self.fix,
+            "source": self.source,
             "doc": self.doc,
         }
 
@@ -83,7 +88,13 @@ class RuleUnavailable(Exception):
     """Raised by a check that cannot run here (an optional tool is missing).
 
     The message is shown once on stderr; it is neither a finding nor an internal error.
+    *transient* says the check could run another time (a tool timed out or failed to start):
+    the unit's result is then not cached, so the next run tries again.
     """
+
+    def __init__(self, message: str, transient: bool = False) -> None:
+        super().__init__(message)
+        self.transient = transient
 
 
 _RULES: dict[str, Rule] = {}
@@ -98,15 +109,19 @@ def rule(
     seed: str,
     scope: str,
     severity: str = "error",
-    targets: Iterable[str] = TARGETS,
+    targets: Iterable[str] = target_names(),
     fix: str | None = None,
     library: bool = False,
     tools: Iterable[str] = (),
+    codes: str = "",
 ) -> Callable:
     """Register the decorated check function as a rule; its docstring is the rule's documentation.
 
     The check receives the object named by *scope* (a ``Skill``, a ``Script``, a
-    ``SourceFile`` ...) and yields :class:`~skillsmith.finding.Hit` objects.
+    ``SourceFile`` ...) and yields :class:`~skillsmith.finding.Hit` objects. *targets* limits
+    the rule to hosts named in :data:`skillsmith.targets.TARGETS` (default: every one). *codes*
+    is the prefix of the external tool's codes its hits carry (``Hit.code``), which select and
+    ignore like rule IDs.
     """
 
     if not _ID.match(id) or id[:3] not in FAMILIES:
@@ -116,14 +131,15 @@ def rule(
     if severity not in SEVERITIES or scope not in SCOPES or fix not in (None, "safe", "unsafe"):
         raise ValueError(f"bad rule metadata for {id}")
     targets = frozenset(targets)
-    if not targets <= set(TARGETS):
+    if not targets <= set(target_names()):
         raise ValueError(f"bad targets for {id}: {sorted(targets)}")
 
     def register(check: Callable) -> Callable:
         if id in _RULES or any(r.name == name for r in _RULES.values()):
             raise ValueError(f"rule {id} ({name}) registered twice")
         doc = cleandoc(check.__doc__ or "")
-        _RULES[id] = Rule(id, name, summary, seed, severity, scope, check, targets, fix, doc, library, tuple(tools))
+        _RULES[id] = Rule(id, name, summary, seed, severity, scope, check, targets, fix, doc, library, tuple(tools),
+                          codes)
         return check
 
     return register
@@ -167,44 +183,133 @@ def iter_rules(scope: str) -> Iterator[Rule]:
 
 
 # -- selection: one meaning of a rule selector for the command line, the config, the API and
-# inline suppressions. A selector is ``ALL``, a family prefix (``SPC``) or an ID prefix (``CON01``).
+# inline suppressions. A selector is ``ALL``, a family prefix (``SPC``), an ID prefix
+# (``CON01``), a rule name (``header-missing``, which stands for its ID), or an external tool's
+# code or code prefix that a rule reports under (``SC2086``, ``SC2``: ShellCheck's, by SHL090).
 
 _SELECTOR_SEPARATORS = re.compile(r"[,\s]+")
+#: what a selector looks like when it is an ID, a prefix or a code (``spc``, ``CON014``, ``SC2086``)
+_CODE_SHAPED = re.compile(r"^(?:ALL|[A-Z]{1,3}\d{0,4})$", re.IGNORECASE)
 
 
 def selectors(value: str | Iterable[str] | None) -> list[str] | None:
-    """Rule selectors, stripped and upper-cased; a string is split at commas and blanks.
+    """Rule selectors: IDs and prefixes upper-cased, rule names as their IDs; a string is split at commas and blanks.
 
-    ``"spc, CON014"`` and ``["spc", " CON014"]`` both give ``["SPC", "CON014"]``; None stays None
-    (no selection given). Nothing is validated here: see :func:`unknown_selector`.
+    ``"spc, CON014"`` and ``["spc", " CON014"]`` both give ``["SPC", "CON014"]``;
+    ``"header-missing"`` gives ``["CON004"]``; None stays None (no selection given). Anything
+    else is kept as typed, so an error can quote it. Nothing is validated here: see
+    :func:`unknown_selector`.
     """
     if value is None:
         return None
     items = _SELECTOR_SEPARATORS.split(value) if isinstance(value, str) else value
-    return [item.strip().upper() for item in items if item.strip()]
+    out = []
+    for item in items:
+        item = item.strip()
+        if not item:
+            continue
+        if _CODE_SHAPED.match(item):
+            out.append(item.upper())
+            continue
+        named = rule_named(item)
+        out.append(named.id if named is not None else item)
+    return out
 
 
-def matches(rule_id: str, selectors: Iterable[str]) -> bool:
-    """Whether *rule_id* is named by any selector: ``ALL``, a family prefix, or an ID prefix."""
+def rule_named(name: str) -> Rule | None:
+    """The rule whose name is *name* (any case), or None."""
+    load_rules()
+    name = name.strip().lower()
+    return next((r for r in _RULES.values() if r.name == name), None)
+
+
+def matches(rule_id: str, selectors: Iterable[str], code: str | None = None) -> bool:
+    """Whether a finding of *rule_id* is named by any selector: ``ALL``, a family prefix, or an ID prefix.
+
+    *code* is the external tool's code the finding carries (``SC2086`` of SHL090), named by its
+    own prefixes as well.
+    """
     for sel in selectors:
         sel = sel.strip().upper()
-        if sel == "ALL" or (sel and rule_id.startswith(sel)):
+        if sel == "ALL" or (sel and (rule_id.startswith(sel) or (code is not None and code.startswith(sel)))):
             return True
     return False
+
+
+def names_codes_of(r: Rule, selectors: Iterable[str]) -> bool:
+    """Whether a selector names some of the external codes *r* reports (``SC2086`` for SHL090)."""
+    return bool(r.codes) and any(sel.strip().upper().startswith(r.codes) for sel in selectors)
+
+
+def runs(r: Rule, select: Iterable[str] | None, ignore: Iterable[str]) -> bool:
+    """Whether *r* runs under *select* (None: every rule) and *ignore*.
+
+    A rule that reports external codes runs when *select* names one of them; ignoring one of
+    its codes does not stop it (:func:`keeps` drops those findings).
+    """
+    if select is not None and not (matches(r.id, select) or names_codes_of(r, select)):
+        return False
+    return not (ignore and matches(r.id, ignore))
+
+
+def keeps(r: Rule, code: str | None, select: Iterable[str] | None, ignore: Iterable[str]) -> bool:
+    """Whether a finding of *r* under the external *code* survives *select* and *ignore*."""
+    if code is None:
+        return True
+    if select is not None and not matches(r.id, select, code):
+        return False
+    return not (ignore and matches(r.id, ignore, code))
+
+
+def code_shape(selector: str) -> Rule | None:
+    """The rule whose external codes *selector* has the shape of (``SC2086``, ``SC``: SHL090), or None."""
+    sel = selector.strip().upper()
+    for r in all_rules():
+        if r.codes and re.fullmatch(rf"{re.escape(r.codes)}\d{{0,4}}", sel):
+            return r
+    return None
 
 
 def unknown_selector(selectors: Iterable[str]) -> str | None:
     """The first of *selectors* that names no rule (a typo such as ``CON14``), or None."""
     ids = [r.id for r in all_rules()]
     for sel in selectors:
-        if sel.strip().upper() != "ALL" and not any(matches(rule_id, [sel]) for rule_id in ids):
+        if sel.strip().upper() == "ALL" or code_shape(sel) is not None:
+            continue
+        if not any(matches(rule_id, [sel]) for rule_id in ids):
             return sel
     return None
 
 
+def close_names(text: str, n: int = 3) -> list[str]:
+    """Rule IDs or names that look like *text* (a typo), best first: ``CON04`` -> ``CON004``, ..."""
+    import difflib
+
+    text = text.strip()
+    rules = all_rules()
+    ids = difflib.get_close_matches(text.upper(), [r.id for r in rules], n=n, cutoff=0.7)
+    names = difflib.get_close_matches(text.lower(), [r.name for r in rules], n=n, cutoff=0.7)
+    return (ids + names)[:n] if _CODE_SHAPED.match(text) else (names + ids)[:n]
+
+
+def did_you_mean(text: str, candidates: list[str] | None = None) -> str:
+    """``"; did you mean CON004?"`` for a typo of a rule ID or name (or of *candidates*), else ``""``."""
+    if candidates is None:
+        found = close_names(text)
+    else:
+        import difflib
+
+        found = difflib.get_close_matches(text, candidates, n=3, cutoff=0.6)
+    if not found:
+        return ""
+    if len(found) == 1:
+        return f"; did you mean {found[0]}?"
+    return f"; did you mean {', '.join(found[:-1])} or {found[-1]}?"
+
+
 def no_rule_matches(selector: str) -> str:
     """The message for a selector that names no rule, wherever it was given."""
-    return f"no rule matches {selector!r}; see 'skillsmith rules'"
+    return f"no rule matches {selector!r}{did_you_mean(selector)} (see 'skillsmith rules')"
 
 
 def validated_selectors(value: str | Iterable[str] | None) -> list[str] | None:
@@ -220,6 +325,38 @@ def validated_selectors(value: str | Iterable[str] | None) -> list[str] | None:
     if bad is not None:
         raise UsageError(no_rule_matches(bad))
     return chosen
+
+
+def rules_named_by(text: str) -> list[Rule]:
+    """The rules *text* names for ``skillsmith rules``: one by ID or name, or all of an ID prefix (``CON``)."""
+    found = get_rule(text)
+    if found is not None:
+        return [found]
+    sel = text.strip().upper()
+    if not _CODE_SHAPED.match(sel) or sel == "ALL":
+        return all_rules() if sel == "ALL" else []
+    return [r for r in all_rules() if r.id.startswith(sel)]
+
+
+#: the documents a rule's ``seed`` refers to by number (``000 §3``)
+SOURCES = {
+    "000": "Skill Resource Protocol",
+    "001": "StablEdge Desktop resources",
+    "002": "sucoder skills architecture",
+    "003": "kvist tools skill",
+}
+
+
+def source_text(seed: str) -> str:
+    """*seed* with its document named: ``000 §3`` -> ``Skill Resource Protocol §3``,
+    ``002 Compliance Auditing`` -> ``sucoder skills architecture, Compliance Auditing``."""
+    number, _, rest = seed.partition(" ")
+    name = SOURCES.get(number)
+    if name is None:
+        return seed
+    if not rest:
+        return name
+    return f"{name} {rest}" if rest.startswith(("§", "(")) else f"{name}, {rest}"
 
 
 @lru_cache(maxsize=1)

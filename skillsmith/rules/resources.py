@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import os
-import posixpath
 import re
 from pathlib import PurePosixPath
 
+from skillsmith.model.skillpath import skill_path
 from skillsmith.rules.finding import Hit
 from skillsmith.rules.registry import rule
 
@@ -14,23 +14,8 @@ SEED = "000 §1"
 TOC_AFTER_LINES = 300
 ASSET_MAX_BYTES = 500 * 1024
 HUMAN_DOCS = re.compile(r"^(README|CHANGELOG|CHANGES|HISTORY|INSTALL|INSTALLATION)(\.[A-Za-z0-9]+)?$", re.I)
-_DRIVE = re.compile(r"^[A-Za-z]:[\\/]")
 _TOC = re.compile(r"^\s*#{1,6}\s*(table of contents|contents|toc)\b", re.I)
 _ANCHOR_LINK = re.compile(r"\]\(#[^)]+\)")
-
-
-def escapes(target: str) -> str | None:
-    """Why *target* leaves the skill folder, or None when it stays inside."""
-    if target.startswith("~"):
-        return "starts with '~'"
-    if target.startswith("/") or target.startswith("\\"):
-        return "is absolute"
-    if _DRIVE.match(target):
-        return "is a drive-letter path"
-    normal = posixpath.normpath(target.replace("\\", "/"))
-    if normal == ".." or normal.startswith("../"):
-        return "leaves the skill folder with '..'"
-    return None
 
 
 @rule("RES001", "resource-not-cited", summary="A file under references/ or assets/ is never cited from SKILL.md.", seed=SEED, scope="skill")
@@ -81,9 +66,9 @@ def cited_path_missing(skill):
     if doc is None:
         return
     for c in doc.citations:
-        if not c.target or escapes(c.target):
+        target = skill_path(c.target).rel
+        if not c.target or target is None:
             continue
-        target = posixpath.normpath(c.target.replace("\\", "/"))
         if any(ch in target for ch in "*?[{<$"):
             continue  # a pattern or placeholder, not a path
         if skill.exists(target):
@@ -120,7 +105,7 @@ def path_escapes_skill(skill):
     if doc is None:
         return
     for c in doc.citations:
-        why = escapes(c.target) if c.kind == "link" else None
+        why = skill_path(c.target).why if c.kind == "link" else None
         if why:
             yield Hit(doc.file.path, f"{c.raw} {why}; cite paths relative to the skill", c.line, c.column)
 

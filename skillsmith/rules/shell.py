@@ -14,12 +14,6 @@ from skillsmith.rules.finding import Hit, display_path
 from skillsmith.rules.registry import RuleUnavailable, rule
 
 
-def _tree(script):
-    if script.language != "shell" or script.sh_tree is None:
-        return None
-    return script.sh_tree
-
-
 def is_posix_sh(script) -> bool:
     return shebang_interpreter(script.file.shebang) in ("sh", "dash")
 
@@ -101,7 +95,8 @@ def bash_syntax(script):
     if isinstance(problem, bashcheck.NotChecked):  # no verdict is neither a finding nor a pass
         if str(problem) == bashcheck.BASH_MISSING:
             raise RuleUnavailable(f"{problem}; the syntax check `bash -n` (SHL002) was skipped")
-        raise RuleUnavailable(f"{display_path(script.path)}: {problem}; the syntax check (SHL002) was skipped there")
+        raise RuleUnavailable(f"{display_path(script.path)}: {problem}; the syntax check (SHL002) was skipped there",
+                              transient=True)
     if problem is not None:
         line, message = problem
         yield Hit(script.path, f"bash -n: {message}", line)
@@ -244,13 +239,14 @@ _LEVEL = {"error": "error", "warning": "warning", "info": "info", "style": "styl
 
 
 @rule("SHL090", "shellcheck", summary="ShellCheck's findings, under ShellCheck's own codes (SC####).",
-      seed="000 §10", scope="script", severity="warning", tools=("shellcheck",))
+      seed="000 §10", scope="script", severity="warning", tools=("shellcheck",), codes="SC")
 def shellcheck(script):
     """
     ## What it does
     Runs ShellCheck (`shellcheck -f json1`) on each shell script when it is installed and
     reports its findings under ShellCheck's own codes, e.g. `SC2086`. Select or ignore them all
-    with `SHL090`; suppress one with ShellCheck's own `# shellcheck disable=SC2086`.
+    with `SHL090`, or one code or prefix like any rule (`--select SC2086`, `--ignore SC2,SC1091`,
+    `# skillsmith: ignore[SC2086]`); ShellCheck's own `# shellcheck disable=SC2086` works too.
 
     Without ShellCheck on `PATH`, `check` says once on stderr that these checks were skipped.
     ShellCheck is an optional extra: `pip install 'skillsmith[shellcheck]'` installs the

@@ -2,35 +2,22 @@
 
 from __future__ import annotations
 
-import re
-
 from skillsmith.model.frontmatter import yaml_type
 from skillsmith.rules.finding import Hit
-from skillsmith.rules.registry import TARGETS, rule
+from skillsmith.rules.registry import rule
+from skillsmith.targets import TARGETS, get
+from skillsmith.targets.agentskills import name_problem
 
 SPEC = "Agent Skills spec"
-NAME_MAX = 64
 DESCRIPTION_MAX = 1024
 COMPATIBILITY_MAX = 500
 BODY_MAX_LINES = 500
 
-#: top-level fields each target understands (the spec's own fields are valid everywhere)
+#: top-level fields every target understands (each target adds its own: ``Target.fields``)
 SPEC_FIELDS = {"name", "description", "license", "compatibility", "metadata", "allowed-tools"}
-HOST_FIELDS = {
-    "agentskills": {
-        # Claude Code
-        "when_to_use", "argument-hint", "model", "disable-model-invocation", "user-invocable",
-        "context", "agent", "hooks", "version", "mode", "effort", "paths", "shell",
-    },
-    "stabledge": {"progressive", "resources", "network", "network_hosts", "version"},
-    "kvist": {"version"},
-    "sucoder": {"when_to_use", "argument-hint", "model", "disable-model-invocation", "user-invocable", "version"},
-}
 
-#: a kvist tools skill is named by manifest.json; its SKILL.md may have no frontmatter (seed 003)
-NOT_KVIST = tuple(t for t in TARGETS if t != "kvist")
-
-_NAME_CHARS = re.compile(r"^[a-z0-9-]+$")
+#: the targets whose skills are named by SKILL.md's frontmatter (a kvist skill is named by its manifest)
+NAMED_IN_FRONTMATTER = tuple(t.name for t in TARGETS if t.named_in_frontmatter)
 
 
 def frontmatter(skill):
@@ -44,25 +31,6 @@ def frontmatter(skill):
 def at_key(skill, key: str, message: str) -> Hit:
     fm = skill.doc.frontmatter
     return Hit(skill.skill_md.path, message, fm.key_lines.get(key, fm.start_line), 1)
-
-
-def name_problem(name: object) -> str | None:
-    """Why *name* is not a valid skill name, or None. Shared with ``new`` and the wizard."""
-    if not isinstance(name, str):
-        return f"'name' must be a string, not a {yaml_type(name)}"
-    if not name:
-        return "'name' is empty"
-    if len(name) > NAME_MAX:
-        return f"'name' is {len(name)} characters long; the limit is {NAME_MAX}"
-    if not _NAME_CHARS.match(name):
-        bad = sorted({ch for ch in name if not re.match(r"[a-z0-9-]", ch)})
-        shown = ", ".join(repr(ch) for ch in bad[:5])
-        return f"'name' {name!r} may use only lowercase letters, digits and hyphens (found {shown})"
-    if name.startswith("-") or name.endswith("-"):
-        return f"'name' {name!r} must not start or end with a hyphen"
-    if "--" in name:
-        return f"'name' {name!r} must not contain consecutive hyphens"
-    return None
 
 
 def description_problem(description: object) -> str | None:
@@ -100,7 +68,7 @@ def skill_md_missing(skill):
         yield Hit(skill.root / "SKILL.md", why)
 
 
-@rule("SPC002", "frontmatter-missing", summary="SKILL.md does not start with YAML frontmatter.", seed=SPEC, scope="skill", targets=NOT_KVIST)
+@rule("SPC002", "frontmatter-missing", summary="SKILL.md does not start with YAML frontmatter.", seed=SPEC, scope="skill", targets=NAMED_IN_FRONTMATTER)
 def frontmatter_missing(skill):
     """
     ## What it does
@@ -204,7 +172,7 @@ def frontmatter_not_mapping(skill):
         yield Hit(doc.file.path, e.message, e.line, e.column)
 
 
-@rule("SPC006", "name-missing", summary="The frontmatter has no 'name'.", seed=SPEC, scope="skill", targets=NOT_KVIST)
+@rule("SPC006", "name-missing", summary="The frontmatter has no 'name'.", seed=SPEC, scope="skill", targets=NAMED_IN_FRONTMATTER)
 def name_missing(skill):
     """
     ## What it does
@@ -229,7 +197,7 @@ def name_missing(skill):
         yield Hit(skill.skill_md.path, "frontmatter has no 'name' field", fm.start_line)
 
 
-@rule("SPC007", "name-invalid", summary="'name' is not 1-64 characters of a-z, 0-9 and single hyphens.", seed=SPEC, scope="skill", targets=NOT_KVIST)
+@rule("SPC007", "name-invalid", summary="'name' is not 1-64 characters of a-z, 0-9 and single hyphens.", seed=SPEC, scope="skill", targets=NAMED_IN_FRONTMATTER)
 def name_invalid(skill):
     """
     ## What it does
@@ -258,7 +226,7 @@ def name_invalid(skill):
         yield at_key(skill, "name", problem)
 
 
-@rule("SPC008", "name-folder-mismatch", summary="'name' differs from the skill's folder name.", seed=SPEC, scope="skill", targets=NOT_KVIST)
+@rule("SPC008", "name-folder-mismatch", summary="'name' differs from the skill's folder name.", seed=SPEC, scope="skill", targets=NAMED_IN_FRONTMATTER)
 def name_folder_mismatch(skill):
     """
     ## What it does
@@ -281,7 +249,7 @@ def name_folder_mismatch(skill):
         yield at_key(skill, "name", f"'name' is {name!r} but the folder is {skill.root.name!r}")
 
 
-@rule("SPC009", "description-missing", summary="The frontmatter has no 'description'.", seed=SPEC, scope="skill", targets=NOT_KVIST)
+@rule("SPC009", "description-missing", summary="The frontmatter has no 'description'.", seed=SPEC, scope="skill", targets=NAMED_IN_FRONTMATTER)
 def description_missing(skill):
     """
     ## What it does
@@ -478,7 +446,7 @@ def unknown_field(skill):
     fm = frontmatter(skill)
     if fm is None:
         return
-    known = SPEC_FIELDS | HOST_FIELDS.get(skill.target, set())
+    known = SPEC_FIELDS | get(skill.target).fields
     for key in fm.data:
         if not isinstance(key, str) or key not in known:
             hint = ""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from skillsmith.model.skill import script_language
+from skillsmith.model.skillpath import skill_path
 from skillsmith.model.sourcefile import TEXT_SUFFIXES
 from skillsmith.rules.finding import Hit
 from skillsmith.rules.registry import rule
@@ -265,7 +266,7 @@ def resource_duplicate(skill):
     for d in _items(skill):
         if d.path is None or stabledge.path_problem(d.path):
             continue
-        key = stabledge.normalise(d.path)
+        key = skill_path(d.path).rel
         if key in seen:
             yield Hit(skill.skill_md.path, f"resource {d.path!r} is already declared on line {seen[key]}", d.line)
         else:
@@ -302,7 +303,7 @@ def resource_missing(skill):
     for d in _items(skill):
         if d.path is None or stabledge.path_problem(d.path):
             continue
-        key = stabledge.normalise(d.path)
+        key = skill_path(d.path).rel
         if key in skill.files:
             continue
         if key in skill.symlinks:
@@ -376,7 +377,7 @@ def executable_outside_scripts(skill):
     for d in _items(skill):
         if d.path is None or d.role != "executable" or stabledge.path_problem(d.path):
             continue
-        if not stabledge.normalise(d.path).startswith("scripts/"):
+        if not (skill_path(d.path).rel or "").startswith("scripts/"):
             yield Hit(skill.skill_md.path,
                       f"{d.path!r} is declared executable but run_script only runs files under scripts/", d.line)
 
@@ -440,8 +441,9 @@ def resource_not_text(skill):
     """
     readers = {rel for rel in skill.files if rel.startswith("references/") and stabledge.listed(rel)}
     for d in _items(skill):
-        if d.path is not None and d.role == "reference":
-            readers.add(stabledge.normalise(d.path))
+        rel = skill_path(d.path).rel if d.path is not None and d.role == "reference" else None
+        if rel is not None:
+            readers.add(rel)
     for rel in sorted(readers):
         f = skill.files.get(rel)
         if f is None or f.data is None or f.suffix in TEXT_SUFFIXES or script_language(f):
@@ -571,7 +573,8 @@ def resource_undeclared(skill):
     items = stabledge.declared(skill)
     if data.get("resources") is not None and (items is None or any(d.path is None for d in items)):
         return  # malformed: STE002
-    declared = {stabledge.normalise(d.path) for d in items or []}
+    # an item StablEdge refuses (STE003-STE006) declares nothing, as the fix that adds the file knows
+    declared = {skill_path(d.path).rel for d in items or [] if not stabledge.path_problem(d.path)}
     line = _at_key(skill, "resources" if "resources" in data else "progressive")
     for rel, role in stabledge.expected_roles(skill).items():
         if rel not in declared:

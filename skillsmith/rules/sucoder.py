@@ -1,7 +1,7 @@
 """sucoder rules (seed 002): discovery links of a project, and the skills audit.
 
 - SUC001-SUC003 (scope ``project``, target ``sucoder``): the ``CLAUDE.md -> AGENT.md`` and
-  ``.claude/skills -> ../.skills`` links of a project root (see :mod:`skillsmith.links`).
+  ``.claude/skills -> ../.skills`` links of a project root (see :mod:`skillsmith.targets.sucoder`).
 - SUC010-SUC012 (scope ``audit``): what the auditor must be able to read and track.
 - SUC020-SUC022 (scope ``audit``): scope creep, a change that gives a skill network or process
   use or tools it did not have at the baseline.
@@ -94,8 +94,8 @@ def discovery_link_broken(project):
 def discovery_link_missing(project):
     """
     ## What it does
-    Flags a project root with `AGENT.md` (or `AGENT.org`) but no `CLAUDE.md`, or with
-    `.skills/` but no `.claude/skills`.
+    Flags a project root with `AGENT.md` (or `AGENT.org`, or the cross-client `AGENTS.md`)
+    but no `CLAUDE.md`, or with `.skills/` (or `.agents/skills/`) but no `.claude/skills`.
 
     ## Why is this bad?
     Claude discovers only `CLAUDE.md` and `.claude/skills` natively; without the links it never

@@ -3,14 +3,15 @@
 ``# skillsmith: ignore[ID, ID]`` in scripts and ``<!-- skillsmith: ignore[ID] -->`` in
 Markdown silence those rules on the comment's own line and the line after it;
 ``ignore-file[ID]`` anywhere silences them for the whole file. IDs may be family prefixes
-(``SEC``) or ``ALL``.
+(``SEC``), rule names, ShellCheck codes (``SC2086``) or ``ALL``; one that names no rule is a
+warning (:func:`unknown_rules`), never silently nothing.
 """
 
 from __future__ import annotations
 
 import re
 
-from skillsmith.rules.registry import matches, selectors
+from skillsmith.rules.registry import did_you_mean, matches, selectors, unknown_selector
 
 _COMMENT = re.compile(r"skillsmith:\s*(ignore|ignore-file)\[([A-Za-z0-9_,\s-]*)\]")
 
@@ -32,6 +33,28 @@ def parse(lines: list[str]) -> tuple[dict[int, set[str]], set[str]]:
     return by_line, whole
 
 
-def suppressed(rule_id: str, line: int, table: tuple[dict[int, set[str]], set[str]]) -> bool:
+def suppressed(rule_id: str, line: int, table: tuple[dict[int, set[str]], set[str]], code: str | None = None) -> bool:
+    """Whether a finding of *rule_id* (under the external *code*, if any) on *line* is silenced."""
     by_line, whole = table
-    return matches(rule_id, whole | by_line.get(line, set()))
+    return matches(rule_id, whole | by_line.get(line, set()), code)
+
+
+def unknown_rules(files) -> list[dict]:
+    """``{"path", "line", "message"}`` for each selector in an inline ignore of *files* that names no rule.
+
+    *files* are ``SourceFile``s; only those whose text holds ``skillsmith:`` are looked at.
+    """
+    out = []
+    for f in files:
+        text = f.text
+        if not text or "skillsmith:" not in text:
+            continue
+        for number, line in enumerate(f.lines, 1):
+            if "skillsmith:" not in line:
+                continue
+            for m in _COMMENT.finditer(line):
+                for sel in selectors(m.group(2)):
+                    if unknown_selector([sel]) is not None:
+                        out.append({"path": f.path.as_posix(), "line": number, "message":
+                                    f"unknown rule {sel!r} in `skillsmith: {m.group(1)}[...]`{did_you_mean(sel)}; it silences nothing"})
+    return out

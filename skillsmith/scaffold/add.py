@@ -16,6 +16,7 @@ from skillsmith.scaffold.answers import (
     ANSWERS_FILE,
     CASES_MARKER,
     DEFAULT_SUMMARY,
+    SKILL_TEMPLATE,
     Created,
     script_problem,
     summary_problem,
@@ -141,7 +142,8 @@ def add_script(skill_dir: str | Path, file_name: str, *, description: str | None
             f"{run_sh} has no line '{CASES_MARKER}'; add it where new cases belong, then retry"
         )
     with tempfile.TemporaryDirectory() as tmp:
-        render("script", Path(tmp), {"name": name, "script": file_name, "summary": summary, "json": as_json})
+        # the skill template with `part: script` renders only scripts/FILE and its cases.sh
+        render(SKILL_TEMPLATE, Path(tmp), {"part": "script", "name": name, "scripts": [file_name], "summary": summary, "json": as_json})
         script_text = (Path(tmp) / "scripts" / file_name).read_bytes()
         cases = (Path(tmp) / "cases.sh").read_text(encoding="utf-8")
     sample = "assets/sample-input.txt" if (root / "assets" / "sample-input.txt").is_file() else "notes.txt"

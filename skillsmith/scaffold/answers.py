@@ -6,14 +6,16 @@ import re
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
+from skillsmith import targets
 from skillsmith.errors import (
     UsageError,
 )
-from skillsmith.rules.spec import description_problem, name_problem
+from skillsmith.rules.spec import description_problem
 
 ANSWERS_FILE = ".skillsmith-answers.yml"
-#: targets ``new`` can generate; kvist comes from its own template when it is installed
-TARGETS = ("agentskills", "stabledge", "kvist")
+#: the template that asks everything :class:`Answers` holds (another target's template asks
+#: only for name and description), and that ``add script`` renders one script from
+SKILL_TEMPLATE = "skill"
 DEFAULT_SCRIPTS = ("main.py",)
 VERIFIER = "verify_facts.py"
 #: the line in tests/run.sh above which ``add script`` inserts its cases
@@ -29,7 +31,7 @@ class Answers:
 
     name: str
     description: str
-    target: str = "agentskills"
+    target: str = targets.DEFAULT
     license: str = ""
     author: str = ""
     scripts: list[str] = field(default_factory=lambda: list(DEFAULT_SCRIPTS))
@@ -79,28 +81,12 @@ def summary_problem(text: str) -> str | None:
     return None
 
 
-def identifier_problem(name: object, target: str) -> str | None:
-    """Why *name* cannot name a skill for *target* (check's own message), or None.
-
-    A kvist skill is named by its kvist id (``log_digest``), checked by the kvist rules'
-    validator when it is installed; every other target uses the Agent Skills name rule.
-    """
-    if target != "kvist":
-        return name_problem(name)
-    try:
-        from skillsmith.targets.kvist import ident_problem
-    except ImportError:
-        ident_problem = None
-    if not isinstance(name, str) or not name or name in (".", "..") or "/" in name or "\\" in name:
-        return f"{name!r} cannot be a folder name"
-    return ident_problem(name, "id") if ident_problem else None
-
-
 def validate(answers: Answers) -> None:
     """Raise :class:`UsageError` with ``check``'s own message when an answer is invalid."""
-    if answers.target not in TARGETS:
-        raise UsageError(f"unknown target {answers.target!r}; choose one of {', '.join(TARGETS)}")
-    for problem in (identifier_problem(answers.name, answers.target), description_problem(answers.description)):
+    if answers.target not in targets.new_targets():
+        raise UsageError(f"unknown target {answers.target!r}; choose one of {', '.join(targets.new_targets())}")
+    scaffold = targets.get(answers.target).new
+    for problem in (scaffold.name_problem(answers.name), description_problem(answers.description)):
         if problem:
             raise UsageError(problem)
     if not answers.scripts:

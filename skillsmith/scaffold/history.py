@@ -25,12 +25,11 @@ import filecmp
 import hashlib
 import os
 import shutil
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
-from skillsmith.errors import MissingDependencyError
+from skillsmith.discovery.git import Git
 from skillsmith.exitcodes import FINDINGS, ExitCode
 
 #: templates whose history is kept (the others are rendered from their folder and cannot be updated)
@@ -83,16 +82,9 @@ def clones_dir() -> Path:
     return cache_dir() / "templates"
 
 
-def git(*args: str, cwd: Path | None = None, env: dict | None = None) -> str:
-    """Run git and return its stdout; a missing git is exit 5."""
-    full_env = {**os.environ, "GIT_TERMINAL_PROMPT": "0", **(env or {})}
-    try:
-        proc = subprocess.run(["git", *args], cwd=cwd, env=full_env, capture_output=True, text=True)
-    except FileNotFoundError:
-        raise MissingDependencyError("git is not installed; install it to use templates with history") from None
-    if proc.returncode != 0:
-        raise subprocess.CalledProcessError(proc.returncode, ["git", *args], proc.stdout, proc.stderr)
-    return proc.stdout
+def git(folder: Path, env: dict[str, str] | None = None) -> Git:
+    """git in *folder* with the safe options of :mod:`skillsmith.discovery.git`; a missing git is exit 5."""
+    return Git(folder, needed_by="the template history", env=env)
 
 
 def sorted_tags(repo: Path) -> list[str]:
@@ -100,7 +92,7 @@ def sorted_tags(repo: Path) -> list[str]:
     from packaging.version import InvalidVersion, Version
 
     versions = []
-    for tag in git("tag", "--list", cwd=repo).split():
+    for tag in git(repo).out("tag", "--list").split():
         try:
             versions.append((Version(tag), tag))
         except InvalidVersion:
@@ -129,9 +121,9 @@ def clone(name: str) -> tuple[Path, str]:
             return target, sorted_tags(target)[-1]
     clones_dir().mkdir(parents=True, exist_ok=True)
     fresh = Path(tempfile.mkdtemp(prefix=f".{target.name}-", dir=clones_dir()))
-    git("clone", "--quiet", str(bundle), str(fresh))
+    git(fresh).run("clone", "--quiet", str(bundle), ".")
     # tags are what Copier reads; fetch them all (a bundle clone only tracks branches)
-    git("fetch", "--quiet", "--tags", str(bundle), cwd=fresh)
+    git(fresh).run("fetch", "--quiet", "--tags", str(bundle))
     (fresh / ".git" / "skillsmith-bundle").write_text(digest)
     old = None
     if target.exists():
@@ -161,20 +153,20 @@ def in_clones_dir():
 
 
 def template_files(folder: Path) -> dict[str, Path]:
-    """Relative path -> file, for every file of a template folder."""
-    out = {}
-    for path in sorted(folder.rglob("*")):
-        rel = path.relative_to(folder)
-        if any(part in IGNORED for part in rel.parts) or not path.is_file():
-            continue
-        out[rel.as_posix()] = path
-    return out
+    """Relative path -> file, for every file of a template folder or a checkout of its history.
+
+    The walk is :func:`~skillsmith.discovery.walk.walk_files`: ``.git`` and caches such as
+    ``__pycache__`` are skipped, and so are the files named in :data:`IGNORED`.
+    """
+    from skillsmith.discovery.walk import walk_files
+
+    return {rel: path for rel, path, _st in sorted(walk_files(folder, limit=None))
+            if not IGNORED.intersection(rel.split("/"))}
 
 
 def differences(folder: Path, repo: Path) -> list[str]:
     """Files that differ (content or executable bit) between a template folder and a checkout."""
     mine, theirs = template_files(folder), template_files(repo)
-    theirs = {rel: p for rel, p in theirs.items() if not rel.startswith(".git/") and rel != ".git"}
     out = sorted(set(mine) ^ set(theirs))
     for rel in sorted(set(mine) & set(theirs)):
         a, b = mine[rel], theirs[rel]
@@ -190,12 +182,12 @@ def stale(folder: Path, bundle: Path) -> list[str]:
         return [f"{bundle} does not exist"]
     with tempfile.TemporaryDirectory() as tmp:
         repo = Path(tmp) / "repo"
-        git("clone", "--quiet", str(bundle), str(repo))
-        git("fetch", "--quiet", "--tags", str(bundle), cwd=repo)
+        git(Path(tmp)).run("clone", "--quiet", str(bundle), str(repo))
+        git(repo).run("fetch", "--quiet", "--tags", str(bundle))
         tags = sorted_tags(repo)
         if not tags:
             return [f"{bundle} has no PEP 440 tag"]
-        git("checkout", "--quiet", tags[-1], cwd=repo)
+        git(repo).run("checkout", "--quiet", tags[-1])
         found = differences(folder, repo)
         try:
             recorded = tag_path(bundle).read_text(encoding="utf-8").strip()
@@ -223,14 +215,14 @@ def regenerate(folder: Path, bundle: Path, version: str) -> str | None:
     with tempfile.TemporaryDirectory() as tmp:
         repo = Path(tmp) / "repo"
         if bundle.is_file():
-            git("clone", "--quiet", str(bundle), str(repo))
-            git("fetch", "--quiet", "--tags", str(bundle), cwd=repo)
+            git(Path(tmp)).run("clone", "--quiet", str(bundle), str(repo))
+            git(repo).run("fetch", "--quiet", "--tags", str(bundle))
             tags = sorted_tags(repo)
             if tags and not differences(folder, repo):
                 return None
         else:
             repo.mkdir()
-            git("init", "--quiet", "--initial-branch=main", cwd=repo)
+            git(repo).run("init", "--quiet", "--initial-branch=main")
             tags = []
         for entry in repo.iterdir():
             if entry.name != ".git":
@@ -239,12 +231,12 @@ def regenerate(folder: Path, bundle: Path, version: str) -> str | None:
             (repo / rel).parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(path, repo / rel)
         tag = next_version(tags, version)
-        git("add", "--all", cwd=repo)
-        git("commit", "--quiet", "--no-gpg-sign", "-m", f"{folder.name} template {tag}", cwd=repo, env=GIT_IDENTITY)
-        git("tag", tag, cwd=repo)
+        git(repo).run("add", "--all")
+        git(repo, env=GIT_IDENTITY).run("commit", "--quiet", "--no-gpg-sign", "-m", f"{folder.name} template {tag}")
+        git(repo).run("tag", tag)
         bundle.parent.mkdir(parents=True, exist_ok=True)
         partial = bundle.with_suffix(".tmp")
-        git("bundle", "create", "--quiet", str(partial), "--all", cwd=repo)
+        git(repo).run("bundle", "create", "--quiet", str(partial), "--all")
         os.replace(partial, bundle)
         tag_path(bundle).write_text(tag + "\n", encoding="utf-8")
         return tag

@@ -6,6 +6,7 @@ import subprocess
 import warnings
 from pathlib import Path
 
+from skillsmith import targets
 from skillsmith.errors import (
     InvalidInputError,
     SkillsmithError,
@@ -113,14 +114,17 @@ class copier_errors:
 
 
 def files_below(root: Path) -> list[str]:
-    return sorted(p.relative_to(root).as_posix() for p in root.rglob("*") if p.is_file() and ".git" not in p.parts)
+    """The files of a rendered skill, as :func:`~skillsmith.discovery.walk.walk_files` sees them."""
+    from skillsmith.discovery.walk import walk_files
+
+    return sorted(rel for rel, _path, _st in walk_files(root, limit=None))
 
 
 def new(
     name: str,
     dest: str | Path = ".",
     *,
-    target: str = "agentskills",
+    target: str = targets.DEFAULT,
     description: str | None = None,
     scripts: list[str] | None = None,
     license: str = "",
@@ -143,8 +147,9 @@ def new(
         verifier=verifier,
     )
     validate(answers)
-    if target == "kvist" and not template_available("kvist"):
-        raise UsageError("the kvist target is not available in this installation (no kvist template)")
+    template = targets.get(target).new.template
+    if not template_available(template):
+        raise UsageError(f"the {target} target is not available in this installation (no {template} template)")
     parent = Path(dest)
     if parent.exists() and not parent.is_dir():
         raise UsageError(f"--dest {parent} is not a folder")
@@ -153,12 +158,7 @@ def new(
         raise UsageError(f"{root} exists and is not a folder")
     if root.is_dir() and any(root.iterdir()) and not force:
         raise UsageError(f"{root} exists and is not empty; pass --force to render into it")
-    if target == "kvist":
-        version = render("kvist", root, {
-            "id": name, "name": name, "summary": answers.description, "description": answers.description,
-        }, overwrite=force)
-    else:
-        version = render("skill", root, answers.data(), overwrite=force)
+    version = render(template, root, answers.data(), overwrite=force)  # a template uses the answers it asks
     return Created(root=root, files=files_below(root), version=version)
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import subprocess
+import contextlib
 import warnings
 from dataclasses import dataclass
 from pathlib import Path
@@ -34,20 +34,29 @@ class Updated:
         ]
 
 
-def git_toplevel(root: Path) -> Path | None:
-    from skillsmith.scaffold.history import git
-
-    try:
-        return Path(git("rev-parse", "--show-toplevel", cwd=root).strip())
-    except subprocess.CalledProcessError:
-        return None
-
-
 def git_status(root: Path) -> list[str]:
+    """``git status --porcelain`` lines for the paths below *root*."""
     from skillsmith.scaffold.history import git
 
-    out = git("status", "--porcelain", "--untracked-files=all", "--", ".", cwd=root)
+    out = git(root).out("status", "--porcelain", "--untracked-files=all", "--", ".")
     return [line for line in out.splitlines() if line.strip()]
+
+
+@contextlib.contextmanager
+def copier_git_env():
+    """Copier runs git in the user's repository too: give those calls :func:`~skillsmith.discovery.git.safe_env`.
+
+    Copier runs commands through plumbum, whose environment is a copy of ``os.environ`` taken
+    when plumbum is imported; its ``local.env`` context is where a change reaches Copier's git.
+    """
+    from plumbum import local
+
+    from skillsmith.discovery.git import safe_env
+
+    with local.env():
+        local.env.clear()
+        local.env.update(safe_env())
+        yield
 
 
 def update(skill_dir: str | Path = ".", *, pretend: bool = False) -> Updated:
@@ -76,7 +85,7 @@ def update(skill_dir: str | Path = ".", *, pretend: bool = False) -> Updated:
     names = {history.source_name(n): n for n in history.HISTORY_TEMPLATES}
     if template not in names:
         raise InvalidInputError(f"{root / ANSWERS_FILE}: _src_path {template!r} is not a skillsmith template with history")
-    top = git_toplevel(root)
+    top = history.git(root).top()
     if top is None:
         raise MissingDependencyError(
             f"{skill_dir} is not in a git repository; run 'git init && git add -A && git commit -m skill' in it first, "
@@ -104,10 +113,10 @@ def update(skill_dir: str | Path = ".", *, pretend: bool = False) -> Updated:
         return run_copier_update(root, tag, old)
     with tempfile.TemporaryDirectory(prefix="skillsmith-update-") as tmp:
         copy = Path(tmp) / "repo"
-        history.git("clone", "--quiet", "--shared", str(top), str(copy))
+        history.git(Path(tmp)).run("clone", "--quiet", "--shared", str(top), str(copy))
         sub = copy / root.relative_to(top.resolve())
         result = run_copier_update(sub, tag, old)
-        result.diff = history.git("diff", "--no-color", "--", ".", cwd=sub)
+        result.diff = history.git(sub).out("diff", "--no-color", "--no-ext-diff", "--no-textconv", "--", ".")
         result.root = root
         shutil.rmtree(copy, ignore_errors=True)
         return result
@@ -118,7 +127,7 @@ def run_copier_update(root: Path, tag: str, old: str) -> Updated:
 
     from skillsmith.scaffold import history
 
-    with copier_errors(), warnings.catch_warnings():
+    with copier_errors(), warnings.catch_warnings(), copier_git_env():
         warnings.simplefilter("ignore")
         with history.in_clones_dir():
             run_update(
@@ -126,7 +135,7 @@ def run_copier_update(root: Path, tag: str, old: str) -> Updated:
                 overwrite=True, conflict="inline", quiet=True, unsafe=False, skip_answered=True,
             )
     changed = [line[3:] for line in git_status(root)]
-    prefix = history.git("rev-parse", "--show-prefix", cwd=root).strip()
+    prefix = history.git(root).out("rev-parse", "--show-prefix").strip()
     changed = sorted(rel[len(prefix):] if rel.startswith(prefix) else rel for rel in changed)
     conflicts = [rel for rel in changed if has_markers(root / rel)]
     return Updated(root=root, old_version=old, new_version=tag, changed=changed, conflicts=conflicts)

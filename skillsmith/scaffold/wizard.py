@@ -9,10 +9,11 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from skillsmith import targets
 from skillsmith.rules.spec import description_problem
 from skillsmith.scaffold.answers import (
     DEFAULT_SCRIPTS,
-    identifier_problem,
+    SKILL_TEMPLATE,
     script_problem,
 )
 from skillsmith.scaffold.render import template_available
@@ -63,13 +64,14 @@ def ask(options: dict) -> dict | None:
 
     out = {"output": create_output(stdout=sys.stderr)}
     dest = options["dest"]
-    targets = ["agentskills", "stabledge"] + (["kvist"] if template_available("kvist") else [])
-    default = options["target"] if options["target"] in targets else None
-    target = questionary.select("Target host:", choices=targets, default=default, **out).unsafe_ask()
+    choices = [t for t in targets.new_targets() if template_available(targets.get(t).new.template)]
+    default = options["target"] if options["target"] in choices else None
+    target = questionary.select("Target host:", choices=choices, default=default, **out).unsafe_ask()
+    scaffold = targets.get(target).new
     name = questionary.text(
-        "Skill name:" if target != "kvist" else "kvist id:",
+        f"{scaffold.identifier}:",
         validate=validator(
-            lambda t: identifier_problem(t, target),
+            scaffold.name_problem,
             lambda t: None if options["force"] else folder_problem(dest, t),
         ),
         **out,
@@ -79,7 +81,7 @@ def ask(options: dict) -> dict | None:
         validate=validator(description_problem), **out,
     ).unsafe_ask()
     answers = dict(options, name=name, description=description, target=target)
-    if target != "kvist":
+    if scaffold.template == SKILL_TEMPLATE:  # the questions only the skill template asks
         answers["license"] = questionary.text(
             "License (SPDX id, empty for none):", default=options["license"], validate=validator(one_line), **out,
         ).unsafe_ask()
@@ -110,7 +112,7 @@ def summary(answers: dict) -> str:
     root = Path(answers["dest"]) / answers["name"]
     rows = [("folder", str(root)), ("name", answers["name"]), ("description", answers["description"]),
             ("target", answers["target"])]
-    if answers["target"] != "kvist":
+    if targets.get(answers["target"]).new.template == SKILL_TEMPLATE:
         rows += [
             ("license", answers["license"] or "(none)"), ("author", answers["author"] or "(none)"),
             ("scripts", ", ".join(answers["scripts"])), ("examples", "yes" if answers["examples"] else "no"),

@@ -1,1 +1,108 @@
-"""The hosts a skill is written for: agentskills, stabledge, kvist, sucoder."""
+"""The hosts a skill is written for, behind one small protocol, in one list.
+
+Each host module (:mod:`~skillsmith.targets.agentskills`, :mod:`~skillsmith.targets.stabledge`,
+:mod:`~skillsmith.targets.kvist`, :mod:`~skillsmith.targets.sucoder`) defines its ``TARGET``
+next to the model of that host; :data:`TARGETS` lists them in the order the CLI and its
+messages show them. Whatever depends on the host asks the protocol, never the target's name:
+
+- the rule registry accepts ``targets=`` naming :func:`names`; ``check --target`` and the
+  config's ``target`` choose among them;
+- a unit's target, when neither ``--target`` nor the config names one, is :func:`detect`'s;
+- ``SPC015`` accepts the target's frontmatter ``fields``; the spec's naming rules apply to
+  targets whose skills are ``named_in_frontmatter``;
+- ``new --target`` and the wizard offer the targets with a :class:`Scaffold` (:func:`new_targets`),
+  render its template and validate NAME with its ``name_problem``;
+- the fix engine runs the file fixers the targets bring (:class:`FileFixer`).
+
+Host modules import nothing heavy at module level and nothing from ``skillsmith.rules``
+(which imports this package): ``skillsmith --help`` reads the list.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+
+@dataclass(frozen=True)
+class FileFixer:
+    """A fixer of whole files that a target brings to ``skillsmith fix`` (the engine's ``file`` kind).
+
+    ``fix(source, unit)`` takes the file's :class:`~skillsmith.model.sourcefile.SourceFile` and
+    the checked skill it belongs to, and returns the file's new bytes, or None for "nothing to
+    change". The engine runs it, after the language fixers,
+    on a file whose path relative to its skill matches ``pattern`` (fnmatch) and that has a
+    fixable finding of one of ``rules``; ``safe`` says whether it runs without ``--unsafe-fixes``.
+    """
+
+    name: str
+    rules: tuple[str, ...]
+    safe: bool
+    pattern: str
+    fix: Callable[[object, object], bytes | None]
+    description: str
+
+
+@dataclass(frozen=True)
+class Scaffold:
+    """How ``skillsmith new --target NAME`` creates a skill for a target."""
+
+    template: str  # the Copier template under templates/ it renders (given every answer of `new`)
+    name_problem: Callable[[object], str | None]  # why NAME cannot name such a skill (check's message), or None
+    identifier: str = "Skill name"  # what the wizard calls NAME
+
+
+@dataclass(frozen=True)
+class Target:
+    """One host: how its skills are recognised, what they may declare, how they are made and fixed."""
+
+    name: str
+    summary: str
+    #: whether a unit's model (``Skill``, ``Loose`` or ``Project``) is written for this host;
+    #: None: never detected, only chosen (or the default)
+    detect: Callable[[object], bool] | None = None
+    #: targets whose ``detect`` claims a model are tried highest priority first
+    priority: int = 0
+    #: top-level frontmatter fields the host reads beyond the specification's own
+    fields: frozenset = frozenset()
+    #: the skill's name is SKILL.md's ``name:`` (a kvist skill is named by its manifest)
+    named_in_frontmatter: bool = True
+    new: Scaffold | None = None
+    file_fixers: tuple[FileFixer, ...] = ()
+
+
+#: the target of a unit no other target claims, and of ``new`` without ``--target``
+DEFAULT = "agentskills"
+
+
+def names() -> tuple[str, ...]:
+    """Every target's name, in :data:`TARGETS` order."""
+    return tuple(t.name for t in TARGETS)
+
+
+def new_targets() -> tuple[str, ...]:
+    """The names of the targets ``new`` can create (those with a :class:`Scaffold`)."""
+    return tuple(t.name for t in TARGETS if t.new is not None)
+
+
+def get(name: str) -> Target:
+    """The target called *name*; LookupError, naming the known ones, for any other name."""
+    for target in TARGETS:
+        if target.name == name:
+            return target
+    raise LookupError(f"unknown target {name!r} (known: {', '.join(names())})")
+
+
+def detect(model) -> Target:
+    """The target a unit's model is written for: the first claim by priority, else :data:`DEFAULT`."""
+    for target in _BY_PRIORITY:
+        if target.detect(model):
+            return target
+    return get(DEFAULT)
+
+
+from skillsmith.targets import agentskills, kvist, stabledge, sucoder  # noqa: E402  (they import Target)
+
+#: every target, in the order ``--target`` choices and messages list them
+TARGETS: tuple[Target, ...] = (agentskills.TARGET, stabledge.TARGET, kvist.TARGET, sucoder.TARGET)
+_BY_PRIORITY = sorted((t for t in TARGETS if t.detect is not None), key=lambda t: -t.priority)

@@ -15,6 +15,8 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from skillsmith.lang import python
+from skillsmith.model.skillpath import skill_path
+from skillsmith.targets import Scaffold, Target
 
 MANIFEST = "manifest.json"
 CONTRACT = "tests/contract.json"
@@ -324,10 +326,8 @@ def plugin_file(skill):
     entry = found[2].get("entrypoint") if found is not None else None
     if not isinstance(entry, str) or not entry:
         return skill.files.get("plugin.py")
-    rel = entry.replace("\\", "/")
-    if rel.startswith(("/", "~")) or ".." in rel.split("/") or (len(rel) > 1 and rel[1] == ":"):
-        return None  # KVS009
-    return skill.files.get("/".join(p for p in rel.split("/") if p not in ("", ".")))
+    rel = skill_path(entry).rel
+    return skill.files.get(rel) if rel is not None else None  # outside the skill: KVS009
 
 
 def top_function(module: ast.Module, name: str) -> ast.FunctionDef | None:
@@ -498,3 +498,32 @@ def describe_tools(module: ast.Module) -> list[tuple[str, int, int]] | None:
                         if isinstance(elt, ast.Constant) and isinstance(elt.value, str):
                             names.append((elt.value, elt.lineno, elt.col_offset + 1))
     return names if literal else None
+
+
+# -- the target -------------------------------------------------------------------------------
+
+
+def has_kvist_manifest(model) -> bool:
+    """Whether *model* is a skill with a kvist ``manifest.json`` (one that names a ``plugin_api``)."""
+    from skillsmith.model.skill import Skill  # the skill model loads the language facts: not for --help
+
+    f = model.files.get(MANIFEST) if isinstance(model, Skill) else None
+    return f is not None and bool(f.text) and '"plugin_api"' in f.text
+
+
+def new_id_problem(name: object) -> str | None:
+    """Why *name* cannot be the id, and so the folder name, of a new kvist skill, or None."""
+    if not isinstance(name, str) or not name or name in (".", "..") or "/" in name or "\\" in name:
+        return f"{name!r} cannot be a folder name"
+    return ident_problem(name, "id")
+
+
+TARGET = Target(
+    name="kvist",
+    summary="kvist tools skills: `manifest.json`, `plugin.py` and `tests/contract.json` (seed 003)",
+    detect=has_kvist_manifest,
+    priority=20,  # a kvist manifest decides, even for a SKILL.md with progressive: frontmatter
+    fields=frozenset({"version"}),
+    named_in_frontmatter=False,
+    new=Scaffold(template="kvist", name_problem=new_id_problem, identifier="kvist id"),
+)

@@ -3,7 +3,9 @@
 What the host does with a skill folder, written down once for the STE rules and for the
 ``resources`` fix: which files ``list_files`` shows, which runtime ``run_script`` picks, and
 what a ``resources:`` item must look like. :func:`update_resources` is the fix itself, a pure
-text transformation done with round-trip YAML (ruamel.yaml, imported lazily).
+text transformation done with round-trip YAML (ruamel.yaml, imported lazily);
+:func:`fix_skill_md` applies it to a SKILL.md, and :data:`TARGET` brings that to
+``skillsmith fix`` as a file fixer.
 """
 
 from __future__ import annotations
@@ -14,6 +16,9 @@ from pathlib import PurePosixPath
 
 from skillsmith.lang.interpreter import shebang_interpreter
 from skillsmith.model import frontmatter
+from skillsmith.model.skillpath import PARENT, skill_path
+from skillsmith.targets import FileFixer, Scaffold, Target
+from skillsmith.targets.agentskills import name_problem
 
 ROLES = ("reference", "executable", "template", "asset")
 #: extension -> runtime the host bundles
@@ -38,7 +43,6 @@ PEOPLE_DOCS = re.compile(r"^(readme|install|installation|changelog|changes|histo
 SKIPPED_DIRS = frozenset({"__pycache__", "node_modules"})
 #: top-level folders whose files are for the skill's developers (its own tests), not resources
 UNDECLARED_DIRS = frozenset({"tests"})
-_DRIVE = re.compile(r"^[A-Za-z]:")
 
 
 @dataclass(frozen=True)
@@ -103,22 +107,21 @@ def _item_lines(raw: str, first_line: int) -> list[int]:
 
 
 def path_problem(path: str) -> tuple[str, str] | None:
-    """(kind, message) when a declared path breaks the seed's rules; kind names the rule."""
+    """(kind, message) when a declared path breaks the seed's rules; kind names the rule.
+
+    Inside the skill is :func:`~skillsmith.model.skillpath.skill_path`'s answer; StablEdge also
+    refuses any ``..`` segment, even one that stays inside (the seed: it "cannot contain ..").
+    """
     if not path.strip():
         return "empty", "resource 'path' is empty"
-    if path.startswith("/") or path.startswith("~") or _DRIVE.match(path):
+    where = skill_path(path)
+    if where.why is not None and where.why != PARENT:
         return "absolute", f"resource path {path!r} is absolute; write it relative to the skill folder"
-    if ".." in path.split("/"):
+    if where.why == PARENT or ".." in path.replace("\\", "/").split("/"):
         return "parent", f"resource path {path!r} leaves the skill folder with '..'"
-    if normalise(path) == "SKILL.md":
+    if where.rel == "SKILL.md":
         return "skill-md", "SKILL.md cannot be declared as a resource"
     return None
-
-
-def normalise(path: str) -> str:
-    """``./a//b`` -> ``a/b``: the form used to compare declared paths."""
-    parts = [p for p in path.replace("\\", "/").split("/") if p not in ("", ".")]
-    return "/".join(parts)
 
 
 # -- the files the host sees ----------------------------------------------------------------
@@ -221,9 +224,9 @@ def update_resources(text: str, roles: dict[str, str]) -> str | None:
     for i in reversed(range(len(seq))):  # reversed: the first of two duplicates is kept
         item = seq[i]
         path = item.get("path") if isinstance(item, dict) else None
-        key = normalise(path) if isinstance(path, str) else None
+        key = skill_path(path).rel if isinstance(path, str) else None
         ok = key is not None and path_problem(path) is None and key in roles
-        if ok and key in [normalise(p) for p in _paths(seq[:i])]:
+        if ok and key in [skill_path(p).rel for p in _paths(seq[:i])]:
             ok = False
         if not ok:
             del seq[i]
@@ -309,3 +312,41 @@ def fix_skill_md(source, skill) -> bytes | None:
         return None
     new = update_resources(source.edit_text, expected_roles(skill))
     return None if new is None else source.encode(new)
+
+
+# -- the target -----------------------------------------------------------------------------
+
+_PROGRESSIVE = re.compile(r"^progressive\s*:", re.M)
+
+#: the rules whose findings :func:`fix_skill_md` resolves (see their "Fix safety" sections)
+RESOURCES_FIX_RULES = ("STE003", "STE004", "STE005", "STE006", "STE007", "STE008", "STE009", "STE016")
+
+
+def has_progressive_frontmatter(model) -> bool:
+    """Whether *model* is a skill whose frontmatter has a ``progressive:`` key.
+
+    Reads the frontmatter's lines only, no YAML parse, so that a cached run stays cheap.
+    """
+    from skillsmith.model.skill import Skill  # the skill model loads the language facts: not for --help
+
+    md = model.skill_md if isinstance(model, Skill) else None
+    if md is None or not md.text or "progressive" not in md.text:
+        return False
+    lines, close = frontmatter.split(md.text)
+    return bool(close and close > 0 and _PROGRESSIVE.search("\n".join(lines[1:close])))
+
+
+TARGET = Target(
+    name="stabledge",
+    summary="StablEdge Desktop progressive skills: `progressive: true` and declared `resources:` (seed 001)",
+    detect=has_progressive_frontmatter,
+    priority=10,
+    fields=frozenset({"progressive", "resources", "network", "network_hosts", "version"}),
+    new=Scaffold(template="skill", name_problem=name_problem),
+    file_fixers=(
+        FileFixer(
+            "stabledge-resources", rules=RESOURCES_FIX_RULES, safe=True, pattern="SKILL.md", fix=fix_skill_md,
+            description="Write or update the resources: list of a progressive skill from the files present",
+        ),
+    ),
+)

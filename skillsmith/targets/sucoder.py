@@ -1,13 +1,21 @@
-"""Agent-agnostic discovery links in a project root (seed 002).
+"""Agent-agnostic discovery links in a project root (seed 002), for every host that documents its names.
 
-A project keeps one source of truth under agent-agnostic names and links the names an agent
-discovers natively to it:
+A project keeps one source of truth under agent-agnostic names and links the names each
+agent discovers natively to it. The canonical names are sucoder's (seed 002) first, then
+the cross-client ones many hosts read:
 
-- ``CLAUDE.md -> AGENT.md`` (or ``AGENT.org``): project instructions;
-- ``.claude/skills -> ../.skills``: project skills.
+- instructions: ``AGENT.md``, ``AGENT.org``, then ``AGENTS.md`` (https://agents.md);
+- skills: ``.skills/``, then ``.agents/skills/``.
 
-:func:`inspect` reports the state of both links; :func:`create` makes a missing one. Nothing
-here ever replaces or removes an existing file, folder or link.
+Each host in :data:`HOSTS` names the file it reads instructions from and the folder it
+discovers project skills in, as its documentation (``docs``) says; :func:`pairs` makes one
+link per name a chosen host needs (``CLAUDE.md -> AGENT.md``, ``.claude/skills -> ../.skills``,
+``.cursor/skills -> ../.skills``, ...). Only hosts whose documentation names a project folder
+are listed.
+
+:func:`inspect` reports the state of each link; :func:`create` makes a missing one, and only
+where nothing exists: nothing here ever replaces or removes a file, folder or link (seed 002:
+"If both exist independently (no symlink): warn, do not overwrite").
 """
 
 from __future__ import annotations
@@ -17,8 +25,40 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 
+from skillsmith.targets import Target
+
 #: names whose presence in a folder makes it a project root for the ``project`` rule scope
 PROJECT_MARKERS = ("AGENT.md", "AGENT.org", "CLAUDE.md", ".skills", ".claude")
+#: canonical names, preferred first: sucoder's, then the cross-client ones
+INSTRUCTIONS = ("AGENT.md", "AGENT.org", "AGENTS.md")
+SKILLS = (".skills", ".agents/skills")
+
+
+@dataclass(frozen=True)
+class Host:
+    """A host's discovery names in a project root, and where it documents them."""
+
+    name: str
+    title: str
+    instructions: str | None  # the project instructions file it reads, when it documents one
+    skills: str  # the folder it discovers project skills in
+    docs: tuple[str, ...]
+
+
+HOSTS = (
+    Host("claude", "Claude Code", "CLAUDE.md", ".claude/skills", ("https://code.claude.com/docs/en/skills",)),
+    Host("codex", "OpenAI Codex", "AGENTS.md", ".agents/skills",
+         ("https://developers.openai.com/codex/skills", "https://developers.openai.com/codex/guides/agents-md")),
+    Host("copilot", "GitHub Copilot", None, ".github/skills",
+         ("https://docs.github.com/en/copilot/how-tos/use-copilot-agents/cloud-agent/create-skills",)),
+    Host("cursor", "Cursor", None, ".cursor/skills", ("https://cursor.com/docs/skills",)),
+    Host("gemini", "Gemini CLI", "GEMINI.md", ".gemini/skills",
+         ("https://geminicli.com/docs/cli/using-agent-skills", "https://geminicli.com/docs/cli/skills")),
+    Host("opencode", "OpenCode", None, ".opencode/skills", ("https://opencode.ai/docs/skills",)),
+)
+HOST_NAMES = tuple(h.name for h in HOSTS)
+#: the hosts ``link`` and the SUC rules serve unless told otherwise (seed 002 links for Claude)
+DEFAULT_HOSTS = ("claude",)
 
 # states of one link
 ABSENT = "absent"  # nothing to link: no canonical file or folder
@@ -37,6 +77,7 @@ class Pair:
     canonical: str  # relative to the project root: "AGENT.md", ".skills"
     target: str  # the link's content, relative to the link's folder: "AGENT.md", "../.skills"
     folder: bool  # the canonical is a folder
+    host: str = "claude"  # the host that discovers the link's name
 
 
 @dataclass(frozen=True)
@@ -47,15 +88,28 @@ class LinkState:
     broken: str | None = None  # the dangling link, relative to the root, when state is BROKEN
 
 
-def pairs(root: Path) -> list[Pair]:
-    """The two discovery links; instructions prefer ``AGENT.md`` and fall back to ``AGENT.org``."""
-    agent = "AGENT.md"
-    if not os.path.lexists(root / "AGENT.md") and os.path.lexists(root / "AGENT.org"):
-        agent = "AGENT.org"
-    return [
-        Pair("CLAUDE.md", agent, agent, folder=False),
-        Pair(".claude/skills", ".skills", "../.skills", folder=True),
-    ]
+def canonical(root: Path, names: tuple[str, ...]) -> str:
+    """The first of *names* present below *root* (a dangling link counts), else the first name."""
+    return next((n for n in names if os.path.lexists(root / n)), names[0])
+
+
+def pairs(root: Path, hosts: tuple[str, ...] | list[str] = DEFAULT_HOSTS) -> list[Pair]:
+    """The discovery links *hosts* need below *root*: instructions first, then skills.
+
+    A host's name that is the canonical itself (``AGENTS.md`` for Codex when there is no
+    ``AGENT.md``) needs no link.
+    """
+    chosen = [h for h in HOSTS if h.name in hosts]
+    found: list[Pair] = []
+    for attr, names, folder in (("instructions", INSTRUCTIONS, False), ("skills", SKILLS, True)):
+        source = canonical(root, names)
+        for host in chosen:
+            link = getattr(host, attr)
+            if link is None or link == source:
+                continue
+            target = os.path.relpath(source, os.path.dirname(link) or ".")
+            found.append(Pair(link, source, Path(target).as_posix(), folder, host.name))
+    return found
 
 
 def is_project_root(path: Path) -> bool:
@@ -98,9 +152,9 @@ def inspect_pair(root: Path, pair: Pair) -> LinkState:
     return LinkState(pair, DIVERGED, detail)
 
 
-def inspect(root: Path) -> list[LinkState]:
-    """The state of each discovery link below *root*."""
-    return [inspect_pair(root, pair) for pair in pairs(root)]
+def inspect(root: Path, hosts: tuple[str, ...] | list[str] = DEFAULT_HOSTS) -> list[LinkState]:
+    """The state of each discovery link *hosts* need below *root*."""
+    return [inspect_pair(root, pair) for pair in pairs(root, hosts)]
 
 
 def create(root: Path, state: LinkState) -> LinkState:
@@ -136,3 +190,17 @@ class Project:
     @cached_property
     def links(self) -> list[LinkState]:
         return inspect(self.root)
+
+
+def is_project(model) -> bool:
+    """Whether *model* is a project root (checked for its discovery links), not a skill."""
+    return isinstance(model, Project)
+
+
+TARGET = Target(
+    name="sucoder",
+    summary="sucoder projects: agent-agnostic discovery links and the skills audit (seed 002)",
+    detect=is_project,
+    priority=30,
+    fields=frozenset({"when_to_use", "argument-hint", "model", "disable-model-invocation", "user-invocable", "version"}),
+)

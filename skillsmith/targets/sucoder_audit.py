@@ -26,6 +26,7 @@ from pathlib import Path, PurePosixPath
 
 from skillsmith.config import Config
 from skillsmith.discovery.git import Git
+from skillsmith.discovery.walk import Ignorer, walk_tree
 from skillsmith.errors import InvalidInputError, NotFoundError, UsageError
 from skillsmith.model.sourcefile import MAX_BYTES, SourceFile
 from skillsmith.rules import registry
@@ -216,7 +217,7 @@ def open_repo(root: Path, init: bool) -> Git:
         raise NotFoundError(f"{root}: no such folder", {"path": str(root)})
     if not root.is_dir():
         raise InvalidInputError(f"{root}: not a folder", {"path": str(root)})
-    git = Git(root)
+    git = Git(root, needed_by="the audit")
     top = git.top()
     if top is not None and top.resolve() == root.resolve():
         return git
@@ -232,37 +233,21 @@ def open_repo(root: Path, init: bool) -> Git:
 
 
 def walk(root: Path) -> list[Entry]:
-    """Every path below *root* except ``.git``, without following links."""
+    """Every path below *root* and *root* itself, except the repository's ``.git``, without following links.
+
+    Unlike the check's walk this one skips no other folder and honours no ignore file: the
+    permissions of everything in the folder matter, and whoever writes the skills must not be
+    able to hide a file from the audit.
+    """
     try:
         st = root.stat()
     except OSError as exc:
         raise InvalidInputError(f"{root}: {exc.strerror}", {"path": str(root)})
+    own_git = os.path.join(str(root), ".git")
     entries = [Entry("dir", "", root, stat.S_IMODE(st.st_mode))]
-    stack = [(root, "")]
-    while stack:
-        folder, prefix = stack.pop()
-        try:
-            items = sorted(os.scandir(folder), key=lambda e: e.name)
-        except OSError:
-            continue  # the folder's own entry already shows why (no o+rx)
-        for e in items:
-            if e.name == ".git" and not prefix:
-                continue
-            try:
-                st = e.stat(follow_symlinks=False)
-            except OSError:
-                continue
-            rel = prefix + e.name
-            mode = stat.S_IMODE(st.st_mode)
-            if stat.S_ISLNK(st.st_mode):
-                entries.append(Entry("symlink", rel, Path(e.path), mode))
-            elif stat.S_ISDIR(st.st_mode):
-                entries.append(Entry("dir", rel, Path(e.path), mode))
-                stack.append((Path(e.path), rel + "/"))
-            elif stat.S_ISREG(st.st_mode):
-                entries.append(Entry("file", rel, Path(e.path), mode))
-            else:
-                entries.append(Entry("other", rel, Path(e.path), mode))
+    for e in walk_tree(root, limit=None, skip=lambda d: d.path == own_git):
+        if e.path != own_git:
+            entries.append(Entry(e.kind, e.rel, Path(e.path), stat.S_IMODE(e.st.st_mode)))
     return entries
 
 
@@ -313,7 +298,7 @@ def check_concerns(review: Review, errors: list[str]) -> list[Concern]:
     The skills folder's own configuration and inline ``skillsmith: ignore`` comments are not
     honoured: whoever writes the skills must not be able to silence their audit.
     """
-    from skillsmith.discovery.discover import Ignorer, Unit, find_skills
+    from skillsmith.discovery.discover import Unit, find_skills
     from skillsmith.rules import engine as checker
 
     reviewed = {str(c.path): c for c in review.changes if c.status != DELETED}

@@ -1,0 +1,47 @@
+"""The Agent Skills specification host, the default target: the spec plus the script contract.
+
+A skill is named by its SKILL.md frontmatter; :func:`name_problem` is the specification's
+name rule, which every target named that way shares (``SPC007``, ``new`` and the wizard).
+Claude Code reads a few fields beyond the specification's; a skill for this target may use them.
+"""
+
+from __future__ import annotations
+
+import re
+
+from skillsmith.model.frontmatter import yaml_type
+from skillsmith.targets import Scaffold, Target
+
+NAME_MAX = 64
+_NAME_CHARS = re.compile(r"^[a-z0-9-]+$")
+
+
+def name_problem(name: object) -> str | None:
+    """Why *name* is not a valid skill name, or None. Shared with ``new`` and the wizard."""
+    if not isinstance(name, str):
+        return f"'name' must be a string, not a {yaml_type(name)}"
+    if not name:
+        return "'name' is empty"
+    if len(name) > NAME_MAX:
+        return f"'name' is {len(name)} characters long; the limit is {NAME_MAX}"
+    if not _NAME_CHARS.match(name):
+        bad = sorted({ch for ch in name if not re.match(r"[a-z0-9-]", ch)})
+        shown = ", ".join(repr(ch) for ch in bad[:5])
+        return f"'name' {name!r} may use only lowercase letters, digits and hyphens (found {shown})"
+    if name.startswith("-") or name.endswith("-"):
+        return f"'name' {name!r} must not start or end with a hyphen"
+    if "--" in name:
+        return f"'name' {name!r} must not contain consecutive hyphens"
+    return None
+
+
+TARGET = Target(
+    name="agentskills",
+    summary="The Agent Skills specification and the script contract; the default",
+    fields=frozenset({
+        # Claude Code
+        "when_to_use", "argument-hint", "model", "disable-model-invocation", "user-invocable",
+        "context", "agent", "hooks", "version", "mode", "effort", "paths", "shell",
+    }),
+    new=Scaffold(template="skill", name_problem=name_problem),
+)
