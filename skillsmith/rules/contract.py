@@ -12,15 +12,6 @@ from skillsmith.rules.finding import Hit
 from skillsmith.rules.registry import rule
 
 SHEBANG = {"python": "#!/usr/bin/env python3", "shell": "#!/usr/bin/env bash"}
-#: what a person adds for each header field the fix could not derive
-FIELD_HINTS = {
-    "Usage": "how to call it",
-    "Input": "what it reads: arguments, stdin, files, environment",
-    "Output": "what it prints on stdout",
-    "Stderr": "what it writes to stderr",
-    "Exit": "each exit code and what it means",
-    "Examples": "a worked invocation",
-}
 _JSON_FLAG = re.compile(r"(?<![\w-])--json\b")
 
 
@@ -232,9 +223,7 @@ def header_field_missing(script):
         return
     missing = [name for name in FIELDS if name not in h.fields]
     if missing:
-        what = "; ".join(f"{m}: {FIELD_HINTS[m]}" for m in missing)
-        yield Hit(script.path, f"the header has no {', '.join(m + ':' for m in missing)} "
-                               f"field{'s' if len(missing) > 1 else ''} (add {what})", h.start_line)
+        yield Hit(script.path, f"the header has no {', '.join(m + ':' for m in missing)} field{'s' if len(missing) > 1 else ''}", h.start_line)
 
 
 @rule("CON007", "header-examples-empty", summary="The header's Examples section is empty.", seed="000 §3", scope="script", fix="safe")
