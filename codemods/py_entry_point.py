@@ -6,7 +6,8 @@ import re
 
 import libcst as cst
 from libcst.codemod import VisitorBasedCodemodCommand
-from skillsmith.codemods.pyscript import PEP723_SHEBANG, SHEBANG, SHEBANG_WORKS_KEY
+from skillsmith.codemods.pyscript import SHEBANG_WORKS_KEY
+from skillsmith.lang.interpreter import PEP723_SHEBANG, SHEBANGS
 
 _COOKIE = re.compile(r"^[ \t\f]*#.*?coding[:=]")
 
@@ -38,7 +39,7 @@ class EntryPoint(VisitorBasedCodemodCommand):
             return module
         if module.default_newline == "\r\n":
             return module  # "python3\r" is not an interpreter: the shebang would not run
-        shebang = PEP723_SHEBANG if is_pep723(module) else SHEBANG
+        shebang = PEP723_SHEBANG if is_pep723(module) else SHEBANGS["python"]
         line = cst.EmptyLine(comment=cst.Comment(shebang))
         return module.with_changes(header=[line] + list(module.header))
 

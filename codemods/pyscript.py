@@ -33,7 +33,6 @@ import shlex
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from skillsmith import exitcodes
 from skillsmith.lang import header as contract
 from skillsmith.lang import python
 
@@ -49,9 +48,6 @@ MAX_USAGE_WIDTH = 72
 #: at most this many examples are written
 MAX_EXAMPLES = 3
 
-SHEBANG = "#!/usr/bin/env python3"
-#: the shebang of a PEP 723 script (``# /// script`` block): its runner installs what the block declares
-PEP723_SHEBANG = "#!/usr/bin/env -S uv run --script"
 
 #: ``context.scratch`` keys the fix engine fills (see ``skillsmith.fix.python``)
 INVOCATIONS_KEY = "skillsmith.invocations"  # list[str]: SKILL.md command lines that run the script

@@ -11,6 +11,10 @@ import re
 import shlex
 
 SCRIPT_SUFFIXES = {".py": "python", ".sh": "shell", ".bash": "shell"}
+#: the shebang an entry script of each language starts with
+SHEBANGS = {"python": "#!/usr/bin/env python3", "shell": "#!/usr/bin/env bash"}
+#: the shebang of a PEP 723 script (a ``# /// script`` block): ``uv run --script`` installs what it declares
+PEP723_SHEBANG = "#!/usr/bin/env -S uv run --script"
 SHELL_INTERPRETERS = {"bash", "sh", "zsh", "dash", "ksh"}
 PYTHON_INTERPRETERS = {"python", "python3", "pypy", "pypy3"}
 #: launchers of Python scripts (``uv run --script``, ``pipx run``, ``poetry run python``)

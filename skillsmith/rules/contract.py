@@ -7,11 +7,16 @@ from pathlib import PurePosixPath
 
 from skillsmith import exitcodes
 from skillsmith.lang.header import FIELDS, HEAD_LINES
-from skillsmith.lang.interpreter import interpreter_language, is_other_language, shebang_interpreter
+from skillsmith.lang.interpreter import (
+    PEP723_SHEBANG,
+    SHEBANGS,
+    interpreter_language,
+    is_other_language,
+    shebang_interpreter,
+)
 from skillsmith.rules.finding import Hit
 from skillsmith.rules.registry import rule
 
-SHEBANG = {"python": "#!/usr/bin/env python3", "shell": "#!/usr/bin/env bash"}
 _JSON_FLAG = re.compile(r"(?<![\w-])--json\b")
 
 
@@ -44,10 +49,19 @@ def shebang_missing(script):
     ```
 
     ## Fix safety
-    Safe: adds `#!/usr/bin/env bash` or `#!/usr/bin/env python3` as the first line, after a BOM if any.
+    Safe: adds `#!/usr/bin/env bash` or `#!/usr/bin/env python3` as the first line
+    (`#!/usr/bin/env -S uv run --script` for a PEP 723 script with a `# /// script` block).
+    Not where it would not run: after a byte-order mark, or in a CRLF file.
     """
-    if script.file.text is not None and script.file.shebang is None:
-        yield Hit(script.path, f"no shebang; start the script with {SHEBANG[script.language]}")
+    f = script.file
+    if f.text is not None and f.shebang is None:
+        wanted = SHEBANGS[script.language]
+        if script.language == "python" and any(line.strip() == "# /// script" for line in f.lines[:10]):
+            wanted = PEP723_SHEBANG  # its runner installs what the # /// script block declares
+        message = f"no shebang; start the script with {wanted}"
+        if f.bom or f.newline == "\r\n":
+            message += " (after removing the byte-order mark and CRLF line ends: a shebang does not run after a BOM or with a CR)"
+        yield Hit(script.path, message)
 
 
 @rule("CON002", "shebang-mismatch", summary="The shebang names another language than the file extension.", seed="000 §2.2", scope="script")
