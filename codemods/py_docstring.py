@@ -9,11 +9,13 @@ comment block already is its header gets no second one.
 
 from __future__ import annotations
 
+import io
 import re
+import tokenize
 
 import libcst as cst
 from libcst.codemod import VisitorBasedCodemodCommand
-from skillsmith.codemods.pyscript import RULES_KEY, ScriptFacts, facts_for, separated
+from skillsmith.codemods.pyscript import ScriptFacts, answers, facts_for, separated
 
 from skillsmith.lang.header import FIELDS, HEAD_LINES, parse_block
 
@@ -59,7 +61,7 @@ class DocstringContract(VisitorBasedCodemodCommand):
         if facts is None:
             return updated_node
         # the help branch (py_help) follows in this run when CON009 is being fixed: --help may be shown
-        self.help_added = "CON009" in self.context.scratch.get(RULES_KEY, ()) and facts.needs_help_branch
+        self.help_added = answers(self.context, "CON009") and facts.needs_help_branch
         body = list(updated_node.body)
         doc, first_line = facts.docstring
         if doc is None:
@@ -72,6 +74,7 @@ class DocstringContract(VisitorBasedCodemodCommand):
         new_value = amended_docstring(string.value, facts, first_line, self.help_added)
         if new_value is None or new_value == string.value:
             return updated_node
+        one_string(new_value)
         new_stmt = body[0].with_changes(body=[body[0].body[0].with_changes(value=string.with_changes(value=new_value))])
         return updated_node.with_changes(body=[new_stmt] + body[1:])
 
@@ -93,7 +96,7 @@ class DocstringContract(VisitorBasedCodemodCommand):
             return module  # nothing says what the script does: CON004 stays for a person
         first_line = len(header) + 1
         text = "\n".join(new_docstring(facts, description, moved, first_line, self.help_added)).replace("\\", "\\\\")
-        stmt = cst.SimpleStatementLine(body=[cst.Expr(cst.SimpleString(f'"""{text}\n"""'))])
+        stmt = cst.SimpleStatementLine(body=[cst.Expr(cst.SimpleString(one_string(f'"""{text}\n"""')))])
         body = list(module.body)
         if body:
             body[0] = separated(body[0], 1 if not _is_def(body[0]) else 2)
@@ -137,6 +140,23 @@ def top_comment(header: list) -> tuple[int, int, list[str]] | str | None:
 def _sentence(line: str) -> str:
     line = line.strip()
     return line if line.endswith(".") else line + "."
+
+
+def one_string(literal: str) -> str:
+    """*literal*, when it is exactly one Python string literal; else ValueError (the file is skipped).
+
+    The docstring is built from text the script supplies (its file name, argparse's ``prog``
+    and ``description``): a ``\"\"\"`` in it would end the string and make the rest code.
+    """
+    try:
+        tokens = [t for t in tokenize.generate_tokens(io.StringIO(literal).readline)
+                  if t.type not in (tokenize.NEWLINE, tokenize.NL, tokenize.ENDMARKER)]
+    except (tokenize.TokenError, SyntaxError):
+        tokens = []
+    if len(tokens) != 1 or tokens[0].type != tokenize.STRING or tokens[0].string != literal:
+        raise ValueError("the docstring would not be one string literal: the file name or argparse text "
+                         "holds quotes that would turn it into code")
+    return literal
 
 
 def _is_string_statement(stmt) -> bool:

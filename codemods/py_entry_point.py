@@ -6,7 +6,7 @@ import re
 
 import libcst as cst
 from libcst.codemod import VisitorBasedCodemodCommand
-from skillsmith.codemods.pyscript import SHEBANG_WORKS_KEY
+from skillsmith.codemods.pyscript import fix_context
 from skillsmith.lang.interpreter import PEP723_SHEBANG, SHEBANGS
 
 _COOKIE = re.compile(r"^[ \t\f]*#.*?coding[:=]")
@@ -35,7 +35,7 @@ class EntryPoint(VisitorBasedCodemodCommand):
         module = updated_node
         has_shebang = bool(module.header) and module.header[0].comment is not None \
             and module.header[0].comment.value.startswith("#!")
-        if has_shebang or cookie_on_second_line(module) or not self.context.scratch.get(SHEBANG_WORKS_KEY, True):
+        if has_shebang or cookie_on_second_line(module) or fix_context(self.context).bom:
             return module
         if module.default_newline == "\r\n":
             return module  # "python3\r" is not an interpreter: the shebang would not run

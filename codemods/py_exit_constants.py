@@ -22,6 +22,7 @@ from skillsmith.codemods.pyscript import (
     defs_containing,
     facts_for,
     insertion_index,
+    answers,
     separated,
     suppressed,
 )
@@ -65,7 +66,8 @@ class ExitConstants(WalkOnlyInto, VisitorBasedCodemodCommand):
 
         # one entry per literal exit libcst will meet, in source order: the name, or None to leave it
         calls = sorted((n for n, _ in facts.walked if literal_exit(n)), key=lambda n: (n.lineno, n.col_offset))
-        self.plan = [None if suppressed(self.context, RULE, c.lineno) else named.get(id(c)) for c in calls]
+        self.plan = [named.get(id(c)) if answers(self.context, RULE, c.lineno) and not suppressed(self.context, RULE, c.lineno)
+                     else None for c in calls]
         self.walk_only_into(defs_containing(facts, literal_exit))
         return any(self.plan)
 

@@ -2,7 +2,8 @@
 
 Facts come from one ``ast`` parse of the module's current code (:mod:`skillsmith.lang.python`),
 which is far cheaper than libcst's metadata providers, plus what the fix engine knows about the
-skill (``context.scratch``: the worked invocations of the script in ``SKILL.md``). The codemods
+skill (its :class:`~skillsmith.fix.context.FixContext`: the worked invocations of the script in
+``SKILL.md``, the findings to answer, the suppressed lines). The codemods
 share the texts built here (Usage line, Examples, ``Exit:`` line) so the docstring and the
 ``--help`` epilog agree.
 
@@ -33,6 +34,7 @@ import shlex
 from dataclasses import dataclass, field
 from functools import lru_cache
 
+from skillsmith.fix.context import CONTEXT_KEY, FixContext
 from skillsmith.lang import header as contract
 from skillsmith.lang import python
 
@@ -49,11 +51,6 @@ MAX_USAGE_WIDTH = 72
 MAX_EXAMPLES = 3
 
 
-#: ``context.scratch`` keys the fix engine fills (see ``skillsmith.fix.python``)
-INVOCATIONS_KEY = "skillsmith.invocations"  # list[str]: SKILL.md command lines that run the script
-SUPPRESSED_KEY = "skillsmith.suppressed"  # callable(rule_id, line) -> bool: an inline suppression holds
-SHEBANG_WORKS_KEY = "skillsmith.shebang_works"  # bool: a new first line would run (no byte-order mark before it)
-RULES_KEY = "skillsmith.rules"  # set[str]: the rules this fix of the file answers
 
 #: the -h/--help branch :mod:`py_help` gives a script without a parser (``{sys}``: its name for sys)
 HELP_BRANCH = '''\
@@ -482,6 +479,10 @@ class ScriptFacts:
             return False
         if any(_PLACEHOLDER.search(a) and not (_UPPER.match(a) and self._choice(a)) for a in args):
             return False
+        if not args:  # a bare path: an example only of a script known to need nothing (stdin included)
+            if self.reads_stdin:
+                return False
+            return self.parser.accepts(self.prog, []) is True if self.parser is not None else not self.reads_arguments
         if "--help" in args or "-h" in args:
             return self.answers_help or help_added
         if "--json" in args and "--json" not in self.facts.strings:
@@ -963,23 +964,42 @@ def facts_for(codemod, node, fresh: bool = False) -> ScriptFacts | None:
     codemods that only need what the author wrote (aliases, parsers, exit literals) pass
     ``fresh=False``; the docstring, which must describe the final code, asks for ``fresh=True``.
     """
+    scratch = codemod.context.scratch
     if not fresh:
-        known = codemod.context.scratch.get("skillsmith.facts")
+        known = scratch.get("skillsmith.facts")
         if known is not None:
             return known
-    code = module_code(codemod.context, node)
-    checked = codemod.context.scratch.get("skillsmith.parsed")  # (text, module) as the check parsed it
-    module = checked[1] if checked is not None and checked[0] == code else None
-    invocations = tuple(codemod.context.scratch.get(INVOCATIONS_KEY, ()))
-    facts = script_facts(code, codemod.context.filename, module, invocations)
-    codemod.context.scratch.setdefault("skillsmith.facts", facts)
+    checked = scratch.get("skillsmith.parsed")  # (text, module) as the check parsed it
+    invocations = fix_context(codemod.context).invocations
+    if not fresh and checked is not None:
+        # what the author wrote, with its line numbers: the findings' lines are those
+        facts = script_facts(checked[0], codemod.context.filename, checked[1], invocations)
+    else:
+        code = module_code(codemod.context, node)
+        module = checked[1] if checked is not None and checked[0] == code else None
+        facts = script_facts(code, codemod.context.filename, module, invocations)
+    if not fresh:
+        scratch["skillsmith.facts"] = facts
     return facts
+
+
+def fix_context(context) -> FixContext:
+    """What the fix engine tells the codemods about the file (an empty one under libcst's own CLI)."""
+    return context.scratch.get(CONTEXT_KEY) or FixContext()
 
 
 def suppressed(context, rule: str, line: int) -> bool:
     """Whether the author silenced *rule* at *line* (``# skillsmith: ignore[RULE]``): its fix leaves the line alone."""
-    check = context.scratch.get(SUPPRESSED_KEY)
-    return bool(check and check(rule, line))
+    return (rule, line) in fix_context(context).held
+
+
+def answers(context, rule: str, line: int | None = None) -> bool:
+    """Whether this fix answers a finding of *rule* (at *line*, when given)."""
+    ctx = fix_context(context)
+    if not ctx.wants(rule):
+        return False
+    lines = ctx.lines(rule)
+    return line is None or lines is None or line in lines
 
 
 def top_level_alias(module_node: ast.Module, module: str) -> str | None:

@@ -1,107 +1,63 @@
 """Name the exit codes of a shell script: ``readonly EXIT_USAGE=2`` and ``exit "$EXIT_USAGE"``.
 
-Names come from the protocol's table (``2`` -> ``EXIT_USAGE``, :func:`skillsmith.exitcodes.constant_name`);
-a code the table leaves open takes the word the header's ``Exit:`` line gives it
-(``10 drift`` -> ``EXIT_DRIFT``), as in the Python codemod.
-A constant already assigned in the script's prologue is reused; a name assigned anywhere
-else is never redefined (``readonly`` would make that assignment fail), so such a code is
-left literal.
+A code is named only when the evidence says what it means and the name says the same
+(:func:`skillsmith.lang.shell_evidence.name_for`): the protocol's name for 1 to 7
+(``EXIT_NOT_FOUND``), the author's word above (``10 drift`` is ``EXIT_DRIFT``). An author's
+``2 = not a git repo`` is never called ``EXIT_USAGE``. A constant already assigned in the
+script's prologue is reused; a name assigned anywhere else is never redefined.
+
+A new ``readonly`` is unsafe in a script that sources files or runs ``eval``: they may assign
+the same name, which readonly makes fail. Those exits are named by ``sh_exit_constants_unsafe``,
+with ``--unsafe-fixes``. Only the exits whose CON014 findings this run answers are rewritten.
 """
 
 from __future__ import annotations
 
 from skillsmith import exitcodes
+from skillsmith.fix.context import FixContext
 from skillsmith.fix.edits import Edit
 from skillsmith.lang import shell
+from skillsmith.lang.shell_evidence import ShellEvidence
 from skillsmith.lang.shell_layout import Layout
-#: top-level nodes that only define things; the prologue is the run of them at the top
-_DEFINITIONS = {"comment", "variable_assignment", "declaration_command", "function_definition"}
+from skillsmith.lang.shell_plans import plan_constants, prologue_nodes
 
 
 class ExitConstants:
-    DESCRIPTION = "Replace literal `exit N` (N != 0) with named readonly EXIT_* constants."
+    DESCRIPTION = "Replace literal `exit N` (N != 0) with named readonly EXIT_* constants, where the meaning is known."
     RULES = ("CON014",)
     SAFE = True
+    #: the fix levels of the findings this codemod answers
+    LEVELS = ("safe",)
 
-    def __init__(self, path=None):
-        self.path = path
+    def __init__(self, context: FixContext | None = None):
+        self.context = context or FixContext()
 
     def edits(self, source: bytes, tree) -> list[Edit]:
         layout = Layout(source, tree)
-        literal = []
-        for cmd in shell.commands(layout.root, source):
-            if cmd.name != "exit" or not cmd.args:
-                continue
-            arg = cmd.args[0]
-            raw = shell.text(arg, source)
-            if arg.type == "number" or (arg.type == "word" and raw.isdigit()):
-                code = int(raw)
-                if code != 0 and layout.free(arg.start_byte, arg.end_byte):
-                    literal.append((code, arg))
-        if not literal:
+        lines = self.context.lines("CON014")
+        evidence = ShellEvidence(layout, self.context.name, self.context.invocations)
+        literals = [x for x in plan_constants(layout, evidence, self.context.sourced_by)
+                    if x.answer.fix in self.LEVELS and (lines is None or x.line in lines)]
+        if not literals:
             return []
-        early = self.prologue_constants(layout)
-        assigned = self.assigned_names(layout)
-        words = layout.header.exit_words if layout.header is not None else {}
-        names: dict[int, str] = {}
-        new: dict[str, int] = {}
-        for code in sorted({c for c, _ in literal}):
-            reuse = next((n for n, v in early.items() if v == code and exitcodes.is_constant(n)), None)
-            if reuse:
-                names[code] = reuse
-                continue
-            name = exitcodes.constant_name(code, words.get(code))
-            if name in new or name in assigned:
-                name = f"{name}_{code}"
-            if name in assigned:
-                continue  # never redefine a name the script assigns itself
-            names[code] = name
-            new[name] = code
-        edits = [Edit(arg.start_byte, arg.end_byte, f'"${names[code]}"'.encode())
-                 for code, arg in literal if code in names]
+        defined = set(shell.constants(layout.root, layout.data))
+        new = {x.name.text: x.code for x in literals if x.name.text not in defined}
+        edits = [Edit(x.node.start_byte, x.node.end_byte, f'"${x.name.text}"'.encode()) for x in literals]
         if new:
             at = self.insert_at(layout)
             if not layout.free(at, at):
                 return []
-            lines = [f"readonly {n}={v}" for n, v in sorted(new.items(), key=lambda kv: kv[1])]
-            edits.insert(0, Edit(at, at, layout.block(lines, at, separate=True)))
+            block = [f"readonly {n}={v}" for n, v in sorted(new.items(), key=lambda kv: kv[1])]
+            edits.insert(0, Edit(at, at, layout.block(block, at, separate=True)))
         return edits
 
     @staticmethod
-    def prologue_nodes(layout: Layout) -> list:
-        nodes = []
-        for node in layout.root.children:
-            if node.type in _DEFINITIONS or (node.type == "command" and layout.command_name(node) in ("set", "shopt")):
-                nodes.append(node)
-                continue
-            break
-        return nodes
-
-    def prologue_constants(self, layout: Layout) -> dict[str, int]:
-        """Integer constants assigned at top level before any other command runs."""
-        found: dict[str, int] = {}
-        for node in self.prologue_nodes(layout):
-            if node.type in ("variable_assignment", "declaration_command"):
-                for name, value in shell.constants(node, layout.data).items():
-                    found.setdefault(name, value)
-        return found
-
-    def insert_at(self, layout: Layout) -> int:
+    def insert_at(layout: Layout) -> int:
         """After the last EXIT_* constant of the prologue, else after the header and set lines."""
         last = None
-        for node in self.prologue_nodes(layout):
+        for node in prologue_nodes(layout):
             if node.type in ("variable_assignment", "declaration_command") and exitcodes.PREFIX in shell.text(node, layout.data):
                 last = node
         if last is not None:
             return layout.after_line(layout.line_of(last.end_byte - 1))
         return layout.set_lines_end
-
-    @staticmethod
-    def assigned_names(layout: Layout) -> set[str]:
-        names = set()
-        for node in shell.walk(layout.root):
-            if node.type == "variable_assignment":
-                name = node.child_by_field_name("name")
-                if name is not None:
-                    names.add(shell.text(name, layout.data))
-        return names

@@ -4,31 +4,40 @@
 when it is longer. The command is replaced by an ``awk`` one that starts at the same line
 and prints comment lines until the block ends; what the rest of a pipeline does with them
 is unchanged. It also runs after the header codemod, whose new lines a range that was right
-before would cut off.
+before would cut off (so that fix never leaves an SHL050 behind).
 """
 
 from __future__ import annotations
 
+from skillsmith.fix.context import FixContext
 from skillsmith.fix.edits import Edit
 from skillsmith.lang import shell
 from skillsmith.lang.shell import range_problem
 from skillsmith.lang.shell_layout import Layout
 
+#: the header rules: their fixes move the header's end, which a fixed range misses
+HEADER_RULES = ("CON004", "CON005", "CON006", "CON007")
+
 
 class HelpRange:
     DESCRIPTION = "Replace `sed -n '2,30p' \"$0\"` help printing with one that stops at the end of the header."
-    #: the header rules too: their fixes move the header's end, which a fixed range misses
-    RULES = ("SHL050", "CON004", "CON005", "CON006", "CON007")
+    RULES = ("SHL050",) + HEADER_RULES
     SAFE = True
 
-    def __init__(self, path=None):
-        self.path = path
+    def __init__(self, context: FixContext | None = None):
+        self.context = context or FixContext()
 
     def edits(self, source: bytes, tree) -> list[Edit]:
         layout = Layout(source, tree)
+        lines = self.context.lines("SHL050")
+        held = {line for rule, line in self.context.held if rule == "SHL050"}
+        after_header_fix = any(self.context.wants(r) for r in HEADER_RULES)
         edits = []
         for rng in shell.self_line_ranges(layout.root, source):
             node = rng.node
+            line = node.start_point[0] + 1
+            if not (lines is None or line in lines or after_header_fix and line not in held):
+                continue
             if range_problem(rng, layout.header, layout.shebang is not None) is None or not layout.free(node.start_byte, node.end_byte):
                 continue
             self_arg = shell.text(node.children_by_field_name("argument")[-1], source)

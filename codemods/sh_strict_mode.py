@@ -1,43 +1,46 @@
-"""Turn on ``nounset`` and ``pipefail`` at the top of an entry shell script; never ``-e``.
+"""Turn on ``nounset`` and ``pipefail`` at the top of an entry shell script where that keeps its behaviour; never ``-e``.
 
 An existing top-level ``set`` line gets the missing options merged in (``set -e`` becomes
 ``set -euo pipefail``, ``set -o errexit`` becomes ``set -o errexit -o nounset -o pipefail``);
 otherwise ``set -uo pipefail`` goes right after the header block. A ``#!/bin/sh`` script
 gets ``nounset`` only: ``pipefail`` is not in every POSIX shell (see SHL001).
 
-When the script reads a variable that may be unset (``$1`` without a default, an environment
-variable it never assigns), ``set -u`` would stop it there: this safe fix then adds only
-``pipefail``, and ``sh_strict_nounset`` adds ``nounset`` with ``--unsafe-fixes``.
+Each option is added only when it cannot change what the script does
+(:func:`skillsmith.lang.shell_plans.plan_strict`): ``nounset`` when no variable may be read
+unset, ``pipefail`` when no pipeline whose status the script uses can fail before its last
+stage. The others wait for ``sh_strict_unsafe`` and ``--unsafe-fixes``.
 """
 
 from __future__ import annotations
 
 import re
 
+from skillsmith.fix.context import FixContext
 from skillsmith.fix.edits import Edit
 from skillsmith.lang import shell
 from skillsmith.lang.shell_layout import Layout
+from skillsmith.lang.shell_plans import plan_strict
 
 _CLUSTER = re.compile(r"^-[A-Za-z]+$")
 
 
 class StrictMode:
-    DESCRIPTION = "Add `set -uo pipefail` (or merge nounset/pipefail into the top-level set line)."
+    DESCRIPTION = "Add `set -uo pipefail` (or merge nounset/pipefail into the top-level set line) where behaviour stays the same."
     RULES = ("SHL001",)
     SAFE = True
-    #: nounset waits for --unsafe-fixes when the script reads variables that may be unset
-    HOLD_BACK_NOUNSET = True
+    #: also turn on what changes behaviour (the unsafe fix)
+    RUNTIME_DEPENDENT = False
 
-    def __init__(self, path=None):
-        self.path = path
+    def __init__(self, context: FixContext | None = None):
+        self.context = context or FixContext()
 
     def edits(self, source: bytes, tree) -> list[Edit]:
         layout = Layout(source, tree)
-        on = shell.set_options(layout.root, source)
-        need = ["nounset"] if layout.posix_sh else ["nounset", "pipefail"]
-        missing = [o for o in need if o not in on]
-        if "nounset" in missing and self.HOLD_BACK_NOUNSET and shell.possibly_unset(layout.root, source):
-            missing.remove("nounset")
+        if not self.context.wants("SHL001"):
+            return []
+        plan = plan_strict(layout, sourced_by=self.context.sourced_by)
+        chosen = plan.safe + (plan.unsafe if self.RUNTIME_DEPENDENT else [])
+        missing = [o for o in plan.missing if o in chosen]
         if not missing:
             return []
         target = self.set_command(layout)
@@ -46,8 +49,11 @@ class StrictMode:
         at = layout.header_end
         if not layout.free(at, at):
             return []
-        letters = ("u" if "nounset" in missing else "") + ("o pipefail" if "pipefail" in missing else "")
-        return [Edit(at, at, layout.block([f"set -{letters}"], at))]
+        if missing == ["pipefail"]:
+            line = "set -o pipefail"
+        else:
+            line = "set -u" + ("o pipefail" if "pipefail" in missing else "")
+        return [Edit(at, at, layout.block([line], at))]
 
     @staticmethod
     def set_command(layout: Layout):

@@ -7,11 +7,12 @@
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 from typing import Iterable
 
 from skillsmith import targets
-from skillsmith.errors import UsageError
+from skillsmith.errors import MissingDependencyError, UsageError
 from skillsmith.rules.engine import Options, Progress, Result, check_paths
 from skillsmith.rules.finding import Finding
 from skillsmith.rules.registry import selectors, validated_selectors
@@ -64,8 +65,17 @@ def check_result(paths: list[str | Path], options: Options, done: Progress | Non
     validated_target(options.target)
     if options.jobs is not None and options.jobs < 1:
         raise UsageError("--jobs must be at least 1")
-    if not options.run_timeout > 0:  # also NaN
+    if not math.isfinite(options.run_timeout) or options.run_timeout <= 0:
         raise UsageError("--timeout must be more than 0 seconds")
+    if options.run and not options.unsandboxed:
+        from skillsmith import sandbox
+
+        why = sandbox.unavailable()
+        if why is not None:
+            raise MissingDependencyError(
+                f"--run runs scripts in a sandbox, and none can be made here: {why}; {sandbox.INSTALL_HINT}, "
+                "or pass --unsandboxed to run them as you, with your files and network",
+                {"tool": "bwrap"})
     return check_paths(paths or ["."], options, done)
 
 

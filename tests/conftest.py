@@ -20,6 +20,19 @@ EXAMPLE = ROOT / "docs" / "examples" / "table-formatter"
 collect_ignore = ["fixtures"]
 
 
+def _no_sandbox() -> str | None:
+    from skillsmith import sandbox
+
+    return sandbox.unavailable()
+
+
+#: why ``check --run`` cannot make its bubblewrap sandbox on this machine (None: it can)
+NO_SANDBOX = _no_sandbox()
+#: what tests of the RUN rules' verdicts pass to ``check --run``: the sandbox where there is one
+RUN_FLAGS = ["--unsandboxed"] if NO_SANDBOX else []
+needs_sandbox = pytest.mark.skipif(NO_SANDBOX is not None, reason=f"no sandbox here: {NO_SANDBOX}")
+
+
 @dataclass
 class Run:
     code: int

@@ -27,11 +27,16 @@ def messages(run):
     return {f["message"] for f in run.json()["data"]}
 
 
-def test_second_run_comes_from_the_cache_and_a_change_invalidates_it(tmp_path):
+def two_skills(tmp_path):
+    """Two skills below tmp_path/skills with one finding each; the cache folder and the environment naming it."""
     cache = tmp_path / "cache"
-    env = {"SKILLSMITH_CACHE_DIR": str(cache)}
     for name in ("one", "two"):
         write_tree(tmp_path / "skills" / name, {"SKILL.md": ANGLE.format(name=name)})
+    return cache, {"SKILLSMITH_CACHE_DIR": str(cache)}
+
+
+def test_second_run_comes_from_the_cache_and_a_change_invalidates_it(tmp_path):
+    cache, env = two_skills(tmp_path)
     first = run_cli("check", str(tmp_path / "skills"), "--json", env=env)
     assert first.code == 10
     entries = cache_entries(cache)
@@ -49,8 +54,9 @@ def test_second_run_comes_from_the_cache_and_a_change_invalidates_it(tmp_path):
     assert fresh.json() == first.json()
 
     # a touched file (same bytes, new mtime) misses the metadata key and hits the content key
+    # (an mtime in the past: one in the future, or too close to now, is not keyed on at all)
     skill_md = tmp_path / "skills" / "one" / "SKILL.md"
-    os.utime(skill_md, ns=(skill_md.stat().st_atime_ns, skill_md.stat().st_mtime_ns + 10**9))
+    os.utime(skill_md, ns=(skill_md.stat().st_atime_ns, skill_md.stat().st_mtime_ns - 10 * 10**9))
     touched = run_cli("check", str(tmp_path / "skills"), "--json", env=env)
     assert messages(touched) == {"from the cache"}
     assert len(cache_entries(cache)) == 7  # a new metadata key for "one", a new whole-run key
@@ -171,3 +177,125 @@ def test_whole_run_key_follows_a_linked_path_as_the_check_does(tmp_path):
     (skill / "notes.md").write_bytes(b"# Notes\n\x00")
     again = run_cli("check", str(tmp_path / "angle"), "--json", env=env)
     assert [f["path"].split("/")[-1] for f in again.json()["data"]] == ["SKILL.md", "notes.md"], again.stdout
+
+
+ECHO = "---\nname: {name}\ndescription: Runs a command. Use when asked to.\n---\nRun `scripts/run.sh ls`.\n"
+
+
+def sec003(run):
+    return [f["path"].split("/")[-3] for f in run.json()["data"] if f["rule"] == "SEC003"]
+
+
+def test_a_same_size_rewrite_with_the_old_mtime_is_checked_again(tmp_path):
+    """(size, mtime, inode) missed a rewrite within one mtime tick: `eval "$1"` was answered from the cache."""
+    env = {"SKILLSMITH_CACHE_DIR": str(tmp_path / "cache")}
+    skill = write_tree(tmp_path / "skills" / "one", {"SKILL.md": ECHO.format(name="one"),
+                                                     "scripts/run.sh": '#!/bin/sh\necho "$1"\n'})
+    script = skill / "scripts" / "run.sh"
+    assert sec003(run_cli("check", str(tmp_path / "skills"), "--json", env=env)) == []
+    st = script.stat()
+    script.write_text('#!/bin/sh\neval "$1"\n')  # same size, same inode
+    os.utime(script, ns=(st.st_atime_ns, st.st_mtime_ns))  # same mtime (a coarse clock, or touch -r)
+    assert (script.stat().st_size, script.stat().st_mtime_ns, script.stat().st_ino) == (st.st_size, st.st_mtime_ns, st.st_ino)
+    assert sec003(run_cli("check", str(tmp_path / "skills"), "--json", env=env)) == ["one"]
+
+
+def test_a_tree_replaced_by_a_same_shaped_copy_is_checked_again(tmp_path):
+    """A copy with fixed timestamps (touch -r, reproducible archives) got the old tree's answer: ext4 hands
+    the new files the inode numbers the old ones just freed."""
+    import shutil
+
+    env = {"SKILLSMITH_CACHE_DIR": str(tmp_path / "cache")}
+    tree = tmp_path / "skills"
+
+    def make(script_two: str) -> None:
+        for name in ("one", "two"):
+            write_tree(tree / name, {"SKILL.md": ECHO.format(name=name),
+                                     "scripts/run.sh": script_two if name == "two" else '#!/bin/sh\necho "$1"\n'})
+
+    make('#!/bin/sh\necho "$1"\n')
+    stamps = {p.relative_to(tree): p.stat().st_mtime_ns for p in sorted(tree.rglob("*"))}
+    assert sec003(run_cli("check", str(tree), "--json", env=env)) == []
+    shutil.rmtree(tree)
+    make('#!/bin/sh\neval "$1"\n')  # the same shape: same names, sizes and (below) timestamps
+    for rel, mtime in stamps.items():
+        os.utime(tree / rel, ns=(mtime, mtime))
+    assert sec003(run_cli("check", str(tree), "--json", env=env)) == ["two"]
+
+
+def test_a_file_stamped_within_the_clock_granularity_is_not_keyed_by_metadata(tmp_path):
+    """git's racy-clean rule: a timestamp on a whole second near now (FAT, HFS+, ext3) may hide the next write."""
+    import time
+
+    cache = tmp_path / "cache"
+    env = {"SKILLSMITH_CACHE_DIR": str(cache)}
+    skill = write_tree(tmp_path / "one", {"SKILL.md": ECHO.format(name="one"), "scripts/run.sh": '#!/bin/sh\necho "$1"\n'})
+    script = skill / "scripts" / "run.sh"
+    second = (int(time.time()) + 1) * 10**9  # this second's tick, as a coarse file system stamps it
+    os.utime(script, ns=(second, second))
+    assert sec003(run_cli("check", str(skill), "--json", env=env)) == []
+    assert len(cache_entries(cache)) == 1  # by content only: no metadata key for the unit, none for the run
+    script.write_text('#!/bin/sh\neval "$1"\n')
+    os.utime(script, ns=(second, second))
+    assert sec003(run_cli("check", str(skill), "--json", env=env)) == ["one"]
+
+
+def test_cache_entries_of_the_wrong_shape_are_a_miss(tmp_path):
+    cache, env = two_skills(tmp_path)
+    first = run_cli("check", str(tmp_path / "skills"), "--json", env=env)
+    for shape in ("[]", "{}", '{"findings": [1], "notes": [], "errors": 0, "units": 1, "tools": [], "tool_state": []}',
+                  '{"findings": [], "notes": "x", "errors": 0}'):
+        for entry in cache_entries(cache):
+            entry.write_text(shape)
+        again = run_cli("check", str(tmp_path / "skills"), "--json", env=env)
+        assert again.code == 10 and "Traceback" not in again.stderr and "internal error" not in again.stderr, again.stderr
+        assert again.json() == first.json()
+
+
+def _children(pid: int) -> list[int]:
+    found = []
+    for stat in os.listdir("/proc"):
+        if stat.isdigit():
+            try:
+                with open(f"/proc/{stat}/stat") as fh:
+                    fields = fh.read().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == pid:
+                found.append(int(stat))
+    return found
+
+
+def test_a_killed_pool_worker_does_not_end_the_run(tmp_path):
+    """A worker killed during `check` (the OOM killer, a user) ended the run with BrokenProcessPool, exit 1."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    if not os.path.isdir("/proc/self"):
+        import pytest
+
+        pytest.skip("needs /proc to find the worker processes")
+    body = "".join(f"Step {i}: see `scripts/run.sh --step {i}`.\n" for i in range(40))
+    for i in range(150):
+        write_tree(tmp_path / "many" / f"s{i:03d}", {
+            "SKILL.md": ANGLE.format(name=f"s{i:03d}") + body, "scripts/run.sh": '#!/bin/sh\neval "$1"\n' * 50})
+    one = run_cli("check", str(tmp_path / "many"), "--json", "--no-cache", "--jobs", "1")
+    proc = subprocess.Popen([sys.executable, "-m", "skillsmith", "check", str(tmp_path / "many"), "--json", "--no-cache",
+                             "--jobs", "2"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL)
+    killed = None
+    deadline = time.monotonic() + 60
+    while killed is None and proc.poll() is None and time.monotonic() < deadline:
+        workers = _children(proc.pid)
+        if workers:
+            killed = workers[0]
+            os.kill(killed, signal.SIGKILL)
+    out, err = proc.communicate(timeout=300)
+    if killed is None:
+        import pytest
+
+        pytest.skip("the run ended before a worker could be killed")
+    assert proc.returncode == 10, err.decode()
+    assert "internal error" not in err.decode() and "BrokenProcessPool" not in err.decode()
+    assert json.loads(out) == one.json()

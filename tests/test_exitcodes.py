@@ -16,10 +16,9 @@ from conftest import run_cli, write_tree
 
 from skillsmith.exitcodes import ExitCode, constant_name, meaning
 
-#: a header whose Exit: line says what each code means (a fix names a code only from such evidence),
-#: domain signals included, as the verifier template's does
+#: a header whose Exit: line says what each code means (a fix names only codes whose meaning it knows)
 EXIT_LINE = ("Exit: 0 ok, 1 error, 2 usage, 3 not found, 4 invalid input, 5 missing dependency, 6 timeout, "
-             "7 unavailable, 8 reserved, 10 drift, 11 stale")
+             "7 unavailable, 8 busy, 10 drift, 11 stale")
 
 PYTHON_SCRIPT = f'''#!/usr/bin/env python3
 """Exit with the code given as the first argument.
@@ -98,7 +97,7 @@ def test_one_name_per_exit_code_across_fixes_and_templates(tmp_path):
     assert {c: names[c] for c in names if c < 8} == {c: constant_name(c) for c in names if c < 8}
     assert names[4] == "EXIT_VALIDATION" and names[5] == "EXIT_PRECONDITION"
     assert names[10] == "EXIT_DRIFT" and names[11] == "EXIT_STALE"
-    assert names[8] == "EXIT_RESERVED"  # a code the protocol leaves open: the author's word names it
+    assert names[8] == "EXIT_BUSY"  # the protocol leaves 8 open: the Exit: line's word names it
     # every code the table names shows up somewhere, so the comparison covers them all
     assert {int(c) for c in ExitCode} <= set(by_code)
     # the fixes agree with each other on every code they were given
@@ -116,17 +115,16 @@ def exit_words(path: Path) -> dict[int, str]:
     return {int(c): words.strip() for c, words in re.findall(r"(\d+)\s+([^,]+)", value)}
 
 
-#: what the message before each exit says (the evidence a fix reads a code's meaning from)
-SAID = {2: "usage: codes N", 3: "file not found", 4: "invalid input", 5: "missing dependency: jq", 6: "timed out",
-        7: "service unavailable"}
-
-
 def test_the_fixes_describe_each_code_with_the_same_words(tmp_path):
-    codes = (2, 3, 4, 5, 6, 7)
+    """The meaning comes from the script's own constant names; both fixes write the protocol's words for them."""
+    codes = (2, 3, 4, 5, 6, 7, 10)
+    names = {c: constant_name(c) for c in codes}
     python = '#!/usr/bin/env python3\n"""Exit with a code.\n\nExit: 0 ok\n"""\nimport sys\n\n' + "".join(
-        f"if sys.argv[1:] == ['{c}']:\n    print('{SAID[c]}', file=sys.stderr)\n    sys.exit({c})\n" for c in codes)
+        f"{names[c]} = {c}\n" for c in codes) + "".join(
+        f"if sys.argv[1:] == ['{c}']:\n    sys.exit({names[c]})\n" for c in codes)
     shell = "#!/usr/bin/env bash\n# Exit with a code.\n#\n# Exit: 0 ok\nset -uo pipefail\n\n" + "".join(
-        f'if [[ "${{1:-}}" == {c} ]]; then echo "{SAID[c]}" >&2; exit {c}; fi\n' for c in codes)
+        f"readonly {names[c]}={c}\n" for c in codes) + "".join(
+        f'if [[ "${{1:-}}" == {c} ]]; then exit "${names[c]}"; fi\n' for c in codes)
     root = write_tree(tmp_path, {"scripts/codes.py": python, "scripts/codes.sh": shell})
     r = run_cli("fix", "scripts", "--select", "CON010", cwd=root)
     assert r.code in (0, 10), r.stderr

@@ -77,6 +77,9 @@ def test_fix_keeps_bash_n_green_and_is_idempotent(data, unsafe):
     assert bash_n(source).returncode == 0  # the compositions are valid to start with
     # (a BOM makes the first line a command for bash, but not a syntax error)
     first = fix(source, unsafe)
+    if source.startswith(b"\xef\xbb\xbf"):  # no shebang can follow a BOM: such a script is skipped
+        assert first.skipped and "BOM" in first.skipped and first.new_data is None
+        return
     assert first.skipped is None, first.skipped
     result = first.new_data if first.new_data is not None else source
     check = bash_n(result)

@@ -68,6 +68,15 @@ def skill(tmp_path) -> Path:
     return Path(shutil.copytree(EXAMPLE, tmp_path / "table-formatter"))
 
 
+@pytest_lsp.fixture(config=SERVER)
+async def in_skill(lsp_client: LanguageClient, skill):
+    """A client whose workspace is the skill folder (a repository of its own in the test below)."""
+    await lsp_client.initialize_session(types.InitializeParams(
+        capabilities=client_capabilities("neovim"), root_uri=uri_of(skill)))
+    yield
+    await lsp_client.shutdown_session()
+
+
 def uri_of(path: Path) -> str:
     return from_fs_path(str(path))
 
@@ -348,14 +357,15 @@ async def test_a_lone_python_script_its_codemod_fix_and_closing_it(client: Langu
 
 
 @pytest.mark.asyncio
-async def test_a_file_the_walk_skips_gets_no_diagnostics(client: LanguageClient, skill):
+async def test_a_file_the_walk_skips_gets_no_diagnostics(in_skill: LanguageClient, skill):
+    """What git ignores is decided by the repository skillsmith runs in: for the server, the editor's workspace."""
     (skill / ".gitignore").write_text("scripts/generated.py\n")
     subprocess.run(["git", "init", "-q", str(skill)], check=True)
     generated = skill / "scripts" / "generated.py"
     generated.write_text("print('hi')\n")
-    uri = open_doc(client, generated, language="python")
-    assert await diagnostics_when(client, uri, lambda ds: True) == []
-    r = run_cli("check", str(skill), "--json", "--no-cache")
+    uri = open_doc(in_skill, generated, language="python")
+    assert await diagnostics_when(in_skill, uri, lambda ds: True) == []
+    r = run_cli("check", ".", "--json", "--no-cache", cwd=skill)
     assert not any(f["path"].endswith("generated.py") for f in r.json()["data"])
 
 

@@ -19,6 +19,8 @@ RULE_FIXTURES = FIXTURES / "rules"
 DYNAMIC = {
     "FIL001": "tests/test_bad_input.py (unreadable file)",
     "FIL002": "tests/test_bad_input.py (oversized file)",
+    "FIL006": "tests/test_bad_input.py::test_fifo_socket_and_device_are_reported_and_never_opened",
+    "FIL007": "tests/test_bad_input.py (padding past the file limit, an unreadable folder)",
     "RUN001": "tests/test_check_run.py",
     "RUN002": "tests/test_check_run.py",
     "STE013": "tests/test_stabledge.py (sparse 21 MB file)",
@@ -27,6 +29,7 @@ DYNAMIC = {
     "SUC010": "tests/test_audit.py::test_file_unreadable_to_others_is_flagged",
     "SUC011": "tests/test_audit.py::test_links_out_of_the_folder_and_ignored_files_are_flagged",
     "SUC012": "tests/test_audit.py::test_links_out_of_the_folder_and_ignored_files_are_flagged",
+    "SUC013": "tests/test_audit.py::test_a_filter_driver_in_the_repositorys_config_neither_runs_nor_hides_a_change",
     "SUC020": "tests/test_audit.py::test_scope_creep_tools_network_and_process",
     "SUC021": "tests/test_audit.py::test_scope_creep_tools_network_and_process",
     "SUC022": "tests/test_audit.py::test_scope_creep_tools_network_and_process",

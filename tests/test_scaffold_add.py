@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from pathlib import Path
 
 import yaml
 from conftest import EXAMPLE, ROOT, run_cli
@@ -141,3 +142,27 @@ def test_a_test_suite_that_is_not_utf8_is_invalid_input(tmp_path):
     assert r.code == 4, r.stderr
     assert r.json()["error"]["code"] == "INVALID_INPUT" and "run.sh" in r.stderr
     assert not (skill / "scripts" / "x.py").exists() and (skill / "SKILL.md").read_bytes() == before
+
+
+def test_add_to_a_skill_without_a_test_suite_suggests_only_what_exists(tmp_path):
+    """No tests/run.sh: the hint does not send the user to a file that does not exist."""
+    skill = new_skill(tmp_path)
+    (skill / "tests" / "run.sh").unlink()
+    (skill / "tests").rmdir()
+    r = run_cli("add", "script", str(skill), "fetch.sh", cwd=tmp_path)
+    assert r.code == 0, r.stderr
+    assert r.stdout.splitlines() == [f"{skill}/scripts/fetch.sh", f"{skill}/SKILL.md"]
+    assert "run.sh" not in r.stderr
+    assert r.stderr == f"skillsmith: added scripts/fetch.sh; try: {Path(sys.executable)} -m skillsmith check {skill}\n" \
+        or r.stderr == f"skillsmith: added scripts/fetch.sh; try: {Path(sys.executable).name} -m skillsmith check {skill}\n"
+    assert not (skill / "tests").exists()
+
+
+def test_add_to_a_skill_with_a_test_suite_suggests_running_it(tmp_path):
+    skill = new_skill(tmp_path)
+    r = run_cli("add", "script", str(skill), "fetch.sh", cwd=tmp_path)
+    assert r.code == 0, r.stderr
+    hint = r.stderr.split("try: ", 1)[1]
+    assert hint.startswith(f"bash {skill}/tests/run.sh && ") and hint.endswith(f" -m skillsmith check {skill}\n")
+    ran = subprocess.run(["bash", "-c", hint], capture_output=True, text=True, timeout=120)
+    assert ran.returncode == 0, ran.stdout + ran.stderr

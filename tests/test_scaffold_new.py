@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from conftest import run_cli
+from conftest import RUN_FLAGS, run_cli
 
 from skillsmith import scaffold
 from skillsmith.targets.agentskills import name_problem
@@ -103,7 +103,7 @@ def test_every_combination_passes_its_own_tests(generated):
     with ThreadPoolExecutor(max_workers=3) as pool:
         results = list(pool.map(run_suite, representatives.values()))
     assert len(results) == 12
-    ran = run_cli("check", "--run", "--json", "--no-cache", *map(str, representatives.values()))
+    ran = run_cli("check", "--run", *RUN_FLAGS, "--json", "--no-cache", *map(str, representatives.values()))
     assert ran.json()["data"] == [] and ran.code == 0, ran.stdout[:3000]
     for root, proc in results:
         assert proc.returncode == 0, f"{root.name}: {proc.stdout}{proc.stderr}"
@@ -259,3 +259,153 @@ def test_help_commands_do_not_import_heavy_modules():
     )
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert proc.stdout.strip() == "[]", proc.stdout + proc.stderr
+
+
+# -- what a user can get wrong: a clear message and the protocol's exit code ---------------
+
+
+def test_dest_below_a_file_is_a_usage_error_naming_the_file(tmp_path):
+    (tmp_path / "notes").write_text("not a folder\n")
+    r = run_cli("new", "demo", "--defaults", "--dest", str(tmp_path / "notes" / "skills"), "--json")
+    assert r.code == 2, r.stderr
+    assert r.json()["error"]["code"] == "USAGE"
+    assert r.stderr == f"skillsmith: error: --dest {tmp_path}/notes/skills: {tmp_path}/notes is a file, not a folder\n"
+    assert "internal error" not in r.stderr
+
+
+def read_only_mount_available() -> bool:
+    import shutil
+
+    if shutil.which("unshare") is None or shutil.which("mount") is None:
+        return False
+    probe = subprocess.run(["unshare", "--mount", "--map-root-user", "true"], capture_output=True, timeout=30)
+    return probe.returncode == 0
+
+
+def run_in_private_mount(tmp_path: Path, mount: str, folder: Path, *args: str) -> subprocess.CompletedProcess:
+    """``skillsmith ARGS`` in a private mount namespace where *folder* is a tmpfs mounted with *mount* options."""
+    script = f"mount -t tmpfs -o {mount} none {folder} && {sys.executable} -m skillsmith \"$@\"; code=$?; ls -A {folder} >&2; exit $code"
+    env = {**os.environ, "SKILLSMITH_CACHE_DIR": str(tmp_path / "cache")}
+    return subprocess.run(["unshare", "--mount", "--map-root-user", "sh", "-c", script, "sh", *args],
+                          capture_output=True, text=True, timeout=120, env=env, stdin=subprocess.DEVNULL)
+
+
+@pytest.mark.skipif(not read_only_mount_available(), reason="needs unshare and mount (a private tmpfs)")
+def test_new_on_a_read_only_file_system_is_exit_4_with_the_path(tmp_path):
+    ro = tmp_path / "ro"
+    ro.mkdir()
+    proc = run_in_private_mount(tmp_path, "ro", ro, "new", "demo", "--defaults", "--dest", f"{ro}/skills")
+    assert proc.returncode == 4, proc.stderr
+    assert proc.stdout == ""
+    assert proc.stderr == f"skillsmith: error: cannot write {ro}/skills: Read-only file system\n"
+
+
+@pytest.mark.skipif(not read_only_mount_available(), reason="needs unshare and mount (a private tmpfs)")
+def test_a_render_that_runs_out_of_space_is_exit_4_and_leaves_nothing(tmp_path):
+    """The folders are made, then a file cannot be written (a full disk): exit 4 with its path, and the
+    folders `new` made are removed again, so a second try is not refused as "not empty"."""
+    full = tmp_path / "full"
+    full.mkdir()
+    proc = run_in_private_mount(tmp_path, "size=4k", full, "new", "demo", "--defaults", "--dest", f"{full}/skills")
+    assert proc.returncode == 4, proc.stderr
+    assert proc.stdout == ""
+    error, listing = proc.stderr.split("\n", 1)
+    assert error == f"skillsmith: error: cannot write {full}/skills/demo: No space left on device", error
+    assert listing == ""  # `ls -A` of the mount: nothing left
+
+
+def test_a_file_in_the_way_mid_render_is_exit_4_with_its_path(tmp_path):
+    parent = tmp_path / "skills"
+    # a file where the template puts a folder: Copier cannot create references/ in it
+    blocker = parent / "demo" / "references"
+    blocker.parent.mkdir(parents=True)
+    blocker.write_text("in the way\n")
+    r = run_cli("new", "demo", "--defaults", "--dest", str(parent), "--force", "--json")
+    assert r.code == 4, r.stderr
+    assert r.json()["error"]["code"] == "INVALID_INPUT"
+    assert r.stderr.startswith(f"skillsmith: error: cannot write {parent}/demo/references")
+    assert "internal error" not in r.stderr
+    assert blocker.read_text() == "in the way\n"
+
+
+def venv_bin() -> Path:
+    return Path(sys.executable).parent
+
+
+@pytest.mark.parametrize("how", ["module, python on PATH", "module, python not on PATH", "script on PATH", "script not on PATH"])
+def test_the_hint_after_new_names_the_program_that_ran(tmp_path, how):
+    """The "try:" hint is a command the user can paste: the program as it was run, not an assumed `skillsmith`."""
+    path_with = os.pathsep.join([str(venv_bin()), "/usr/bin", "/bin"])
+    path_without = os.pathsep.join(["/usr/bin", "/bin"])
+    env = {**os.environ, "SKILLSMITH_CACHE_DIR": str(tmp_path / "cache"),
+           "PATH": path_without if how.endswith("not on PATH") else path_with}
+    python = Path(sys.executable)
+    script = venv_bin() / "skillsmith"
+    if how.startswith("script") and not script.exists():
+        pytest.skip("the skillsmith script is not installed next to this Python")
+    command = [str(script)] if how.startswith("script") else [str(python), "-m", "skillsmith"]
+    proc = subprocess.run([*command, "new", "demo", "--defaults"], cwd=tmp_path, env=env, capture_output=True,
+                          text=True, timeout=120, stdin=subprocess.DEVNULL)
+    assert proc.returncode == 0, proc.stderr
+    program = {
+        "module, python on PATH": f"{python.name} -m skillsmith",
+        "module, python not on PATH": f"{python} -m skillsmith",
+        "script on PATH": "skillsmith",
+        "script not on PATH": str(script),
+    }[how]
+    assert proc.stderr.endswith(f"; try: bash demo/tests/run.sh && {program} check demo\n"), proc.stderr
+    hint = proc.stderr.rsplit("try: ", 1)[1]
+    ran = subprocess.run(["bash", "-c", hint], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
+    assert ran.returncode == 0, ran.stdout + ran.stderr
+    assert "All checks passed" in ran.stderr
+
+
+@pytest.mark.parametrize("target", ["agentskills", "stabledge"])
+def test_a_description_check_would_warn_about_is_refused(tmp_path, target):
+    r = run_cli("new", "demo", "--target", target, "--description", "Use for <x>.", "--json", cwd=tmp_path)
+    assert r.code == 2, r.stderr
+    assert r.json()["error"] == {
+        "code": "USAGE", "message": "'description' contains '<' or '>', which Claude's uploader rejects", "details": {},
+    }
+    assert r.stderr == "skillsmith: error: 'description' contains '<' or '>', which Claude's uploader rejects\n"
+    assert not (tmp_path / "demo").exists()
+    # the very message check gives the same description (SPC011)
+    skill = tmp_path / "demo"
+    skill.mkdir()
+    (skill / "SKILL.md").write_text("---\nname: demo\ndescription: Use for <x>.\n---\n# Demo\n")
+    found = run_cli("check", "--json", "--select", "SPC011", str(skill)).json()["data"]
+    assert [f["message"] for f in found] == [r.json()["error"]["message"]]
+
+
+@pytest.mark.parametrize("target, name", [("agentskills", "demo"), ("stabledge", "demo"), ("kvist", "demo_tool")])
+def test_defaults_write_a_description_of_what_the_skill_does_and_pass_check(tmp_path, target, name):
+    """--defaults leaves no placeholder: the description says what the generated example does, and check is clean."""
+    r = run_cli("new", name, "--defaults", "--target", target, "--json", cwd=tmp_path)
+    assert r.code == 0, r.stderr
+    root = tmp_path / name
+    answers = yaml.safe_load((root / ".skillsmith-answers.yml").read_text())
+    expected = {
+        "kvist": "Echoes its text argument back unchanged. Use it to check that the skill is installed and can be called.",
+    }.get(target, "Counts the lines and words of a text file. Use when the user asks how long a file is.")
+    assert answers["description"] == expected
+    assert "Describe what" not in "".join(p.read_text() for p in root.rglob("*") if p.is_file())
+    check = run_cli("check", "--json", "--no-cache", str(root))
+    assert (check.code, check.json()["data"]) == (0, [])
+
+
+@pytest.mark.parametrize("given, written", [("MIT", "MIT"), ("mit", "MIT"), ("Apache-2.0 OR MIT", "Apache-2.0 OR MIT"),
+                                            ("LicenseRef-Internal", "LicenseRef-Internal")])
+def test_license_is_an_spdx_expression_written_in_its_spelling(tmp_path, given, written):
+    r = run_cli("new", "demo", "--defaults", "--license", given, cwd=tmp_path)
+    assert r.code == 0, r.stderr
+    assert f"license: {json.dumps(written)}\n" in (tmp_path / "demo" / "SKILL.md").read_text()
+
+
+@pytest.mark.parametrize("given", ["Apache 2.0", "Proprietary", "BSD"])
+def test_a_license_that_is_not_spdx_is_a_usage_error(tmp_path, given):
+    r = run_cli("new", "demo", "--defaults", "--license", given, "--json", cwd=tmp_path)
+    assert r.code == 2, r.stderr
+    assert r.json()["error"]["code"] == "USAGE"
+    assert r.stderr.startswith(f"skillsmith: error: license {given!r} is not an SPDX license expression (")
+    assert "https://spdx.org/licenses/" in r.stderr and r.stdout.count("\n") > 1
+    assert not (tmp_path / "demo").exists()

@@ -6,6 +6,7 @@ import os
 import sys
 
 import pexpect
+from conftest import run_cli
 
 from skillsmith.targets.agentskills import name_problem
 
@@ -22,6 +23,17 @@ def spawn(cwd, *args: str) -> pexpect.spawn:
 def answer(child: pexpect.spawn, prompt: str, text: str) -> None:
     child.expect_exact(prompt)
     child.send(ERASE + text + ENTER)
+
+
+def finish(child: pexpect.spawn, create: bool) -> None:
+    """Take the defaults of the yes/no questions, then answer "Create it?" and wait for the end."""
+    for prompt in ("Include example", "accept --json", "staleness verifier"):
+        child.expect_exact(prompt)
+        child.send(ENTER)
+    child.expect_exact("Create it?")
+    child.send("y" if create else "n")
+    child.expect(pexpect.EOF)
+    child.close()
 
 
 def test_wizard_asks_validates_summarises_and_creates(tmp_path):
@@ -70,13 +82,30 @@ def test_wizard_can_be_declined(tmp_path):
     answer(child, "Description", "A demo. Use in tests.")
     for prompt in ("License", "Author", "Scripts"):
         answer(child, prompt, "main.py" if prompt == "Scripts" else "")
-    for prompt in ("Include example", "accept --json", "staleness verifier"):
-        child.expect_exact(prompt)
-        child.send(ENTER)
-    child.expect_exact("Create it?")
-    child.send("n")
-    child.expect(pexpect.EOF)
-    child.close()
+    finish(child, create=False)
     assert child.exitstatus == 0
     assert "nothing created" in child.before
     assert not (tmp_path / "demo").exists()
+
+
+def test_wizard_refuses_what_check_would_flag(tmp_path):
+    """An answer the new skill would fail `check` on is refused as it is typed: '<' in the description
+    (SPC011) and a license that is not an SPDX id."""
+    child = spawn(tmp_path)
+    child.expect_exact("Target host:")
+    child.send(ENTER)
+    answer(child, "Skill name:", "demo")
+    answer(child, "Description", "Use for <file> conversions.")
+    child.expect_exact("contains '<' or '>'")
+    child.send(ERASE + "Converts files. Use when the user asks for a conversion." + ENTER)
+    answer(child, "License", "Apache 2.0")
+    child.expect_exact("is not an SPDX license expression")
+    child.send(ERASE + "apache-2.0" + ENTER)
+    answer(child, "Author", "")
+    answer(child, "Scripts", "main.py")
+    finish(child, create=True)
+    assert child.exitstatus == 0, child.before
+    text = (tmp_path / "demo" / "SKILL.md").read_text()
+    assert 'license: "Apache-2.0"' in text and "Converts files." in text
+    check = run_cli("check", "--json", str(tmp_path / "demo"))
+    assert (check.code, check.json()["data"]) == (0, [])

@@ -40,6 +40,7 @@ def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
 def run(args: argparse.Namespace) -> int:
     from skillsmith.exitcodes import ExitCode
     from skillsmith.cli import output
+    from skillsmith.cli.new import try_command
     from skillsmith.scaffold.add import add_script
 
     created = add_script(args.skill_dir, args.file, description=args.description)
@@ -48,5 +49,5 @@ def run(args: argparse.Namespace) -> int:
     else:
         for rel in created.files:
             output.data(str(created.root / rel))
-    output.note(f"skillsmith: added scripts/{args.file}; run: bash {created.root}/tests/run.sh")
+    output.note(f"skillsmith: added scripts/{args.file}; try: {try_command(created)}")
     return ExitCode.SUCCESS

@@ -10,14 +10,15 @@ HELP = "lint skills and their scripts"
 DESCRIPTION = """\
 Check skills (folders with a SKILL.md, found recursively), a scripts/ folder, or single
 scripts against the rules (see `skillsmith rules`). Nothing is executed unless you pass
---run. Findings go to stdout; the summary and, on a terminal, progress go to stderr.
-Rules are named by ID, prefix or name (CON004, CON, header-missing); ShellCheck's codes
-(SC2086) select and ignore like rules.
+--run, which runs each entry script in a bubblewrap sandbox (no network, the skill read-only,
+a temporary HOME). Findings go to stdout; the summary and, on a terminal, progress go to
+stderr. Rules are named by ID, prefix or name (CON004, CON, header-missing); ShellCheck's
+codes (SC2086) select and ignore like rules.
 """
 EPILOG = """\
 exit codes:
   0 no findings (at or above --fail-on), 2 usage, 3 path not found, 4 invalid config,
-  10 findings
+  5 --run without a sandbox (install bubblewrap, or pass --unsandboxed), 10 findings
 
 examples:
   skillsmith check                         # the current folder
@@ -27,7 +28,7 @@ examples:
   skillsmith check skills/ --fail-on error # warnings are shown but do not fail
   skillsmith check skills/ --json | jq '.data[] | .rule'
   skillsmith check skills/ --format sarif > results.sarif
-  skillsmith check my-skill --run          # also run each script's --help
+  skillsmith check my-skill --run          # also run each script's --help (in a bwrap sandbox)
   skillsmith check --whole-skill skills/fmt/scripts/x.py   # the skill that holds x.py
 """
 
@@ -53,6 +54,8 @@ def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
     p.add_argument("--target", choices=targets.names(), help="check for this host instead of detecting it")
     p.add_argument("--run", action="store_true", dest="run_scripts", help="also run each entry script's --help and an unknown flag")
     p.add_argument("--timeout", type=float, default=10.0, metavar="SECONDS", help="per-run timeout with --run (default: 10)")
+    p.add_argument("--unsandboxed", action="store_true",
+                   help="with --run: run the scripts without the bubblewrap sandbox (they can reach your files and the network)")
     p.add_argument("--fail-on", choices=SEVERITIES, default="info", metavar="SEVERITY",
                    help="exit 10 only for findings of this severity or worse: error, warning or info (default: info, any)")
     p.add_argument("--exit-zero", action="store_true", help="exit 0 even when findings remain")
@@ -104,7 +107,8 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"--statistics prints text or JSON; it does not apply to --format {fmt}")
     options = Options(
         select=selectors(args.select), ignore=selectors(args.ignore) or [], target=args.target,
-        run=args.run_scripts, run_timeout=args.timeout, jobs=args.jobs, use_cache=not args.no_cache,
+        run=args.run_scripts, run_timeout=args.timeout, unsandboxed=args.unsandboxed, jobs=args.jobs,
+        use_cache=not args.no_cache,
     )
     paths = given_paths(args.paths, args.whole_skill)
     if not paths:
@@ -114,6 +118,8 @@ def run(args: argparse.Namespace) -> int:
         return ExitCode.SUCCESS
     with Progress(wanted(args.quiet, fmt), "Checking") as progress:
         result = check_result(paths, options, progress.callback)
+    if args.run_scripts and args.unsandboxed and not args.quiet:
+        output.note("skillsmith: --unsandboxed: the scripts ran as you, with your files and network")
     output_notes(result, args.quiet)
     if args.statistics:
         report_statistics(statistics(result), fmt == "json", output.stdout_colour())

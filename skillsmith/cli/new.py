@@ -64,9 +64,10 @@ def run(args: argparse.Namespace) -> int:
     }
     if args.name is None:
         if args.defaults or not (sys.stdin.isatty() and sys.stderr.isatty()):
+            command = output.program()
             raise UsageError(
                 "NAME is required without a terminal (or with --defaults); "
-                "try 'skillsmith new my-skill --defaults', or run 'skillsmith new' in a terminal for the wizard"
+                f"try '{command} new my-skill --defaults', or run '{command} new' in a terminal for the wizard"
             )
         from skillsmith.scaffold.wizard import ask
 
@@ -85,6 +86,16 @@ def run(args: argparse.Namespace) -> int:
         for rel in created.files:
             output.data(str(created.root / rel))
     version = f" (template {created.version})" if created.version else ""
-    suite = f"bash {created.root}/tests/run.sh && " if "tests/run.sh" in created.files else ""
-    output.note(f"skillsmith: created {created.root}{version}; try: {suite}skillsmith check {created.root}")
+    output.note(f"skillsmith: created {created.root}{version}; try: {try_command(created)}")
     return ExitCode.SUCCESS
+
+
+def try_command(created) -> str:
+    """What to run next: the new skill's own tests when it has them, then ``check`` on it."""
+    import shlex
+
+    from skillsmith.cli.output import program
+
+    root = shlex.quote(str(created.root))
+    suite = f"bash {shlex.quote(str(created.root / 'tests' / 'run.sh'))} && " if "tests/run.sh" in created.files else ""
+    return f"{suite}{program()} check {root}"

@@ -39,6 +39,28 @@ def paint(text: str, colour: str, on: bool | None = None) -> str:
     return f"\033[{codes[colour]}m{text}\033[0m"
 
 
+def program() -> str:
+    """The command that runs this skillsmith, for hints a user can paste into the same shell.
+
+    ``skillsmith`` when that name on ``PATH`` is the program that is running; otherwise the way
+    it was started: ``python3 -m skillsmith`` (with the interpreter's path unless ``PATH`` finds
+    the same one), or the path of the ``skillsmith`` script.
+    """
+    import shlex
+    import shutil
+
+    def on_path(path: str) -> str:
+        name = os.path.basename(path)
+        found = shutil.which(name)
+        same = found is not None and os.path.abspath(found) == os.path.abspath(path)
+        return name if same else shlex.quote(path)
+
+    spec = getattr(sys.modules.get("__main__"), "__spec__", None)
+    if spec is not None and spec.name in ("skillsmith", "skillsmith.__main__"):
+        return f"{on_path(sys.executable)} -m skillsmith"
+    return on_path(sys.argv[0]) if sys.argv and sys.argv[0] else "skillsmith"
+
+
 def note(message: str) -> None:
     """A human line on stderr."""
     print(message, file=sys.stderr, flush=True)

@@ -8,13 +8,14 @@ discovery stops descending at a folder that holds ``SKILL.md``: that folder is a
 from __future__ import annotations
 
 import os
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from skillsmith.config import Config, config_for
-from skillsmith.discovery.walk import Ignorer, walk_files, walk_tree
+from skillsmith.discovery.walk import READ_FIRST, Ignorer, walk_tree
 from skillsmith.errors import InvalidInputError, NotFoundError
-from skillsmith.model.skill import Loose, Skill, script_language
+from skillsmith.model.skill import Loose, Skill, Unread, script_language
 from skillsmith.model.sourcefile import SourceFile
 from skillsmith.targets.sucoder import Project, is_project_root
 
@@ -28,6 +29,7 @@ class Unit:
     config: Config
     files: list[tuple[str, Path]] = field(default_factory=list)  # loose: (rel, path)
     ignorer: Ignorer | None = None  # shared by every unit found under one given path
+    unread: Unread | None = None  # loose: what the search for scripts could not look at
 
 
 def discover(paths: list[str | Path]) -> list[Unit]:
@@ -42,6 +44,9 @@ def discover(paths: list[str | Path]) -> list[Unit]:
         if p.is_dir():
             try:
                 os.scandir(p).close()
+                os.lstat(p / "SKILL.md")  # searchable too (x), not only listable (r)
+            except FileNotFoundError:
+                pass
             except OSError as exc:  # named on the command line: the caller's input is unusable
                 raise InvalidInputError(f"{given}: cannot read: {exc.strerror}", {"path": str(given)})
         config = config_for(p)
@@ -65,7 +70,7 @@ def discover(paths: list[str | Path]) -> list[Unit]:
         if is_project_root(p):
             # AGENT.md, CLAUDE.md, .skills/ or .claude/ here: project-scope rules run on it too
             add(units, seen, Unit("project", p, config))
-        found = find_skills(p, ignorer)
+        found, unlisted = find_skills(p, ignorer)
         real = p.resolve()  # walks follow no links, so a skill's real path is below the top's
         for root in found:
             add(units, seen, Unit("skill", root, config_for(root, real / root.relative_to(p)), ignorer=ignorer))
@@ -73,9 +78,11 @@ def discover(paths: list[str | Path]) -> list[Unit]:
             # a skill's folders without the SKILL.md that makes it a skill
             add(units, seen, Unit("skill", p, config, ignorer=ignorer))
         elif not found:
-            loose = loose_scripts(p, ignorer)
-            if loose:
-                add(units, seen, Unit("loose", p, config, loose, ignorer=ignorer))
+            loose, unread = loose_scripts(p, ignorer)
+            if loose or unread.count or unread.unlisted:
+                add(units, seen, Unit("loose", p, config, loose, ignorer=ignorer, unread=unread))
+        elif unlisted:  # folders the search for skills could not look into: reported, not passed over
+            add(units, seen, Unit("loose", p, config, ignorer=ignorer, unread=Unread(unlisted=unlisted)))
     return units
 
 
@@ -109,13 +116,15 @@ def add(units: list[Unit], seen: set[Path], unit: Unit) -> None:
         units.append(unit)
 
 
-def find_skills(top: Path, ignorer: Ignorer) -> list[Path]:
-    """The skill folders at or below *top*: each folder holding SKILL.md (a file or a link).
+def find_skills(top: Path, ignorer: Ignorer) -> tuple[list[Path], dict[str, str]]:
+    """The skill folders at or below *top* (each folder holding SKILL.md, a file or a link), and
+    the folders that could not be listed (rel -> why), which may hold more.
 
     The walk does not enter a skill, so a folder below a skill is part of it, never a skill of
     its own. *top* itself is a skill when it holds SKILL.md, even when it is gitignored.
     """
     skills: list[Path] = []
+    unlisted: dict[str, str] = {}
 
     def is_skill(folder: str, entries: list[os.DirEntry]) -> bool:
         if any(e.name == "SKILL.md" and (e.is_file(follow_symlinks=False) or e.is_symlink()) for e in entries):
@@ -123,25 +132,38 @@ def find_skills(top: Path, ignorer: Ignorer) -> list[Path]:
             return True
         return False
 
-    for _entry in walk_tree(top, ignorer, limit=None, stop=is_skill):
-        pass
-    return sorted(skills)
+    for entry in walk_tree(top, ignorer, limit=None, stop=is_skill):
+        if entry.kind == "unlisted":
+            unlisted[entry.rel] = entry.error or "cannot be listed"
+    return sorted(skills), unlisted
 
 
-def loose_scripts(top: Path, ignorer: Ignorer) -> list[tuple[str, Path]]:
+def loose_scripts(top: Path, ignorer: Ignorer) -> tuple[list[tuple[str, Path]], Unread]:
+    """The scripts below *top* (a folder without skills), and the files past the limit that were not looked at."""
     found = []
-    for rel, path, st in walk_files(top, ignorer):
-        f = SourceFile.from_path(path, rel, st)
-        if script_language(f):
-            found.append((rel, path))
-    return found
+    unread = Unread()
+    for e in walk_tree(top, ignorer):
+        if e.kind == "file":
+            f = SourceFile.from_path(Path(e.path), e.rel, e.st)
+            if script_language(f):
+                found.append((e.rel, Path(e.path)))
+        elif e.kind == "truncated":
+            unread.add_file(e.rel)
+        elif e.kind == "unlisted":
+            unread.unlisted[e.rel] = e.error or "cannot be listed"
+    return found, unread
 
 
 def load_skill(root: Path, config: Config, max_bytes: int, ignorer: Ignorer | None = None) -> Skill:
+    """The skill at *root*: its files listed (read later, each at most once), ``SKILL.md`` and ``scripts/`` first.
+
+    What the walk saw but no rule may read is kept in :attr:`Skill.unread`: special files,
+    folders that could not be listed, files past the limit, and a broken config of its own.
+    """
     if ignorer is None and root.exists():
         ignorer = Ignorer(root, config)
-    skill = Skill(root=root, files={})
-    for kind, rel, path, st in walk_tree(root, ignorer):
+    skill = Skill(root=root, files={}, unread=Unread(config=config.problem))
+    for kind, rel, path, st, error in walk_tree(root, ignorer, first=READ_FIRST):
         if kind == "file":
             skill.files[rel] = SourceFile.from_path(Path(path), rel, st, max_bytes)
         elif kind == "symlink":
@@ -152,8 +174,21 @@ def load_skill(root: Path, config: Config, max_bytes: int, ignorer: Ignorer | No
         elif kind == "dir":
             skill.dirs.append(rel)
         elif kind == "truncated":
-            skill.truncated = True  # type: ignore[attr-defined]
+            skill.unread.add_file(rel)
+        elif kind == "unlisted":
+            skill.unread.unlisted[rel] = error or "cannot be listed"
+        elif kind == "other":
+            skill.unread.special[rel] = special_kind(st.st_mode)
     return skill
+
+
+def special_kind(mode: int) -> str:
+    """What a file that is not regular, a folder or a link is: ``FIFO``, ``socket`` or ``device``."""
+    if stat.S_ISFIFO(mode):
+        return "FIFO"
+    if stat.S_ISSOCK(mode):
+        return "socket"
+    return "device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) else "special file"
 
 
 def load_project(unit: Unit) -> Project:
@@ -168,4 +203,6 @@ def load_loose(unit: Unit, max_bytes: int) -> Loose:
         except OSError:
             continue
         files[rel] = SourceFile.from_path(path, rel, st, max_bytes)
-    return Loose(root=unit.root, files=files)
+    unread = unit.unread or Unread()
+    unread.config = unit.config.problem
+    return Loose(root=unit.root, files=files, unread=unread)

@@ -2,14 +2,19 @@
 
 Every call passes list arguments (never a shell) and ``-c`` options that keep a repository's
 own configuration from running programs: no hooks, no fsmonitor, no pager, no external diff
-or text conversion, no signing prompts. Blobs are read with ``cat-file`` (no filters). The
-environment is cleaned too (:func:`safe_env`): no ``GIT_DIR``/``GIT_WORK_TREE`` from the caller,
-no prompts, no optional locks, and the same configuration as ``GIT_CONFIG_*`` variables, so a
-program that runs git itself (Copier, in ``skillsmith update``) gets the same protection.
+or text conversion, no signing prompts. Every filter, diff and merge driver any config file
+defines (the repository's own ``.git/config`` above all) is switched off by name
+(:meth:`Git.driver_options`), and no global attributes file is read, so no ``clean`` filter
+can stand between the files and what git reports about them. Blobs are read with
+``cat-file`` (no filters). The environment is cleaned too (:func:`safe_env`): no
+``GIT_DIR``/``GIT_WORK_TREE`` from the caller, no prompts, no optional locks, and the same
+configuration as ``GIT_CONFIG_*`` variables, so a program that runs git itself (Copier, in
+``skillsmith update``) gets the same protection.
 """
 
 from __future__ import annotations
 
+import hashlib
 import os
 import re
 import shutil
@@ -28,6 +33,14 @@ SAFE_CONFIG = (
     "core.quotePath=false", "diff.external=", "commit.gpgSign=false", "tag.gpgSign=false",
     "gc.auto=0", "maintenance.auto=false", "advice.detachedHead=false", "init.defaultBranch=main",
 )
+
+
+#: what switches a driver off, by kind (see :meth:`Git.driver_options`)
+DRIVER_KEYS = {
+    "filter": ("clean=", "smudge=", "process=", "required=false"),
+    "diff": ("textconv=", "command="),
+    "merge": ("driver=",),
+}
 
 
 def safe_options() -> list[str]:
@@ -58,6 +71,14 @@ def safe_env(extra: dict[str, str] | None = None) -> dict[str, str]:
     return env
 
 
+def blob_id(data: bytes, object_format: str = "sha1") -> str:
+    """The object id git gives a blob of *data* (what ``git hash-object`` prints, without any filter)."""
+    h = hashlib.new(object_format)
+    h.update(b"blob %d\0" % len(data))
+    h.update(data)
+    return h.hexdigest()
+
+
 def missing_git(needed_by: str) -> MissingDependencyError:
     return MissingDependencyError(f"git is not installed (or not on PATH); {needed_by} needs it", {"dependency": "git"})
 
@@ -80,22 +101,47 @@ class Git:
             raise missing_git(needed_by)
         self.root = root
         self.env = safe_env(env)
+        self._drivers: list[str] | None = None
+
+    def driver_options(self) -> list[str]:
+        """``-c`` options that switch off every filter, diff and merge driver the configuration defines.
+
+        Found by name in every config file git reads for :attr:`root` (with its includes), so a
+        driver the attributes name runs nothing: ``filter.<name>.clean``, ``.smudge`` and
+        ``.process`` empty (``required`` false), ``diff.<name>.textconv`` and ``.command``
+        empty, ``merge.<name>.driver`` empty. No global attributes file is read either.
+        """
+        if self._drivers is None:
+            proc = self._git("config", ["config", "--null", "--name-only", "--get-regexp", r"^(filter|diff|merge)\..+\."])
+            names = proc.stdout.decode("utf-8", "surrogateescape").split("\0") if proc.returncode == 0 else []
+            sections = sorted({name.rpartition(".")[0] for name in names if name.count(".") >= 2})
+            options = ["-c", "core.attributesFile=/dev/null"]
+            for section in sections:
+                kind = section.split(".", 1)[0]
+                for key in DRIVER_KEYS[kind]:
+                    options += ["-c", f"{section}.{key}"]
+            self._drivers = options
+        return self._drivers
 
     def run(self, *args: str, check: bool = True, input: bytes | None = None) -> subprocess.CompletedProcess:
-        """Run ``git -C root <safe options> *args``; a failure with *check* is a :class:`SkillsmithError`."""
-        command = ["git", "-C", str(self.root), *safe_options(), *args]
-        try:
-            proc = subprocess.run(command, capture_output=True, env=self.env, timeout=TIMEOUT, input=input,
-                                  stdin=subprocess.DEVNULL if input is None else None, check=False)
-        except FileNotFoundError:
-            raise missing_git(self.needed_by)
-        except subprocess.TimeoutExpired:
-            raise SkillsmithError(f"git {args[0]} took longer than {TIMEOUT} s", {"command": args[0]})
+        """Run ``git -C root <safe options> <driver options> *args``; a failure with *check* is a :class:`SkillsmithError`."""
+        proc = self._git(args[0], [*self.driver_options(), *args], input)
         if check and proc.returncode != 0:
             message = proc.stderr.decode("utf-8", "replace").strip().splitlines()
             raise SkillsmithError(f"git {args[0]} failed: {message[-1] if message else proc.returncode}",
                                   {"command": list(args), "stderr": "\n".join(message)})
         return proc
+
+    def _git(self, name: str, args: list[str], input: bytes | None = None) -> subprocess.CompletedProcess:
+        """``git -C root <safe options> *args``, whatever its exit status; *name* names the command in errors."""
+        command = ["git", "-C", str(self.root), *safe_options(), *args]
+        try:
+            return subprocess.run(command, capture_output=True, env=self.env, timeout=TIMEOUT, input=input,
+                                  stdin=subprocess.DEVNULL if input is None else None, check=False)
+        except FileNotFoundError:
+            raise missing_git(self.needed_by)
+        except subprocess.TimeoutExpired:
+            raise SkillsmithError(f"git {name} took longer than {TIMEOUT} s", {"command": name})
 
     def out(self, *args: str) -> str:
         return self.run(*args).stdout.decode("utf-8", "surrogateescape")
@@ -148,6 +194,22 @@ class Git:
                 found[rel] = out[pos:pos + size]
             pos += size + 1
         return found
+
+    def tree(self, commit: str) -> dict[str, tuple[str, str, int | None]]:
+        """Every entry of *commit*'s tree, recursively: rel -> (mode, object id, size; None for a submodule)."""
+        found = {}
+        for record in self.out("ls-tree", "-r", "-l", "-z", "--full-tree", commit).split("\0"):
+            if not record:
+                continue
+            meta, _, rel = record.partition("\t")
+            mode, _kind, oid, size = meta.split()
+            found[rel] = (mode, oid, int(size) if size.isdigit() else None)
+        return found
+
+    def object_format(self) -> str:
+        """``sha1`` or ``sha256``: how the repository names its objects."""
+        proc = self.run("rev-parse", "--show-object-format", check=False)
+        return proc.stdout.decode().strip() or "sha1" if proc.returncode == 0 else "sha1"
 
     def paths(self, *args: str) -> list[str]:
         """NUL-separated paths printed by a git command."""

@@ -14,8 +14,10 @@ Three kinds of fixer plug in (see ``docs/architecture.md``, "Fixes"):
 ``shell``
     ``codemods/sh_*.py``: one class per module with ``DESCRIPTION``, ``RULES``, ``SAFE`` and
     ``edits(source: bytes, tree) -> list[Edit]`` (``tree`` is the tree-sitter tree of *source*);
-    it is constructed with the file's path (``cls(path)``), for names in generated text.
-    Loaded only when a shell file needs one of those rules.
+    it is constructed with the file's :class:`~skillsmith.fix.context.FixContext`
+    (``cls(context)``): its path, the findings it answers, the lines it must not rewrite and
+    the script's worked invocations in ``SKILL.md``. Loaded only when a shell file needs one
+    of those rules.
 ``file``
     a callable ``(SourceFile, unit) -> bytes | None`` that a target brings
     (:class:`skillsmith.targets.FileFixer`, for example StablEdge's ``resources:`` update of
@@ -27,15 +29,18 @@ result of the previous one.
 
 from __future__ import annotations
 
+import dataclasses
 import difflib
 import fnmatch
 import importlib
 import pkgutil
 import sys
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from skillsmith.fix.context import FixContext, Target
 from skillsmith.model.sourcefile import EncodeError, SourceFile, shebang_works
 from skillsmith.rules.finding import display_path
 
@@ -112,7 +117,12 @@ def fixable_rules(unsafe: bool) -> set[str]:
     """IDs of registered rules whose fix may run (safe, plus unsafe when allowed)."""
     from skillsmith.rules import registry
 
-    return {r.id for r in registry.all_rules() if r.fix == "safe" or (unsafe and r.fix == "unsafe")}
+    return {r.id for r in registry.all_rules() if may_fix(r.fix, unsafe)}
+
+
+def may_fix(fix: str | None, unsafe: bool) -> bool:
+    """Whether a finding whose fix is *fix* (``safe``, ``unsafe`` or None) is fixed by this run."""
+    return fix == "safe" or (unsafe and fix == "unsafe")
 
 
 # -- one file ------------------------------------------------------------------------------
@@ -167,12 +177,17 @@ def file_kind(f: SourceFile) -> str | None:
     return script_language(f)
 
 
-def fix_file(f: SourceFile, rules: set[str], unsafe: bool, unit=None) -> FileFix:
+def fix_file(f: SourceFile, rules: set[str], unsafe: bool, unit=None, targets: tuple[Target, ...] | None = None,
+             held: tuple[tuple[str, int], ...] = ()) -> FileFix:
     """Transform one file in memory (nothing is written): every fixer whose rules were found.
 
     *unit* is the checked ``Skill`` or ``Loose`` that holds *f*: its parse of the file and its
     list of files are used, so nothing is read or parsed again. Without it (a file fixed on
     its own), the file is parsed here.
+
+    *targets* are the findings the fixers answer (None: every finding of *rules*, for a file
+    fixed on its own); *held* the (rule, line) of suppressed findings, whose lines no fixer
+    may rewrite.
     """
     out = FileFix(f, set(rules))
     data = f.data
@@ -183,9 +198,13 @@ def fix_file(f: SourceFile, rules: set[str], unsafe: bool, unit=None) -> FileFix
     new = data
     try:
         if kind in CODEMOD_PREFIX:
+            refuse_text(f, kind)
             chosen = [x for x in load_fixers(kind) if x.rules & rules and x.allowed(unsafe)]
             if chosen:
-                new = transform(kind, script_of(f, kind, unit), chosen, out)
+                script = script_of(f, kind, unit)
+                context = FixContext(f.path, targets, held, tuple(getattr(script, "invocations", ())), unsafe,
+                                     tuple(getattr(script, "sourced_by", ())), f.bom)
+                new = transform(kind, script, chosen, out, context)
         chosen = [x for x in load_fixers("file") if x.rules & rules and x.allowed(unsafe)
                   and fnmatch.fnmatch(f.rel, x.pattern or "*")]
         for fx in chosen:
@@ -198,6 +217,10 @@ def fix_file(f: SourceFile, rules: set[str], unsafe: bool, unit=None) -> FileFix
     except (Unfixable, EncodeError) as why:  # EncodeError: a file fixer's text cannot be written back
         out.skipped = str(why)
         return out
+    if new != data and len(new) > f.max_bytes:
+        out.skipped = (f"the fixed file would be {len(new)} bytes, over the {f.max_bytes}-byte limit of what "
+                       "a check reads; left unchanged")
+        return out
     if new != data:
         out.new_data = new
     if MODE_RULES & rules and not f.mode & 0o100 and shebang_works(new):
@@ -206,6 +229,42 @@ def fix_file(f: SourceFile, rules: set[str], unsafe: bool, unit=None) -> FileFix
         out.applied.append("executable-bit")
         out.fixed_rules |= MODE_RULES & rules
     return out
+
+
+def refuse_text(f: SourceFile, kind: str) -> None:
+    """Raise :class:`Unfixable` when a script's text cannot be edited and written back byte for byte.
+
+    Refused: a shell script that starts with a BOM (no shebang can follow it); Python text that
+    does not decode; mixed line endings (CRLF and LF) or lone CRs (an edit
+    would give its lines one style, and the untouched lines must keep theirs); a Python coding
+    cookie that names no known encoding (Python cannot read the file); an encoding whose
+    decode-encode round trip changes bytes (``utf-7`` has several spellings of one text), since
+    that would rewrite lines no fix touched.
+    """
+    data = f.data or b""
+    if b"\r\n" in data and b"\n" in data.replace(b"\r\n", b""):
+        raise Unfixable("mixed line endings (CRLF and LF)")
+    if b"\r" in data.replace(b"\r\n", b""):
+        raise Unfixable("old Mac line endings (CR)")
+    if kind == "shell" and f.bom:
+        raise Unfixable("starts with a UTF-8 BOM: a shebang after it is not one (the kernel and bash see "
+                        "the BOM first); remove the BOM, then fix")
+    if f.text is None:
+        if kind == "shell":
+            return  # shell fixes edit bytes: a script that is not UTF-8 is edited as it is
+        raise Unfixable("not decodable text")
+    if kind == "python" and f.cookie_applies:
+        from skillsmith.lang.encoding import cookie_encoding
+
+        if cookie_encoding(f.data or b"") == "invalid":
+            raise Unfixable("its coding cookie names no encoding Python knows; left unchanged")
+    try:
+        same = f.encode(f.edit_text) == f.data
+    except EncodeError:
+        same = False
+    if not same:
+        raise Unfixable(f"its encoding ({f.encoding}) does not give back the same bytes after decoding; "
+                        "left unchanged")
 
 
 def script_of(f: SourceFile, kind: str, unit):
@@ -218,10 +277,26 @@ def script_of(f: SourceFile, kind: str, unit):
     return Script(f, kind, None, unit)
 
 
-def transform(kind: str, script, fixers: list[Fixer], out: FileFix) -> bytes:
+def transform(kind: str, script, fixers: list[Fixer], out: FileFix, context: FixContext) -> bytes:
     """Run the language driver of *kind* (``skillsmith.fix.python`` or ``skillsmith.fix.shell``) on *script*."""
     module = importlib.import_module(f"skillsmith.fix.{kind}")
-    return module.transform(script, fixers, out)
+    return module.transform(script, fixers, out, context)
+
+
+def held_lines(context: FixContext, fixer: Fixer) -> set[int]:
+    """The lines *fixer* must leave as they are: those of suppressed findings of its rules."""
+    return {line for rule, line in context.held if rule in fixer.rules}
+
+
+def rewrites(old: str, new: str, lines: set[int]) -> bool:
+    """Whether *new* changes or drops any of the 1-based *lines* of *old* (lines added around them are fine)."""
+    if not lines:
+        return False
+    old_lines, new_lines = old.splitlines(), new.splitlines()
+    kept: set[int] = set()
+    for block in difflib.SequenceMatcher(None, old_lines, new_lines, autojunk=False).get_matching_blocks():
+        kept.update(range(block.a + 1, block.a + block.size + 1))
+    return any(line not in kept for line in lines if line <= len(old_lines))
 
 
 # -- paths -----------------------------------------------------------------------------------
@@ -232,6 +307,7 @@ class FixOptions:
     select: list[str] | None = None  # rule IDs or prefixes; None: every rule with a fix
     unsafe: bool = False  # also run fixes that change behaviour
     write: bool = True  # False for --diff and --check
+    started: float = 0.0  # when the run began (set by fix_paths): temp files older than this are stale
 
 
 @dataclass
@@ -259,11 +335,10 @@ class FixResult:
         In a run that writes nothing, a finding whose file would be changed by the fixers of
         its rule is not listed: that fix would be applied.
         """
-        allowed = fixable_rules(self.unsafe)
         by_path = {Path(f.file.path).as_posix(): f for f in self.files}
         out = []
         for finding in self.remaining:
-            if finding.rule not in allowed:
+            if not may_fix(finding.fix, self.unsafe):
                 continue
             ff = by_path.get(finding.path)
             if ff is None:
@@ -315,10 +390,11 @@ def fix_paths(paths: list[str | Path], options: FixOptions | None = None, done=N
     from skillsmith.rules.finding import Finding
 
     options = options or FixOptions()
+    if options.write and not options.started:
+        options = dataclasses.replace(options, started=time.time())
     check_options = engine.Options(select=options.select)
     known, _ = engine.cached_run(paths, check_options)
-    allowed = fixable_rules(options.unsafe)
-    if known is not None and not any(f.rule in allowed for f in known.findings):
+    if known is not None and not any(may_fix(f.fix, options.unsafe) for f in known.findings):
         # an unchanged tree with nothing to fix
         return FixResult([], known.findings, known.notes, 0, known.warnings, options.unsafe, options.write)
     registry.load_rules()
@@ -335,8 +411,7 @@ def fix_paths(paths: list[str | Path], options: FixOptions | None = None, done=N
         warnings.extend(unit_fix.result.get("warnings", ()))
         errors += unit_fix.result["errors"]
     files.sort(key=lambda x: str(x.file.path))
-    findings.sort()
-    return FixResult(files, findings, notes, errors, warnings, options.unsafe, options.write)
+    return FixResult(files, engine.unique_findings(findings), notes, errors, warnings, options.unsafe, options.write)
 
 
 def fix_batch(units: list, check_options, options: FixOptions) -> list[UnitFix]:
@@ -353,16 +428,25 @@ def fix_unit(prepared, check_options, options: FixOptions) -> UnitFix:
     from skillsmith.rules import engine
 
     before = prepared.result if prepared.result is not None else engine.evaluate_unit(prepared, check_options)
-    allowed = fixable_rules(options.unsafe)
+    if options.write and options.started:
+        from skillsmith.fix.atomic import remove_stale_temps
+
+        model = prepared.model
+        remove_stale_temps({Path(model.root), *(Path(f.path).parent for f in model.files.values())}, options.started)
     wanted: dict[str, set[str]] = {}
+    targets: dict[str, list[Target]] = {}
     for finding in before["findings"]:
-        if finding["rule"] in allowed:
+        if may_fix(finding["fix"], options.unsafe):
             wanted.setdefault(finding["path"], set()).add(finding["rule"])
+            targets.setdefault(finding["path"], []).append(Target(finding["rule"], finding["line"], finding["fix"]))
+    held: dict[str, list[tuple[str, int]]] = {}
+    for h in before.get("held", ()):
+        held.setdefault(h["path"], []).append((h["rule"], h["line"]))
     if not wanted:
         return UnitFix([], before)
     model = prepared.model
     by_path = {Path(f.path).as_posix(): f for f in model.files.values()}
-    todo: list[tuple[SourceFile, set[str]]] = []
+    todo: list[tuple[SourceFile, set[str], tuple, tuple]] = []
     files: list[FileFix] = []
     for path, rules in sorted(wanted.items()):
         f = by_path.get(path)
@@ -370,7 +454,7 @@ def fix_unit(prepared, check_options, options: FixOptions) -> UnitFix:
         if why:
             files.append(FileFix(f or SourceFile(Path(path), Path(path).name, 0, 0), rules, skipped=why))
         else:
-            todo.append((f, rules))
+            todo.append((f, rules, tuple(targets[path]), tuple(held.get(path, ()))))
     results = transform_all(todo, options.unsafe, model)
     if options.write:
         for result in results:
@@ -426,7 +510,7 @@ def write(result: FileFix, root: Path) -> None:
 POOL_THRESHOLD = 24
 
 
-def transform_all(todo: list[tuple[SourceFile, set[str]]], unsafe: bool, unit) -> list[FileFix]:
+def transform_all(todo: list[tuple[SourceFile, set[str], tuple, tuple]], unsafe: bool, unit) -> list[FileFix]:
     """:func:`fix_file` for each file of *unit*; in forked worker processes when there are many.
 
     Units are already spread over worker processes when there are many of them; a single
@@ -440,10 +524,10 @@ def transform_all(todo: list[tuple[SourceFile, set[str]]], unsafe: bool, unit) -
     jobs = os.cpu_count() or 1
     if (len(todo) < POOL_THRESHOLD or jobs < 2 or multiprocessing.parent_process() is not None
             or not sys.platform.startswith("linux")):
-        return [fix_file(f, rules, unsafe, unit) for f, rules in todo]
+        return [fix_file(f, rules, unsafe, unit, targets, held) for f, rules, targets, held in todo]
     import concurrent.futures
 
-    kinds = {file_kind(f) for f, _ in todo}
+    kinds = {file_kind(item[0]) for item in todo}
     if "python" in kinds:
         from skillsmith.fix.python import prepare_python_codemods
 
@@ -458,8 +542,8 @@ def transform_all(todo: list[tuple[SourceFile, set[str]]], unsafe: bool, unit) -
             results = list(pool.map(_fix_one, range(len(todo)), chunksize=chunk))
     finally:
         _WORK = None
-    for (f, _), result in zip(todo, results):
-        result.file = f  # the parent's own object, not the copy that came back
+    for item, result in zip(todo, results):
+        result.file = item[0]  # the parent's own object, not the copy that came back
     return results
 
 
@@ -469,15 +553,21 @@ _WORK: tuple | None = None
 
 def _fix_one(index: int) -> FileFix:
     todo, unsafe, unit = _WORK
-    f, rules = todo[index]
-    result = fix_file(f, rules, unsafe, unit)
+    f, rules, targets, held = todo[index]
+    result = fix_file(f, rules, unsafe, unit, targets, held)
     result.file = None  # the parent has it
     result.new_file = None  # parse trees are not worth pickling: the parent parses the new bytes once
     return result
 
 
 def unwritable(f: SourceFile, root: Path) -> str:
-    """Why *f* must not be written (a link, not a regular file, outside *root*), or ""."""
+    """Why *f* must not be written, or "".
+
+    Refused: a symbolic link, not a regular file, outside *root*, read-only for its owner
+    (mode without ``u+w``: the user said not to write it), or more than one hard link (a
+    rename would leave the other names with the old bytes, and writing in place is not
+    atomic: a kill would leave half a file).
+    """
     import os
     import stat
 
@@ -489,6 +579,11 @@ def unwritable(f: SourceFile, root: Path) -> str:
         return "a symbolic link; links are never written through"
     if not stat.S_ISREG(st.st_mode):
         return "not a regular file"
+    if not st.st_mode & stat.S_IWUSR:
+        return "read-only (its owner has no write permission); not written"
+    if st.st_nlink > 1:
+        return (f"has {st.st_nlink} hard links; replacing it would leave the other names with the old bytes, "
+                "so it is not written")
     real_root = os.path.realpath(root)
     if os.path.commonpath([os.path.realpath(f.path.parent), real_root]) != real_root:
         return "outside the checked tree"

@@ -6,68 +6,44 @@ import re
 import sys
 from typing import Any
 
-from skillsmith.fix.engine import FileFix, Fixer, Unfixable, load_fixers
+from skillsmith.fix.context import CONTEXT_KEY, FixContext
+from skillsmith.fix.engine import FileFix, Fixer, Unfixable, held_lines, load_fixers, rewrites
 from skillsmith.model.sourcefile import EncodeError, SourceFile
 
 # -- Python ----------------------------------------------------------------------------------
 
 
-def transform(script, fixers: list[Fixer], out: FileFix) -> bytes:
+def transform(script, fixers: list[Fixer], out: FileFix, fix_context: FixContext) -> bytes:
     """Parse once with libcst, run each codemod, re-verify, encode as the original was.
 
     *script* is the checked ``Script``: its ``ast`` parse (made by the check) tells whether the
-    file is valid for the running Python.
+    file is valid for the running Python. *fix_context* (the findings to answer, the worked
+    invocations) is in ``context.scratch[CONTEXT_KEY]`` for the codemods; a codemod whose
+    change rewrites a line of a suppressed finding of its rules is undone. A file libcst could
+    crash on (:func:`risky`) goes through libcst in a forked child: a crash or a time-out skips
+    that file, not the run.
     """
     f = script.file
-    text = f.text
-    if text is None:
-        raise Unfixable("not decodable text")
-    if "\r\n" in text and "\n" in text.replace("\r\n", ""):
-        raise Unfixable("mixed line endings (CRLF and LF)")
-    if "\r" in text.replace("\r\n", ""):
-        raise Unfixable("old Mac line endings (CR)")
+    text = f.text  # engine.refuse_text has made sure it decodes and has one line ending style
     feature = sys.version_info[:2]
     problem = script.py[1]
     if problem is not None:
         raise Unfixable(f"does not parse with Python {feature[0]}.{feature[1]}: {problem.message} "
                         f"(line {problem.line})")
-    import libcst as cst
-    from libcst.codemod import CodemodContext
+    if risky(text, script.py[0]):
+        from skillsmith import forked
 
-    try:
-        tree = cst.parse_module(text)
-    except Exception as exc:  # ParserSyntaxError and libcst's own limits
-        raise Unfixable(f"libcst cannot parse it: {type(exc).__name__}") from None
-    if tree.code != text:
-        raise Unfixable("libcst does not round-trip this file byte for byte")
-    # one context for the file: the imports every codemod asks for are added once, at the end
-    context = CodemodContext(filename=str(f.path), full_module_name=None)
-    context.scratch[PARSED_KEY] = (text, script.py[0])  # the check's ast parse, for the codemods' facts
-    fill_scratch(context.scratch, script, out.rules)
-    code: str | None = text  # the code of `tree`, while known (generating it costs a walk)
-    for fx in fixers:
-        if code is not None:
-            context.scratch[CODE_KEY] = (tree, code)
         try:
-            new_tree, changed = run_codemod(fx.impl, context, tree)
-        except Exception as exc:  # a codemod bug must never cost the user their file
-            raise Unfixable(f"{fx.name} failed: {type(exc).__name__}: {exc}") from None
-        if changed is None:  # a codemod we could not watch: compare the code
-            old_code = code if code is not None else tree.code
-            code = new_tree.code
-            changed = code != old_code
-        elif changed:
-            code = None
-        if changed:
-            tree = new_tree
-            out.applied.append(fx.name)
-            out.fixed_rules |= fx.rules & out.rules
-    context.scratch.pop(CODE_KEY, None)
-    try:
-        tree = add_requested_imports(context, tree)
-    except Exception as exc:
-        raise Unfixable(f"adding imports failed: {type(exc).__name__}: {exc}") from None
-    new_text = tree.code
+            new_text, applied, fixed_rules = forked.call(_contained_codemods, script, fixers, out.rules, fix_context,
+                                                         timeout=LIBCST_SECONDS)
+        except forked.Failed as why:
+            raise Unfixable(f"libcst failed on it: {why}") from None
+        if applied is None:
+            raise Unfixable(new_text)
+    else:
+        new_text, applied, fixed_rules = codemods(script, fixers, out.rules, fix_context)
+    out.applied.extend(applied)
+    out.fixed_rules |= fixed_rules
     if new_text == text:
         return f.data
     try:
@@ -85,22 +61,109 @@ def transform(script, fixers: list[Fixer], out: FileFix) -> bytes:
     return new_data
 
 
-def fill_scratch(scratch: dict, script, rules: set[str]) -> None:
-    """What the codemods may know beyond the file (``skillsmith.codemods.pyscript`` names the keys).
+#: a file this large, or whose libcst tree would be this deep, goes through libcst in a forked child
+RISKY_BYTES = 256 * 1024
+RISKY_DEPTH = 100
+#: how long the libcst pass over one risky file may take
+LIBCST_SECONDS = 120.0
 
-    The worked invocations of the script in its skill's Markdown, whether a new first line
-    would run as a shebang, which rules this fix answers, and which rules the author silenced
-    on which lines.
+
+def risky(text: str, module) -> bool:
+    """Whether libcst could take the process down on *text*: its native parser overflows the
+    stack on deeply nested code (the process dies of SIGSEGV), and it is slow on huge files.
+
+    Real scripts are far from the limits: the deepest of 5,874 public skill scripts has a
+    libcst depth of 49, while ``a and a and ...`` makes libcst recurse out at about 1,000
+    terms and crash at about 10,000.
     """
-    from skillsmith.codemods import pyscript
-    from skillsmith.rules import suppression
+    return len(text) > RISKY_BYTES or module is not None and libcst_depth(module) > RISKY_DEPTH
 
-    skill = script.skill
-    scratch[pyscript.INVOCATIONS_KEY] = skill.invocations(script.rel) if skill is not None else []
-    scratch[pyscript.SHEBANG_WORKS_KEY] = not script.file.bom
-    scratch[pyscript.RULES_KEY] = set(rules)
-    table = suppression.parse(script.file.lines)
-    scratch[pyscript.SUPPRESSED_KEY] = lambda rule, line: suppression.suppressed(rule, line, table)
+
+def libcst_depth(module) -> int:
+    """How deep libcst's tree of *module* would be, from its ``ast``: as deep as the ``ast``,
+    but ``a and b and c`` is a chain of binary operations in libcst, one ``BoolOp`` in ``ast``."""
+    import ast
+
+    deepest = 0
+    todo = [(module, 1)]
+    while todo:
+        node, depth = todo.pop()
+        if isinstance(node, ast.BoolOp) and len(node.values) > 2:
+            depth += len(node.values) - 2
+        deepest = max(deepest, depth)
+        todo.extend((child, depth + 1) for child in ast.iter_child_nodes(node))
+    return deepest
+
+
+def _contained_codemods(script, fixers: list[Fixer], rules: set[str], fix_context: FixContext):
+    """:func:`codemods` in a forked child: why the file cannot be fixed comes back as (reason, None, None)."""
+    try:
+        return codemods(script, fixers, rules, fix_context)
+    except Unfixable as why:
+        return str(why), None, None
+
+
+def codemods(script, fixers: list[Fixer], rules: set[str], fix_context: FixContext) -> tuple[str, list[str], set[str]]:
+    """(new text, the fixers that changed something, the rules they fixed): one libcst parse of
+    the script, each codemod on the previous one's tree, then the imports they asked for.
+
+    Raises :class:`Unfixable` when libcst cannot parse, round-trip or write back the file
+    (``RecursionError`` on deep code included), or a codemod fails.
+    """
+    import libcst as cst
+    from libcst.codemod import CodemodContext
+
+    f = script.file
+    text = f.text
+    applied: list[str] = []
+    fixed_rules: set[str] = set()
+    try:
+        tree = cst.parse_module(text)
+    except Exception as exc:  # ParserSyntaxError and libcst's own limits
+        raise Unfixable(f"libcst cannot parse it: {type(exc).__name__}") from None
+    try:
+        round_trips = tree.code == text
+    except RecursionError:
+        raise Unfixable("libcst cannot write it back: nested too deeply") from None
+    if not round_trips:
+        raise Unfixable("libcst does not round-trip this file byte for byte")
+    # one context for the file: the imports every codemod asks for are added once, at the end
+    context = CodemodContext(filename=str(f.path), full_module_name=None)
+    context.scratch[PARSED_KEY] = (text, script.py[0])  # the check's ast parse, for the codemods' facts
+    context.scratch[CONTEXT_KEY] = fix_context
+    code: str | None = text  # the code of `tree`, while known (generating it costs a walk)
+    for fx in fixers:
+        if code is not None:
+            context.scratch[CODE_KEY] = (tree, code)
+        keep = held_lines(fix_context, fx)
+        saved = {k: list(v) if isinstance(v, list) else v for k, v in context.scratch.items()} if keep else None
+        try:
+            new_tree, changed = run_codemod(fx.impl, context, tree)
+            if keep and changed is not False and new_tree is not tree and rewrites(text, new_tree.code, keep):
+                context.scratch.clear()
+                context.scratch.update(saved)  # nor the imports it asked for
+                continue  # it rewrote a line of a suppressed finding (lines of the file as checked): not applied
+            if changed is None:  # a codemod we could not watch: compare the code
+                old_code = code if code is not None else tree.code
+                code = new_tree.code
+                changed = code != old_code
+            elif changed:
+                code = None
+        except Exception as exc:  # a codemod bug (or libcst's recursion on deep code) must never cost the file
+            raise Unfixable(f"{fx.name} failed: {type(exc).__name__}: {exc}") from None
+        if changed:
+            tree = new_tree
+            applied.append(fx.name)
+            fixed_rules |= fx.rules & rules
+    context.scratch.pop(CODE_KEY, None)
+    try:
+        tree = add_requested_imports(context, tree)
+    except Exception as exc:
+        raise Unfixable(f"adding imports failed: {type(exc).__name__}: {exc}") from None
+    try:
+        return tree.code, applied, fixed_rules
+    except RecursionError:
+        raise Unfixable("libcst cannot write the fixed file: nested too deeply") from None
 
 
 _INSTANCES: dict[type, Any] = {}

@@ -14,14 +14,14 @@ FIELDS = ("Usage", "Input", "Output", "Stderr", "Exit", "Examples")
 #: the contract is read with ``head -25``
 HEAD_LINES = 25
 
-#: the spellings of each field a header may use (``Exit codes:`` is the Exit field), longest first
+#: the spellings of each field a header may use (``Exit codes:`` is the Exit field)
 SPELLINGS = {
     "Examples": ("examples of use", "example usage", "usage examples", "usage example", "examples", "example"),
     "Usage": ("usage", "synopsis"),
-    "Input": ("inputs", "input"),
-    "Output": ("outputs", "output"),
+    "Input": ("inputs", "input", "arguments"),
+    "Output": ("outputs", "output", "stdout"),
     "Stderr": ("stderr",),
-    "Exit": ("exit codes", "exit code", "exit status", "exit values", "return codes", "exit"),
+    "Exit": ("exit codes", "exit code", "exit statuses", "exit status", "exit values", "return codes", "exit"),
 }
 _NAMES = {spelling: name for name, spellings in SPELLINGS.items() for spelling in spellings}
 _FIELD = re.compile(
@@ -29,6 +29,13 @@ _FIELD = re.compile(
     + r")\s*:\s?(.*)$",
     re.IGNORECASE,
 )
+#: first lines that are not a description: banners, tool directives, a bare file-name label
+_NOT_PROSE = re.compile(r"^(shellcheck\s|vim?:|-\*-|SPDX-|@\w+|copyright\b|\(c\)|author:|license:)", re.IGNORECASE)
+_LABEL = re.compile(r"^[\w.@/-]+(\s*::\s*[\w.@/-]+)*$")
+#: ``Exit 0: all good. Exit 1: a failure.``: exit codes written as sentences
+_EXIT_SENTENCE = re.compile(r"^\s*exit\s+(\d{1,3}\s*[:=-].*)$", re.IGNORECASE)
+#: an ``Exit:`` field that starts inside another field's line (``stderr: chatter. Exit: 0 ok``)
+_INLINE_EXIT = re.compile(r"(?<=[.;])\s+(exit(?:\s+(?:codes?|status))?)\s*:\s*(\S.*)$", re.IGNORECASE)
 _CODE = re.compile(r"\b(\d{1,3})\b")
 #: one documented exit code: ``2 usage``, ``- 2: usage``, ``2 = Not a git repo``, ``2 (usage)``
 _CODE_MEANING = re.compile(r"^\W*?(?:exit\s+)?(\d{1,3})\b\s*(?:[-=:\u2013\u2014>]+|\bon\b|\bif\b|\bwhen\b)?\s*\(?\s*(.*?)\s*\)?[.;,]*$",
@@ -112,10 +119,24 @@ def parse_block(lines: list[str], first_line: int, kind: str) -> Header:
     for offset, text in enumerate(lines):
         lineno = first_line + offset
         m = _FIELD.match(text)
+        sentence = _EXIT_SENTENCE.match(text) if m is None else None
+        if sentence and "Exit" not in header.fields:
+            value = re.sub(r"(?i)[.;]\s*exit\s+(?=\d)", "; ", sentence.group(1)).strip()
+            current = HeaderField("Exit", lineno, value, label="Exit", value_line=value)
+            header.fields["Exit"] = current
+            continue
         if m:
             name = _NAMES[" ".join(m.group(1).lower().split())]
-            current = HeaderField(name, lineno, m.group(2).strip(), label=m.group(1), value_line=m.group(2).strip())
+            value = m.group(2).strip()
+            inline = _INLINE_EXIT.search(value) if name != "Exit" else None
+            if inline:
+                value = value[:inline.start()].strip()
+            current = HeaderField(name, lineno, value, label=m.group(1), value_line=value)
             header.fields.setdefault(name, current)
+            if inline:
+                current = HeaderField("Exit", lineno, inline.group(2).strip(), label=inline.group(1),
+                                      value_line=inline.group(2).strip())
+                header.fields.setdefault("Exit", current)
             continue
         if not text.strip():
             current = None if current is None or current.name != "Examples" or current.items else current
@@ -128,10 +149,23 @@ def parse_block(lines: list[str], first_line: int, kind: str) -> Header:
                     current.value += " " + text.strip()
                 continue
             current = None
-        if header.description is None and not header.fields:
+        if header.description is None and not header.fields and describes(text):
             header.description = text.strip()
             header.description_line = lineno
     return header
+
+
+def is_field_line(text: str) -> bool:
+    """Whether a header line (markers removed) starts a field: ``Usage: ...``, ``Exit codes:``."""
+    return _FIELD.match(text) is not None
+
+
+def describes(text: str) -> bool:
+    """Whether a header line can be the description: not a banner, a directive or a file-name label."""
+    text = text.strip()
+    if not re.search(r"[A-Za-z0-9]", text) or _NOT_PROSE.match(text):
+        return False
+    return not (_LABEL.match(text) and re.search(r"\.(sh|bash|py)\b|::", text))
 
 
 def shell_header(lines: list[str]) -> Header | None:

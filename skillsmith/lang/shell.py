@@ -7,6 +7,7 @@ and only by the rule that asks for it.
 from __future__ import annotations
 
 import re
+import time
 from dataclasses import dataclass
 from typing import Iterator
 
@@ -28,25 +29,38 @@ def parser():
 _ASTRAL = re.compile(rb"[\xf0-\xf4][\x80-\xbf]{3}")
 
 
-def parse(data: bytes):
-    """The tree of *data*. Characters beyond U+FFFF are parsed as ``____`` (same byte length).
+#: how long one parse may take: tree-sitter-bash's error recovery is quadratic on some input
+#: (40 KB of ``|`` takes 6 s, 80 KB 25 s)
+PARSE_SECONDS = 10.0
+_CHUNK = 1 << 16
 
-    tree-sitter-bash 0.25 crashes the whole process (a segmentation fault) on some of them
-    right after ``{``, e.g. ``b"{\xf3\xb9\x81\x92"``. In shell syntax they can only be part
-    of words, strings and comments, so four placeholder bytes keep every node and offset.
+
+def parse(data: bytes):
+    """The tree of *data*, or None when the parser gave up after :data:`PARSE_SECONDS`.
+
+    Characters beyond U+FFFF are parsed as ``____`` (same byte length): tree-sitter-bash
+    0.25 crashes the whole process (a segmentation fault) on some of them right after ``{``,
+    e.g. ``b"{\xf3\xb9\x81\x92"``. In shell syntax they can only be part of words, strings
+    and comments, so four placeholder bytes keep every node and offset.
     """
     if _ASTRAL.search(data):
         data = _ASTRAL.sub(b"____", data)
-    return parser().parse(data)
+    deadline = time.monotonic() + PARSE_SECONDS
+    try:  # the source by chunks: tree-sitter asks whether to go on only when it reads through a callback
+        return parser().parse(lambda offset, _point: data[offset:offset + _CHUNK],
+                              progress_callback=lambda *_: time.monotonic() > deadline)
+    except ValueError:  # cancelled
+        parser().reset()
+        return None
 
 
-def walk(node) -> Iterator:
-    """Every node below *node*, depth first, in source order."""
+def _cursors(node) -> Iterator:
+    """A tree cursor standing on every node below *node* in turn, depth first, in source order."""
     cursor = node.walk()
     visited_children = False
     while True:
         if not visited_children:
-            yield cursor.node
+            yield cursor
             if cursor.goto_first_child():
                 continue
         if cursor.goto_next_sibling():
@@ -55,6 +69,28 @@ def walk(node) -> Iterator:
         if not cursor.goto_parent():
             return
         visited_children = True
+
+
+def walk(node) -> Iterator:
+    """Every node below *node*, depth first, in source order."""
+    for cursor in _cursors(node):
+        yield cursor.node
+
+
+def walk_within(node, types) -> Iterator[tuple[object, bool]]:
+    """(node, inside) for every node below *node*, as :func:`walk`; *inside* tells whether one
+    of the node's ancestors (up to *node* itself) has one of *types*.
+
+    One walk carries that down, so asking it of every node costs nothing more: climbing
+    ``node.parent`` instead costs the depth each time (and tree-sitter finds each parent from
+    the root), which is cubic in the nesting of ``a && b && ...`` or nested ``$( )``.
+    """
+    inside = [False]  # inside[d]: whether the node at depth d has such an ancestor
+    for cursor in _cursors(node):
+        current, depth = cursor.node, cursor.depth
+        del inside[depth + 1:]
+        yield current, inside[depth]
+        inside.append(inside[depth] or current.type in types)
 
 
 def text(node, data: bytes) -> str:
@@ -321,7 +357,7 @@ _NO_QUOTING = {
 _SAFE_SPECIALS = re.compile(r"^\$\{?[#?$!\-]\}?$|^\$\{#")
 
 
-def unquoted_expansions(root, data: bytes, nodes: list | None = None) -> list:
+def unquoted_expansions(root, data: bytes) -> list:
     """Expansion nodes (``$var``, ``${var}``, ``$@``, ``$(cmd)``) left unquoted in command arguments.
 
     Not counted: anything inside ``[[ ]]``/``[ ]``, arithmetic, assignments, declarations,
@@ -329,25 +365,19 @@ def unquoted_expansions(root, data: bytes, nodes: list | None = None) -> list:
     ``$$``, ``$!`` and ``${#...}``, which expand to numbers.
     """
     found = []
-    for cmd in commands(root, data, nodes):
-        if cmd.name in ("eval", "let") or _inside(cmd.node, _NO_QUOTING):
+    for node, quiet in walk_within(root, _NO_QUOTING):
+        if quiet or node.type != "command":
             continue
-        for arg in cmd.args:
+        name_node = node.child_by_field_name("name")
+        if name_node is None or text(name_node, data) in ("eval", "let"):
+            continue
+        for arg in node.children_by_field_name("argument"):
             parts = [arg] if arg.type in _EXPANSIONS else (
                 [c for c in arg.children if c.type in _EXPANSIONS] if arg.type == "concatenation" else [])
-            for node in parts:
-                if not _SAFE_SPECIALS.match(text(node, data)):
-                    found.append(node)
+            for part in parts:
+                if not _SAFE_SPECIALS.match(text(part, data)):
+                    found.append(part)
     return found
-
-
-def _inside(node, types) -> bool:
-    parent = node.parent
-    while parent is not None:
-        if parent.type in types:
-            return True
-        parent = parent.parent
-    return False
 
 
 #: variables bash always sets (or sets before a script can read them)
@@ -406,38 +436,6 @@ def assigned_names(root, data: bytes, nodes: list | None = None) -> set[str]:
                 idents = [a for a in args if _IDENT.match(a)]
                 names.add(idents[-1] if idents else "MAPFILE")
     return names
-
-
-def possibly_unset(root, data: bytes, nodes: list | None = None) -> list[str]:
-    """Variables read without a default that may be unset when the script runs.
-
-    Positional parameters (``$1``, ``${2}``) count unless the script tests ``$#``; names the
-    script never assigns (nor bash always sets) count; ``${x:-default}`` and its kin never do. Under ``set -u`` each would
-    stop the script where it used to read an empty string.
-    """
-    nodes = nodes if nodes is not None else list(walk(root))
-    assigned = assigned_names(root, data, nodes) | ALWAYS_SET
-    # a script that tests its argument count ($# outside strings) reads its positionals knowingly
-    counted = any(n.type == "simple_expansion" and text(n, data) == "$#" and not _inside(n, {"string"}) for n in nodes)
-    risky: list[str] = []
-    for node in nodes:
-        if node.type == "simple_expansion":
-            target = next((c for c in node.children if c.type == "variable_name"), None)
-        elif node.type == "expansion":
-            if any(c.type in _DEFAULT_OPS for c in node.children) or any(c.type == "!" for c in node.children):
-                continue
-            target = next((c for c in node.children if c.type in ("variable_name", "subscript")), None)
-            if target is not None and target.type == "subscript":
-                target = target.child_by_field_name("name")
-        else:
-            continue
-        if target is None:
-            continue
-        name = text(target, data)
-        if name.isdigit() and name != "0" and not counted or not name.isdigit() and name not in assigned:
-            if name not in risky:
-                risky.append(name)
-    return risky
 
 
 def range_problem(rng: LineRange, header, has_shebang: bool) -> str | None:

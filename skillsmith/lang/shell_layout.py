@@ -10,7 +10,6 @@ lines right after it, where strict mode, constants and the help branch are inser
 from __future__ import annotations
 
 import codecs
-import re
 from functools import cached_property
 
 from skillsmith.lang import header as header_mod
@@ -21,8 +20,6 @@ from skillsmith.lang.interpreter import shebang_interpreter
 #: node types whose bytes are data or someone else's words: never edited
 PROTECTED = frozenset({"string", "raw_string", "ansi_c_string", "translated_string", "heredoc_redirect", "comment"})
 
-_USAGE_TEXT = re.compile(r"^\s*usage:\s*(\S.*)$", re.IGNORECASE)
-_SELF = re.compile(r"""\$\{?0\}?|\$\{0##\*/\}|\$\(\s*basename\s+["']?\$\{?0\}?["']?\s*\)|`basename\s+["']?\$0["']?`""")
 
 
 class Layout:
@@ -107,6 +104,11 @@ class Layout:
         return shebang_interpreter(self.shebang) or "bash"
 
     @property
+    def crlf(self) -> bool:
+        """Whether the lines end in CRLF: bash reads the CR as part of every command."""
+        return self.newline == b"\r\n"
+
+    @property
     def posix_sh(self) -> bool:
         return self.interpreter in ("sh", "dash")
 
@@ -116,9 +118,22 @@ class Layout:
 
     @property
     def header_end(self) -> int:
-        """Where a line right after the header block (or the shebang, or nothing) starts."""
+        """Where a line right after the header block (or the shebang, or nothing) starts.
+
+        Without a header, a comment block that only blank lines part from the shebang counts
+        as one here: code inserted at the top goes after the author's comments, not above them.
+        """
         if self.header is not None:
             return self.after_line(self.header.end_line)
+        first = 2 if self.shebang is not None else 1
+        line = first
+        while self.blank(line) and line < len(self.lines):
+            line += 1
+        if line > first and line <= 10 and self.lines[line - 1].lstrip().startswith("#"):
+            while line < len(self.lines) and self.lines[line].lstrip().startswith("#"):
+                line += 1
+            if line >= len(self.lines) or self.blank(line + 1):  # not a comment right above code
+                return self.after_line(line)
         if self.shebang is not None:
             return self.after_line(1)
         return self.bom
@@ -173,51 +188,3 @@ class Layout:
             elif start < e and s < end and not (start <= s and e <= end):
                 return False  # editing inside it; replacing all of it is fine
         return True
-
-    # -- facts for generated text --------------------------------------------------------------
-
-    def usage_text(self, name: str) -> str:
-        """What follows ``Usage:`` for this script: from its own usage message, else its options."""
-        header = self.header
-        skip = (header.start_line, header.end_line) if header else (0, 0)
-        for node in shell.walk(self.root):
-            if node.type not in ("string", "raw_string", "heredoc_body"):
-                continue
-            if skip[0] <= self.line_of(node.start_byte) <= skip[1]:
-                continue
-            for raw in shell.text(node, self.data).splitlines():
-                m = _USAGE_TEXT.match(raw.strip("\"'"))
-                if m:
-                    usage = _SELF.sub(name, m.group(1)).strip().rstrip("\"'").strip()
-                    if not usage or "$" in usage:
-                        continue
-                    first, _, rest = usage.partition(" ")
-                    if first in (".", "source") or first.endswith(name):
-                        return usage  # `. lib.sh`, or the name as the script spells it
-                    if first.startswith(("-", "[")):
-                        return f"{name} {usage}"
-                    return f"{name} {rest}".strip()  # another program name: this script's instead
-        options: list[str] = []
-        positional = False
-        for item in shell.case_items(self.root):
-            for pattern in shell.case_patterns(item, self.data):
-                alts = pattern.split("|")
-                if alts == ["*"]:
-                    positional = positional or "exit" not in shell.text(item, self.data)
-                    continue
-                if all(a.startswith("-") and not any(ch in a for ch in "*?[") for a in alts):
-                    if pattern not in options and "-h" not in alts and "--help" not in alts:
-                        options.append(pattern)
-        uses_args = positional or bool(re.search(rb"\$\{?[1-9@*#]", self.data))
-        parts = [name] + [f"[{o}]" for o in options]
-        if uses_args and not options or positional:
-            parts.append("[ARG...]")
-        return " ".join(parts)
-
-    def handles(self, option: str) -> bool:
-        """Whether some ``case`` branch matches *option* (``--json``)."""
-        for item in shell.case_items(self.root):
-            for pattern in shell.case_patterns(item, self.data):
-                if option in pattern.split("|"):
-                    return True
-        return False

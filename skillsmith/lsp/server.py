@@ -324,6 +324,14 @@ def build_server() -> SkillsmithServer:
     """The server with its features registered."""
     server = SkillsmithServer()
 
+    @server.feature(types.INITIALIZED)
+    def initialized(ls: SkillsmithServer, params: types.InitializedParams) -> None:
+        # the workspace the editor opened is the folder skillsmith runs in: its configuration is
+        # the user's own and its repository decides what git ignores (see skillsmith.config)
+        root = ls.workspace.root_path
+        if root and os.path.isdir(root):
+            os.chdir(root)
+
     @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
     def did_open(ls: SkillsmithServer, params: types.DidOpenTextDocumentParams) -> None:
         ls.refresh(params.text_document.uri)

@@ -7,12 +7,16 @@ and bare path-like tokens that name a skill folder (``scripts/x.py``, ``referenc
 
 from __future__ import annotations
 
+import bisect
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Iterator
 
 RESOURCE_DIRS = ("scripts", "references", "assets")
 
-_LINK = re.compile(r"!?\[(?:[^\]\\]|\\.)*\]\(\s*<?([^)\s>]+)>?(?:\s+[\"'(][^)]*)?\)")
+_BRACKET_END = re.compile(r"[\]\\]")  # what ends a run of link text: "]" or an escape
+_SPACES = re.compile(r"\s*")
+_TARGET_END = re.compile(r"[)\s>]")
 _REF_DEF = re.compile(r"^\s{0,3}\[[^\]]+\]:\s*<?(\S+?)>?(?:\s+.*)?$")
 _PATH = re.compile(
     r"(?<![\w.@/$-])((?:\{baseDir\}/|\$\{?CLAUDE_SKILL_DIR\}?/|\./)?(?:scripts|references|assets)/[\w.@+%/-]*[\w@+%/-])"
@@ -29,7 +33,13 @@ class Citation:
     line: int  # 1-based line in SKILL.md
     column: int  # 1-based
     kind: str  # "link" | "path" | "mention" (a bare file name such as FORMS.md in prose)
-    after: str  # the rest of the line after the citation (to judge a worked invocation)
+    text: str = field(default="", repr=False)  # the whole line (shared by its citations, not copied)
+    end: int = 0  # offset in *text* just after the citation
+
+    @property
+    def after(self) -> str:
+        """The rest of the line after the citation (to judge a worked invocation)."""
+        return self.text[self.end:]
 
 
 def is_external(target: str) -> bool:
@@ -41,34 +51,158 @@ def normalise(target: str) -> str:
     return _PREFIXES.sub("", target)
 
 
+def links(text: str) -> Iterator[tuple[int, int, int, int]]:
+    """Markdown links and images in one line, left to right: (start, end, target start, target end).
+
+    ``[text](target)``, ``![alt](<target> "title")``; the text may hold ``\\]`` and ``[``.
+    Linear in the line: the text of every ``[`` inside one bracket ends at the same ``]``,
+    so a failed link skips them all (a regular expression saying the same backtracks
+    quadratically on ``[[[[...](``), and the ends of targets and titles are looked up once.
+    """
+    n = len(text)
+    pos = 0  # where the previous link ended
+    target_at = target_end = -1  # the end of the target run holding offsets target_at..target_end
+    close_at = close = -2  # the first ")" at or after close_at (n: none)
+    i = text.find("[", pos)
+    while i != -1:
+        # the link text: up to the first "]" that is not escaped
+        j = i + 1
+        while True:
+            m = _BRACKET_END.search(text, j)
+            if m is None or m.group() == "\\" and m.end() >= n:
+                return  # no closing "]": no later "[" has one either
+            if m.group() == "]":
+                break
+            j = m.end() + 1
+        bracket = m.start()
+        found = None
+        if bracket + 1 < n and text[bracket + 1] == "(":
+            t0 = _SPACES.match(text, bracket + 2).end()
+            if t0 < n and text[t0] == "<" and t0 + 1 < n and not _TARGET_END.match(text, t0 + 1):
+                t0 += 1
+            if not target_at <= t0 <= target_end:
+                stop = _TARGET_END.search(text, t0)
+                target_at, target_end = t0, stop.start() if stop else n
+            t1 = target_end
+            k = t1 + 1 if t1 < n and text[t1] == ">" else t1
+            if t1 > t0 and k < n:
+                if text[k] == ")":
+                    found = k + 1
+                else:
+                    q = _SPACES.match(text, k).end()
+                    if q > k and q < n and text[q] in "\"'(":
+                        if not close_at <= q + 1 <= close:
+                            close_at, close = q + 1, text.find(")", q + 1) % (n + 1)  # none: n
+                        if close < n:
+                            found = close + 1
+        if found is not None:
+            start = i - 1 if i - 1 >= pos and text[i - 1] == "!" else i
+            yield start, found, t0, t1
+            pos = found
+            i = text.find("[", pos)
+        else:  # every "[" up to the "]" ends at the same "]" and fails the same way
+            i = text.find("[", bracket + 1)
+
+
+def _within(starts: list[int], ends: list[int], offset: int) -> bool:
+    """Whether *offset* falls in one of the spans (sorted, not overlapping) ``starts[i]..ends[i]``."""
+    k = bisect.bisect_right(starts, offset) - 1
+    return k >= 0 and offset < ends[k]
+
+
 def extract(lines: list[str], first_line: int) -> list[Citation]:
     """Citations in *lines*, which start at line *first_line* of the file."""
     found: list[Citation] = []
     for index, text in enumerate(lines):
+        has_link, has_path = "](" in text, "scripts/" in text or "references/" in text or "assets/" in text
+        if not (has_link or has_path or "]:" in text or ".md" in text):
+            continue
         lineno = first_line + index
-        spans = []
-        has_link = "](" in text
-        for m in _LINK.finditer(text) if has_link else ():
-            spans.append(m.span())
-            raw = m.group(1)
+        # what is cited already: links and a reference definition, then bare paths (each left to right)
+        link_starts: list[int] = []
+        link_ends: list[int] = []
+        path_starts: list[int] = []
+        path_ends: list[int] = []
+        ref_def = (0, 0)
+        for start, end, t0, t1 in links(text) if has_link else ():
+            link_starts.append(start)
+            link_ends.append(end)
+            raw = text[t0:t1]
             if is_external(raw):
                 continue
-            found.append(Citation(normalise(raw), raw, lineno, m.start(1) + 1, "link", text[m.end():]))
+            found.append(Citation(normalise(raw), raw, lineno, t0 + 1, "link", text, end))
         m = _REF_DEF.match(text) if "]:" in text else None
         if m and not is_external(m.group(1)):
-            spans.append(m.span())
-            found.append(Citation(normalise(m.group(1)), m.group(1), lineno, m.start(1) + 1, "link", ""))
-        has_path = "scripts/" in text or "references/" in text or "assets/" in text
+            ref_def = m.span()
+            found.append(Citation(normalise(m.group(1)), m.group(1), lineno, m.start(1) + 1, "link", text, len(text)))
         for m in _PATH.finditer(text) if has_path else ():
-            if any(start <= m.start() < end for start, end in spans):
+            at = m.start()
+            if ref_def[0] <= at < ref_def[1] or _within(link_starts, link_ends, at) \
+                    or _within(path_starts, path_ends, at):
                 continue
-            spans.append(m.span())
+            path_starts.append(at)
+            path_ends.append(m.end())
             raw = m.group(1)
-            found.append(Citation(normalise(raw), raw, lineno, m.start(1) + 1, "path", text[m.end():]))
+            found.append(Citation(normalise(raw), raw, lineno, m.start(1) + 1, "path", text, m.end()))
         if ".md" in text:
             for m in _MENTION.finditer(text):
-                if any(start <= m.start() < end for start, end in spans) or "://" in text[max(0, m.start() - 12):m.start()]:
+                at = m.start()
+                if ref_def[0] <= at < ref_def[1] or _within(link_starts, link_ends, at) \
+                        or _within(path_starts, path_ends, at) or "://" in text[max(0, at - 12):at]:
                     continue
                 raw = m.group(1)
-                found.append(Citation(normalise(raw), raw, lineno, m.start(1) + 1, "mention", text[m.end():]))
+                found.append(Citation(normalise(raw), raw, lineno, m.start(1) + 1, "mention", text, m.end()))
     return found
+
+
+_FENCE = re.compile(r"^\s{0,3}(```|~~~)")
+_LAUNCHER = re.compile(
+    r"^(?:\$\s+)?((?:[A-Za-z_][A-Za-z0-9_]*=\S*\s+)*"
+    r"(?:(?:bash|sh|zsh|dash|ksh)\s+"  # a shell
+    r"|(?:python[23]?(?:\.\d+)?|pypy3?|py)(?:\s+-[A-Za-z]\w*)*\s+"  # Python (python3 -u)
+    r"|uv\s+run(?:\s+--?[\w-]+)*\s+|uvx\s+|pipx\s+run\s+|poetry\s+run\s+python3?\s+)?)$"  # a Python launcher
+)
+
+
+def fenced_lines(lines: list[str]) -> set[int]:
+    """1-based numbers of the lines inside fenced code blocks (the fences excluded)."""
+    inside, found = False, set()
+    for number, text in enumerate(lines, 1):
+        if _FENCE.match(text):
+            inside = not inside
+            continue
+        if inside:
+            found.add(number)
+    return found
+
+
+def invocation(lines: list[str], citation: Citation, fenced: bool) -> str | None:
+    """The command line a citation starts in code, as written (``bash scripts/x.sh --json a.log``), or None.
+
+    Only code counts: an inline code span, or a line of a fenced block (a trailing ``\\``
+    joins the next lines, a trailing ``# comment`` is dropped). What another command does
+    with the path (``chmod +x scripts/x.sh``) is not an invocation of it; a command after
+    ``&&`` or ``;`` is; ``| jq`` after it stays part of the example.
+    """
+    text = lines[citation.line - 1]
+    before = text[:citation.column - 1]
+    after = citation.after
+    if fenced:
+        number = citation.line
+        while after.rstrip().endswith("\\") and number < len(lines):
+            after = after.rstrip()[:-1] + " " + lines[number].strip()
+            number += 1
+        after = re.sub(r"\s+#\s.*$", "", after)
+    else:
+        if before.count("`") % 2 == 0:
+            return None  # prose, not code
+        before = before[before.rfind("`") + 1:]
+        after = after.split("`", 1)[0]
+    before = re.split(r"&&|\|\||;", before)[-1].lstrip()
+    producer, _, command = before.rpartition("|")  # `printf 'a\n' | bash scripts/x.sh` keeps its input
+    m = _LAUNCHER.match(command.lstrip())
+    if m is None:
+        return None
+    after = re.split(r"&&|\|\||;", after)[0]
+    lead = f"{producer.strip()} | " if producer.strip() else ""
+    return " ".join(f"{lead}{m.group(1)}{citation.target}{after}".split())

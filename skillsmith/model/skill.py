@@ -7,9 +7,10 @@ re-read files.
 from __future__ import annotations
 
 import ast
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import Path, PurePosixPath
+from typing import TYPE_CHECKING
 
 from skillsmith.lang import header, python, shell
 from skillsmith.lang.interpreter import (
@@ -17,8 +18,11 @@ from skillsmith.lang.interpreter import (
     interpreter_language,
     shebang_interpreter,
 )
-from skillsmith.model import citations, frontmatter, invocations
+from skillsmith.model import citations, frontmatter
 from skillsmith.model.sourcefile import SourceFile
+
+if TYPE_CHECKING:
+    from skillsmith.config import ConfigProblem
 
 LIBRARY_DIRS = {"lib", "_lib"}
 #: folders of test modules: never entry scripts
@@ -76,6 +80,38 @@ class SkillDoc:
     citations: list[citations.Citation]
 
 
+#: files past the read limit whose names a unit keeps (the rest are counted)
+MAX_UNREAD_LISTED = 50_000
+
+
+@dataclass
+class Unread:
+    """What of a unit's folder was seen but not read, so no rule mistakes it for absent.
+
+    *special*: FIFOs, sockets and devices (rel -> kind), never opened; *unlisted*: folders
+    that could not be listed (rel -> why); *files*: regular files past the read limit (the
+    first :data:`MAX_UNREAD_LISTED` of *count*). *config*: the configuration file inside the
+    checked tree that could not be used (the unit was checked with the defaults).
+    """
+
+    special: dict[str, str] = field(default_factory=dict)
+    unlisted: dict[str, str] = field(default_factory=dict)
+    files: list[str] = field(default_factory=list)
+    count: int = 0
+    config: ConfigProblem | None = None
+
+    def add_file(self, rel: str) -> None:
+        self.count += 1
+        if len(self.files) < MAX_UNREAD_LISTED:
+            self.files.append(rel)
+
+    def may_hold(self, rel: str) -> bool:
+        """Whether *rel* may exist although the unit's files do not show it."""
+        if rel in self.special or any(rel == d or rel.startswith(d + "/") for d in self.unlisted):
+            return True
+        return self.count > 0 and (rel in self.files or self.count > len(self.files))
+
+
 @dataclass
 class Skill(BashSyntaxMixin):
     root: Path
@@ -83,7 +119,7 @@ class Skill(BashSyntaxMixin):
     symlinks: dict[str, str] = field(default_factory=dict)  # rel -> link target as stored
     dirs: list[str] = field(default_factory=list)
     target: str = "agentskills"
-    truncated: bool = False  # more files than discovery reads
+    unread: Unread = field(default_factory=Unread)
 
     @property
     def name(self) -> str:
@@ -91,7 +127,7 @@ class Skill(BashSyntaxMixin):
 
     def with_files(self, files: dict[str, SourceFile]) -> "Skill":
         """The same skill holding *files* instead (parses and other derived facts start afresh)."""
-        return Skill(self.root, files, self.symlinks, self.dirs, self.target, self.truncated)
+        return Skill(self.root, files, self.symlinks, self.dirs, self.target, self.unread)
 
     @property
     def skill_md(self) -> SourceFile | None:
@@ -144,26 +180,7 @@ class Skill(BashSyntaxMixin):
                 target = inner.target
                 if base not in (".", "") and not target.startswith(("scripts/", "references/", "assets/")):
                     target = str(PurePosixPath(base) / target)
-                found.append((f, citations.Citation(target, inner.raw, inner.line, inner.column, inner.kind, inner.after)))
-        return found
-
-    def invocations(self, rel: str) -> list[str]:
-        """The command lines that run script *rel* in SKILL.md and the Markdown it links, in order.
-
-        Only code counts (a fenced block's line, an inline code span), as written there, with
-        ``{baseDir}/`` and ``$CLAUDE_SKILL_DIR/`` dropped from the script's path.
-        """
-        found: list[str] = []
-        fenced: dict[str, dict[int, str]] = {}
-        for f, c in self.linked_citations:
-            if c.target != rel or c.kind != "path":
-                continue
-            key = f.rel
-            if key not in fenced:
-                fenced[key] = invocations.code_lines(f.lines)
-            command = invocations.command_at(f.lines, c.line, c.column, fenced[key])
-            if command and command not in found:
-                found.append(command)
+                found.append((f, replace(inner, target=target)))
         return found
 
     def resolve_case(self, rel: str) -> str | None:
@@ -174,16 +191,32 @@ class Skill(BashSyntaxMixin):
         matches = [r for r in self.files if r.lower() == lowered]
         return matches[0] if len(matches) == 1 else None
 
+    def invocations_of(self, rel: str) -> list[str]:
+        """The worked invocations of script *rel* in SKILL.md and the Markdown it links, in order."""
+        found: list[str] = []
+        fences: dict[str, set[int]] = {}
+        for f, c in self.linked_citations:
+            if c.target != rel or f.text is None:
+                continue
+            if f.rel not in fences:
+                fences[f.rel] = citations.fenced_lines(f.lines)
+            command = citations.invocation(f.lines, c, c.line in fences[f.rel])
+            if command and command not in found:
+                found.append(command)
+        return found
+
     def file(self, rel: str) -> SourceFile | None:
         return self.files.get(rel)
 
     def exists(self, rel: str) -> bool:
+        """Whether *rel* is in the skill, or may be (in a folder that could not be listed, past the limit)."""
         rel = rel.rstrip("/")
         return (
             rel in self.files
             or rel in self.symlinks
             or rel in self.dirs
             or rel == ""
+            or self.unread.may_hold(rel)
         )
 
     def cited(self, rel: str) -> bool:
@@ -205,10 +238,11 @@ class Loose(BashSyntaxMixin):
     root: Path
     files: dict[str, SourceFile]
     target: str = "agentskills"
+    unread: Unread = field(default_factory=Unread)
 
     def with_files(self, files: dict[str, SourceFile]) -> "Loose":
         """The same scripts holding *files* instead (parses start afresh)."""
-        return Loose(self.root, files, self.target)
+        return Loose(self.root, files, self.target, self.unread)
 
     @cached_property
     def scripts(self) -> list["Script"]:
@@ -329,10 +363,10 @@ class Script:
         """Not an entry script (:attr:`role`): only the rules that fit a library, a test or a template run."""
         return self.role != "entry"
 
-    @cached_property
+    @property
     def invoked(self) -> bool:
         """Whether SKILL.md (or the Markdown it links) shows the script run."""
-        return self.skill is not None and bool(self.skill.invocations(self.rel))
+        return bool(self.invocations)
 
     @cached_property
     def imported_by_sibling(self) -> bool:
@@ -351,18 +385,24 @@ class Script:
 
     @cached_property
     def sourced_by_sibling(self) -> bool:
-        """Whether another shell script of the unit sources this file (``source``/``.``, by file name)."""
+        return bool(self.sourced_by)
+
+    @cached_property
+    def sourced_by(self) -> tuple[str, ...]:
+        """The unit's shell scripts that source this one (``source "$DIR/lib.sh"``), by path."""
         unit = self.unit or self.skill
         if unit is None:
-            return False
+            return ()
         name = PurePosixPath(self.rel).name
+        found = []
         for other in unit.scripts:
             if other is self or other.language != "shell" or other.sh_tree is None:
                 continue
             for p in shell.sourced_paths(other.sh_tree.root_node, other.file.data, other.sh_nodes):
                 if p.rstrip("\"'").endswith("/" + name) or p == name:
-                    return True
-        return False
+                    found.append(other.rel)
+                    break
+        return tuple(found)
 
     @cached_property
     def header(self) -> header.Header | None:
@@ -373,6 +413,26 @@ class Script:
                 return header.python_header(doc, line)
             return None
         return header.shell_header(self.file.lines)
+
+    @cached_property
+    def invocations(self) -> tuple[str, ...]:
+        """How SKILL.md (and the Markdown it links) runs this script: ``bash scripts/x.sh --json a.log``."""
+        return tuple(self.skill.invocations_of(self.rel)) if self.skill is not None else ()
+
+    @cached_property
+    def sh_layout(self):
+        """Where shell fixes may edit (``skillsmith.lang.shell_layout.Layout``), or None."""
+        from skillsmith.lang.shell_layout import Layout
+
+        return Layout(self.file.data, self.sh_tree) if self.language == "shell" and self.sh_tree is not None else None
+
+    @cached_property
+    def sh_evidence(self):
+        """What the script and its skill say about it (``skillsmith.lang.shell_evidence.ShellEvidence``), or None."""
+        from skillsmith.lang.shell_evidence import ShellEvidence
+
+        layout = self.sh_layout
+        return ShellEvidence(layout, self.file.path.name, self.invocations) if layout is not None else None
 
     @cached_property
     def exit_codes(self) -> list[tuple[int, int, int]]:

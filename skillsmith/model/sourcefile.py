@@ -38,8 +38,11 @@ class SourceFile:
     size: int
     mode: int
     max_bytes: int = MAX_BYTES
-    mtime_ns: int = 0  # with size and inode, what tells an unchanged file without reading it
+    # with size and mode, what tells an unchanged file without reading it (see rules/snapshot.py)
+    mtime_ns: int = 0
+    ctime_ns: int = 0
     inode: int = 0
+    device: int = 0
     _data: bytes | None = field(default=None, repr=False)
     _read_error: str | None = field(default=None, repr=False)
     _read: bool = field(default=False, repr=False)
@@ -48,7 +51,7 @@ class SourceFile:
     def from_path(cls, path: Path, rel: str, st: os.stat_result | None = None, max_bytes: int = MAX_BYTES):
         st = st or path.stat()
         return cls(path=path, rel=rel, size=st.st_size, mode=stat.S_IMODE(st.st_mode), max_bytes=max_bytes,
-                   mtime_ns=st.st_mtime_ns, inode=st.st_ino)
+                   mtime_ns=st.st_mtime_ns, ctime_ns=st.st_ctime_ns, inode=st.st_ino, device=st.st_dev)
 
     @classmethod
     def from_bytes(cls, path: Path, rel: str, data: bytes, mode: int = 0o644) -> "SourceFile":

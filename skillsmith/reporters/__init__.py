@@ -64,8 +64,13 @@ def statistics(result) -> list[dict]:
     """``{"rule", "name", "count", "fix"}`` per rule (or external code) found, the most frequent first."""
     from skillsmith.rules.registry import code_shape, get_rule
 
+    from skillsmith.rules.finding import FIX_LEVELS
+
     counts = Counter(f.rule for f in result.findings)
-    fixes = {f.rule: f.fix for f in result.findings}
+    fixes: dict[str, str | None] = {}
+    for f in result.findings:  # the most a fix can do for some finding of the rule
+        if FIX_LEVELS.index(f.fix) >= FIX_LEVELS.index(fixes.get(f.rule)):
+            fixes[f.rule] = f.fix
     out = []
     for code, count in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])):
         r = get_rule(code) or code_shape(code)  # SC2086 is ShellCheck's, reported by SHL090 `shellcheck`

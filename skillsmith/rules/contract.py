@@ -14,10 +14,24 @@ from skillsmith.lang.interpreter import (
     is_other_language,
     shebang_interpreter,
 )
-from skillsmith.rules.finding import Hit
+from skillsmith.rules.finding import DECLARED, Hit
 from skillsmith.rules.registry import rule
 
 _JSON_FLAG = re.compile(r"(?<![\w-])--json\b")
+
+
+def shell_plan(script):
+    """The header plan of a shell script (``skillsmith.lang.shell_plans``), or None for other scripts."""
+    if script.language != "shell" or script.sh_evidence is None:
+        return None
+    from skillsmith.lang.shell_plans import header_plan_of
+
+    return header_plan_of(script.sh_evidence, script.sourced_by)
+
+
+def with_why(message: str, answer, lead: str = "") -> str:
+    """*message*, and what a person must do when the fix cannot (or may not) do it all."""
+    return f"{message}; {lead}{answer.why}" if answer is not None and answer.why else message
 
 
 def header_usable(script) -> bool:
@@ -51,7 +65,8 @@ def shebang_missing(script):
     ## Fix safety
     Safe: adds `#!/usr/bin/env bash` or `#!/usr/bin/env python3` as the first line
     (`#!/usr/bin/env -S uv run --script` for a PEP 723 script with a `# /// script` block).
-    Not where it would not run: after a byte-order mark, or in a CRLF file.
+    Not where it would not run: after a byte-order mark, or in a CRLF file, where the kernel
+    would look for `bash\r`; not for a shell file other scripts source.
     """
     f = script.file
     if f.text is not None and f.shebang is None:
@@ -59,8 +74,16 @@ def shebang_missing(script):
         if script.language == "python" and any(line.strip() == "# /// script" for line in f.lines[:10]):
             wanted = PEP723_SHEBANG  # its runner installs what the # /// script block declares
         message = f"no shebang; start the script with {wanted}"
+        if script.language == "shell" and (f.newline == "\r\n" or script.sourced_by):
+            from skillsmith.lang.shell_plans import CRLF, sourced
+
+            why = CRLF if f.newline == "\r\n" else sourced(script.sourced_by) + ", which need no shebang"
+            yield Hit(script.path, f"{message}; {why}", fix=None)
+            return
         if f.bom or f.newline == "\r\n":
-            message += " (after removing the byte-order mark and CRLF line ends: a shebang does not run after a BOM or with a CR)"
+            yield Hit(script.path, f"{message}, after removing the byte-order mark and CRLF line ends "
+                                   "(a shebang does not run after a BOM or with a CR)", fix=None)
+            return
         yield Hit(script.path, message)
 
 
@@ -115,9 +138,23 @@ def not_executable(script):
         f = script.file
         if f.shebang is not None and not f.shebang_works:
             yield Hit(script.path, f"not executable, and its shebang would not run (a byte-order mark or CRLF line end "
-                                   f"before it): fix the first line, then chmod +x {script.rel}")
+                                   f"before it): fix the first line, then chmod +x {script.rel}", fix=None)
+        elif f.shebang is None and not shebang_can_go_in(script):
+            yield Hit(script.path, f"not executable; give it a shebang that runs (see CON001), then chmod +x {script.rel}",
+                      fix=None)
         else:
             yield Hit(script.path, f"not executable; run chmod +x {script.rel}")
+
+
+def shebang_can_go_in(script) -> bool:
+    """Whether CON001's fix can give the file a first line that runs: no byte-order mark, no CRLF
+    line ends, no coding cookie on line 2 that a new first line would push out, not a sourced file."""
+    f = script.file
+    if f.bom or f.newline == "\r\n" or script.sourced_by:
+        return False
+    lines = f.lines
+    return not (script.language == "python" and len(lines) > 1 and lines[0].startswith("#")
+                and re.search(r"coding[:=]", lines[1]))
 
 
 @rule("CON004", "header-missing", summary="No header comment block (shell) or module docstring (Python).", seed="000 §3", scope="script", fix="safe")
@@ -154,7 +191,11 @@ def header_missing(script):
     ```
 
     ## Fix safety
-    Safe: only adds comments or a docstring; derived fields are filled from the code.
+    Safe: only adds comments or a docstring. Every value comes from evidence: the script's own
+    usage text and exit meanings, its options and argument reads, its `SKILL.md` invocations;
+    a field without evidence is left out and named in the finding. A shell script needs a
+    description to get a new block (from its usage text); a comment block that blank lines
+    part from the shebang is moved up to it instead of getting a second header.
     """
     if header_usable(script) and script.header is None:
         if script.language == "python":
@@ -166,7 +207,19 @@ def header_missing(script):
                                        "turn the comment into one", comment.start_line)
                 return
         what = "module docstring" if script.language == "python" else "header comment block after the shebang"
-        yield Hit(script.path, f"no {what} (description, Usage, Input, Output, Stderr, Exit, Examples)")
+        message = f"no {what} (description, Usage, Input, Output, Stderr, Exit, Examples)"
+        plan = shell_plan(script)
+        if plan is None:
+            yield Hit(script.path, message)
+            return
+        from skillsmith.lang.shell_plans import misplaced_block
+
+        moved = misplaced_block(script.sh_layout)
+        if moved is not None:
+            message = (f"the comment block at line {moved[1]} is not right after the shebang (blank lines part them), "
+                       "so it is not the script's header")
+        answer = plan.answers.get("CON004")
+        yield Hit(script.path, with_why(message, answer), fix=answer.fix if answer else None)
 
 
 @rule("CON005", "header-description", summary="The header does not open with a one-line description ending in a period.", seed="000 §3", scope="script", fix="safe")
@@ -200,6 +253,14 @@ def header_description(script):
     h = script.header if header_usable(script) else None
     if h is None:
         return
+    plan = shell_plan(script)
+    answer = plan.answers.get("CON005") if plan is not None else None
+    if plan is not None and (not h.description or not h.description.endswith(".")):
+        what = "has no one-line description before its fields" if not h.description else \
+            "description should be one sentence ending in a period"
+        line = h.start_line if not h.description else h.description_line
+        yield Hit(script.path, with_why(f"the header {what}", answer), line, fix=answer.fix if answer else None)
+        return
     if not h.description:
         yield Hit(script.path, "the header has no one-line description before its fields", h.start_line)
     elif not h.description.endswith("."):
@@ -230,14 +291,23 @@ def header_field_missing(script):
     Use instead: add the missing fields, e.g. `# Exit:    0 ok, 2 usage, 3 not found`.
 
     ## Fix safety
-    Safe: adds only the missing fields, derived from the code where possible.
+    Safe: adds the missing fields the evidence supports (the script's usage text, options,
+    argument and stdin reads, messages and exit meanings; its `SKILL.md` invocations for
+    `Examples:`), at a section boundary of the author's block and within the first 25 lines.
+    The finding names the fields a person must write.
     """
     h = script.header if header_usable(script) else None
     if h is None:
         return
     missing = [name for name in FIELDS if name not in h.fields]
     if missing:
-        yield Hit(script.path, f"the header has no {', '.join(m + ':' for m in missing)} field{'s' if len(missing) > 1 else ''}", h.start_line)
+        message = f"the header has no {', '.join(m + ':' for m in missing)} field{'s' if len(missing) > 1 else ''}"
+        plan = shell_plan(script)
+        if plan is None:
+            yield Hit(script.path, message, h.start_line)
+            return
+        answer = plan.answers.get("CON006")
+        yield Hit(script.path, with_why(message, answer, "by hand: "), h.start_line, fix=answer.fix if answer else None)
 
 
 @rule("CON007", "header-examples-empty", summary="The header's Examples section is empty.", seed="000 §3", scope="script", fix="safe")
@@ -263,13 +333,18 @@ def header_examples_empty(script):
     ```
 
     ## Fix safety
-    Safe: adds `<script> --help` as a first example.
+    Safe: adds the worked invocations `SKILL.md` shows for the script (or its usage text's
+    examples) that run as written: none with `<placeholders>`, `$VARIABLES` or `FILE`-style
+    words, and `--help` only for a script that has it.
     """
     h = script.header if header_usable(script) else None
     if h is None or "Examples" not in h.fields:
         return
     if not h.examples:
-        yield Hit(script.path, "the Examples: field has no example", h.fields["Examples"].line)
+        plan = shell_plan(script)
+        answer = plan.answers.get("CON007") if plan is not None else None
+        yield Hit(script.path, with_why("the Examples: field has no example", answer), h.fields["Examples"].line,
+                  fix=DECLARED if plan is None else (answer.fix if answer else None))
 
 
 @rule("CON008", "header-beyond-head", summary="Contract fields appear after the first 25 lines.", seed="000 §3", scope="script")
@@ -321,7 +396,9 @@ def help_missing(script):
 
     ## Fix safety
     Safe: for shell, adds a branch that prints the header block and exits 0, before other
-    argument handling.
+    argument handling. Only `--help` itself behaves differently. Unsafe where `--help` did
+    something before: a script that passes all its arguments to another program (whose help
+    the branch would hide) or that has its own usage text or `getopts` loop.
     """
     if script.language == "python":
         facts = script.py_facts
@@ -341,7 +418,12 @@ def help_missing(script):
         from skillsmith.lang import shell
 
         if not shell.has_help_branch(tree.root_node, script.file.data, script.sh_nodes):
-            yield Hit(script.path, "no -h/--help branch that prints usage and exits 0")
+            from skillsmith.lang.shell_plans import plan_help
+
+            plan = shell_plan(script)
+            answer = plan_help(script.sh_layout, script.header is not None or bool(plan and plan.creates), script.sh_nodes,
+                               script.sourced_by)
+            yield Hit(script.path, with_why("no -h/--help branch that prints usage and exits 0", answer), fix=answer.fix)
 
 
 @rule("CON010", "exit-code-undocumented", summary="An exit code the script uses is not on its Exit: line.", seed="000 §5", scope="script", fix="safe")
@@ -365,17 +447,25 @@ def exit_code_undocumented(script):
     Use instead: `# Exit:    0 ok, 2 usage, 10 drift found`
 
     ## Fix safety
-    Safe: appends the missing codes to the `Exit:` line.
+    Safe: appends the missing codes to the `Exit:` line in its own style, each with the
+    meaning the evidence gives (the author's words, an `EXIT_*` name, an unknown-option
+    branch for 2); a code whose meaning nothing shows is left to a person.
     """
     h = script.header if header_usable(script) else None
     if h is None or h.exit_codes is None:
         return
     documented = h.exit_codes
     reported = set()
+    plan = shell_plan(script)
     for code, line, col in script.exit_codes:
         if code not in documented and code not in reported:
             reported.add(code)
-            yield Hit(script.path, f"exit code {code} is used but the Exit: line does not document it", line, col)
+            message = f"exit code {code} is used but the Exit: line does not document it"
+            if plan is None:
+                yield Hit(script.path, message, line, col)
+                continue
+            answer = plan.exit_answers.get(code)
+            yield Hit(script.path, with_why(message, answer), line, col, fix=answer.fix if answer else None)
 
 
 @rule("CON011", "json-flag-missing", summary="The header promises --json but the script does not accept it.", seed="000 §4", scope="script")
@@ -416,7 +506,8 @@ def _citations_of(script):
     return [(f, c) for f, c in skill.linked_citations if c.target == rel]
 
 
-_ARG = re.compile(r"^\s+(?:\\\s*)?([^\s`'\")\]|;,.][^\s`]*|[\"'][^\"']+[\"'])")
+#: arguments right after a citation (matched where the citation ends in its line)
+_ARG = re.compile(r"\s+(?:\\\s*)?([^\s`'\")\]|;,.][^\s`]*|[\"'][^\"']+[\"'])")
 
 
 @rule("CON012", "script-not-cited", summary="SKILL.md never mentions the script.", seed="000 §2.8", scope="script")
@@ -475,7 +566,7 @@ def script_cited_bare(script):
     found = _citations_of(script)
     if not found:
         return
-    if any(_ARG.match(c.after) for _f, c in found):
+    if any(_ARG.match(c.text, c.end) for _f, c in found):
         return
     f, first = found[0]
     yield Hit(f.path, f"{script.rel} is cited without an invocation; show it with its arguments", first.line, first.column)
@@ -506,6 +597,9 @@ def exit_code_literal(script):
 
     ## Fix safety
     Safe: adds the constants (`EXIT_USAGE = 2`, `readonly EXIT_USAGE=2`) and replaces the literals.
+    In shell, only where the evidence says what the code means and the name says the same
+    (an author's `2 = not a git repo` is not `EXIT_USAGE`); unsafe in a script that sources
+    files or runs `eval`, which may assign the same name (`readonly` would then fail).
     """
     words = script.header.exit_words if script.header is not None else {}
     if script.language == "python":
@@ -531,11 +625,20 @@ def exit_code_literal(script):
             return
         from skillsmith.lang import shell
 
+        from skillsmith.lang.shell_plans import plan_constants
+
         data = script.file.data
+        plans = {x.node.start_byte: x for x in plan_constants(script.sh_layout, script.sh_evidence, script.sourced_by)}
         for cmd in shell.commands(tree.root_node, data, script.sh_nodes):
             if cmd.name == "exit" and cmd.args:
                 raw = shell.unquote(shell.text(cmd.args[0], data))
                 if raw.isdigit() and raw != "0":
                     row, col = cmd.node.start_point
-                    name = exitcodes.constant_name(int(raw), words.get(int(raw)))
-                    yield Hit(script.path, f"exit code {raw} is a literal; name it (readonly {name}={raw})", row + 1, col + 1)
+                    x = plans.get(cmd.args[0].start_byte)
+                    if x is not None and x.name.text:
+                        message = f"exit code {raw} is a literal; name it (readonly {x.name.text}={raw})"
+                    else:
+                        message = f"exit code {raw} is a literal; name it with a readonly EXIT_* constant"
+                    answer = x.answer if x is not None else None
+                    yield Hit(script.path, with_why(message, answer), row + 1, col + 1,
+                              fix=answer.fix if answer else None)

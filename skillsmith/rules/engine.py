@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import sys
+import time
 import traceback
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -15,10 +16,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 
 from skillsmith import targets
+from skillsmith.config import Config, guard_for, is_protected
 from skillsmith.lang import bashcheck
 from skillsmith.model.sourcefile import MAX_BYTES
 from skillsmith.rules import cache, registry, suppression
-from skillsmith.rules.finding import Finding, Hit, printable
+from skillsmith.rules.finding import Finding, Hit, finding_fix, printable
 
 if TYPE_CHECKING:
     from skillsmith.discovery.discover import Unit
@@ -36,6 +38,7 @@ class Options:
     target: str | None = None
     run: bool = False
     run_timeout: float = 10.0
+    unsandboxed: bool = False  # with run: run scripts without the sandbox (the user asked for it)
     max_bytes: int = MAX_BYTES
     jobs: int | None = None
     use_cache: bool = True
@@ -88,12 +91,45 @@ def cached_run(paths: list[str | Path], options: Options) -> tuple[Result | None
     run_key = _run_key(paths, options)
     if run_key is None:
         return None, None
-    hit = cache.get(run_key)
+    hit = _run_hit(cache.get(run_key))
     # nothing below the paths changed since a run that stored it (and no tool moved)
     if hit is None or [list(t) for t in _tools_state(tuple(hit["tools"]))] != hit["tool_state"]:
         return None, run_key
     return Result([Finding(**f) for f in hit["findings"]], hit["units"], hit["notes"], 0,
                   warnings=hit["warnings"], counts=hit["counts"]), run_key
+
+
+_FINDING_TYPES = {"path": str, "line": int, "column": int, "rule": str, "message": str, "severity": str,
+                  "end_line": (int, type(None)), "end_column": (int, type(None)), "fix": (str, type(None))}
+
+
+def _is_finding(doc) -> bool:
+    return (isinstance(doc, dict) and doc.keys() == _FINDING_TYPES.keys()
+            and all(isinstance(doc[k], t) for k, t in _FINDING_TYPES.items()))
+
+
+def _unit_hit(hit) -> dict | None:
+    """*hit* when it has the shape of a unit's stored result, else None: a damaged or foreign entry is a miss."""
+    if (isinstance(hit, dict) and isinstance(hit.get("findings"), list) and isinstance(hit.get("notes"), list)
+            and isinstance(hit.get("errors"), int) and all(isinstance(n, str) for n in hit["notes"])
+            and all(_is_finding(f) for f in hit["findings"])):
+        return hit
+    return None
+
+
+def _run_hit(hit) -> dict | None:
+    """*hit* when it has the shape of a stored whole run, else None."""
+    if (isinstance(hit, dict) and isinstance(hit.get("findings"), list) and isinstance(hit.get("units"), int)
+            and isinstance(hit.get("notes"), list) and all(isinstance(n, str) for n in hit["notes"])
+            and isinstance(hit.get("tools"), list) and all(isinstance(t, str) for t in hit["tools"])
+            and isinstance(hit.get("tool_state"), list) and all(_is_finding(f) for f in hit["findings"])):
+        return hit
+    return None
+
+
+def unique_findings(findings: list[Finding]) -> list[Finding]:
+    """*findings* sorted, each once: a config file shared by several units reports its problem once."""
+    return sorted({tuple(vars(f).values()): f for f in findings}.values())
 
 
 def _run_key(paths: list[str | Path], options: Options) -> str | None:
@@ -130,7 +166,7 @@ def _check(paths: list[str | Path], options: Options, done: Progress | None = No
         warnings.extend(out.get("warnings", ()))
         errors += out["errors"]
         undecided = undecided or out.get("undecided", False)
-    findings.sort()
+    findings = unique_findings(findings)
     return Result(findings, len(units), notes, errors, undecided, warnings=warnings, counts=unit_counts(units))
 
 
@@ -174,16 +210,30 @@ def map_units(units: list[Unit], options: Options, batch_fn, *args, done: Progre
         return outs
     import concurrent.futures
     import multiprocessing
+    from concurrent.futures.process import BrokenProcessPool
 
     ctx = multiprocessing.get_context("fork") if sys.platform.startswith("linux") else None
     size = max(1, min(BATCH, len(units) // (jobs * 8)))
     work = batches(units, size)
+    results: dict[int, list] = {}
     with concurrent.futures.ProcessPoolExecutor(max_workers=min(jobs, len(work)), mp_context=ctx) as pool:
-        futures = {pool.submit(batch_fn, batch, options, *args): batch for batch in work}
+        futures = {}
+        for i, batch in enumerate(work):
+            try:
+                futures[pool.submit(batch_fn, batch, options, *args)] = i
+            except BrokenProcessPool:
+                break
         for future in concurrent.futures.as_completed(futures):
-            future.result()  # a worker's exception ends the run here, as in the serial case
-            report(futures[future])
-        return [out for future in futures for out in future.result()]
+            try:
+                results[futures[future]] = future.result()  # a worker's exception ends the run here, as in the serial case
+            except BrokenProcessPool:
+                continue
+            report(work[futures[future]])
+    for i, batch in enumerate(work):
+        if i not in results:  # a worker died (killed, out of memory): the batches it took down run here
+            results[i] = batch_fn(batch, options, *args)
+            report(batch)
+    return [out for i in range(len(work)) for out in results[i]]
 
 
 def batches(units: list[Unit], size: int) -> list[list[Unit]]:
@@ -208,25 +258,37 @@ def share_bash_n(prepared: list[Prepared]) -> None:
         bashcheck.share([p.model for p in prepared])
 
 
-def selection(options: Options, unit: Unit) -> tuple[tuple[str, ...] | None, tuple[str, ...]]:
-    """(select, ignore) for *unit*: the command line's select over the config's; both ignores."""
-    select = options.select if options.select is not None else unit.config.select
-    return None if select is None else tuple(select), tuple(unit.config.ignore) + tuple(options.ignore)
+def selection(options: Options, config: Config) -> tuple[tuple[str, ...] | None, tuple[str, ...]]:
+    """(select, ignore) under *config*: the command line's select over the config's; both ignores."""
+    select = options.select if options.select is not None else config.select
+    return None if select is None else tuple(select), tuple(config.ignore) + tuple(options.ignore)
 
 
 def enabled_rules(options: Options, unit: Unit, target: str) -> list[registry.Rule]:
-    return _enabled(target, options.run, *selection(options, unit))
+    """The rules to run on *unit*: the command line's choice, else its config's.
+
+    A config inside the checked tree does not decide the protected (security) rules: the
+    user's own does (:func:`skillsmith.config.guard_for`), unless it allows the tree's.
+    """
+    config = unit.config
+    selected = selection(options, config)
+    if config.trusted or guard_for(config).allow_security_ignores:
+        return _enabled(target, options.run, *selected)
+    return _enabled(target, options.run, *selected, selection(options, guard_for(config)))
 
 
 @lru_cache(maxsize=256)
-def _enabled(target: str, run: bool, select: tuple[str, ...] | None, ignore: tuple[str, ...]) -> list[registry.Rule]:
+def _enabled(target: str, run: bool, select: tuple[str, ...] | None, ignore: tuple[str, ...],
+             protected: tuple | None = None) -> list[registry.Rule]:
+    """The rules *select* and *ignore* leave on; the protected ones by *protected* (select, ignore) when given."""
     rules = []
     for r in registry.all_rules():
         if target not in r.targets:
             continue
         if r.scope == "run" and not run:
             continue
-        if registry.runs(r, select, ignore):
+        chosen, dropped = protected if protected is not None and is_protected(r.id) else (select, ignore)
+        if registry.runs(r, chosen, dropped):
             rules.append(r)
     return rules
 
@@ -256,14 +318,15 @@ def prepare_unit(unit: Unit, options: Options) -> Prepared:
     use_cache = options.use_cache and not options.run and unit.kind != "project" and options.suppressions
     stat_key = _stat_key(unit, model, options) if use_cache else None
     if stat_key is not None:
-        hit = cache.get(stat_key)  # nothing changed since the last run: no file is read
+        hit = _unit_hit(cache.get(stat_key))  # nothing changed since the last run: no file is read
         if hit is not None:
             return Prepared(unit, model, "", [], None, hit, stat_key, use_cache)
     prepared = resolve(Prepared(unit, model, "", [], None, None, stat_key, use_cache), options)
     if prepared.key is not None:
-        hit = cache.get(prepared.key)
+        hit = _unit_hit(cache.get(prepared.key))
         if hit is not None:
-            cache.put(stat_key, hit)
+            if stat_key is not None:
+                cache.put(stat_key, hit)
             prepared.result = hit
     return prepared
 
@@ -321,6 +384,8 @@ def evaluate_unit(prepared: Prepared, options: Options) -> dict:
     for rule in rules:
         if rule.scope == "skill" and unit.kind == "skill":
             run(rule, model)
+        elif rule.scope == "unit" and unit.kind != "project":
+            run(rule, model)
         elif rule.scope == "project" and unit.kind == "project":
             run(rule, model)
         elif rule.scope == "file":
@@ -337,35 +402,56 @@ def evaluate_unit(prepared: Prepared, options: Options) -> dict:
 
     by_path = {str(f.path): f for f in files.values()}
     tables: dict[str, tuple] = {}
-    select, ignore = selection(options, unit)
+    select, ignore = selection(options, unit.config)
     out = []
+    held = []  # suppressed findings with a fix: `fix` leaves their lines alone
     for rule, hit in hits:
         path = str(hit.path)
         if not registry.keeps(rule, hit.code, select, ignore):
             continue
-        ignored = unit.config.ignored_for(Path(path))
-        if ignored and registry.matches(rule.id, ignored, hit.code):
+        if _ignored(unit.config, rule.id, Path(path), hit.code):
             continue
         f = by_path.get(path)
         if f is not None and f.text is not None and options.suppressions:
             if path not in tables:
                 tables[path] = suppression.parse(f.lines)
-            if suppression.suppressed(rule.id, hit.line, tables[path], hit.code):
+            if suppression.suppressed(rule.id, hit.line, tables[path], hit.code) and (
+                not is_protected(rule.id) or guard_for(unit.config).allow_security_ignores
+            ):
+                if rule.fix is not None:
+                    held.append(dict(path=Path(path).as_posix(), rule=rule.id, line=hit.line))
                 continue
         out.append(
             dict(
                 path=Path(path).as_posix(), line=hit.line, column=hit.column, rule=hit.code or rule.id,
                 message=printable(hit.message), severity=rule.severity, end_line=hit.end_line,
-                end_column=hit.end_column, fix=rule.fix,
+                end_column=hit.end_column, fix=finding_fix(hit.fix, rule.fix),
             )
         )
     warnings = suppression.unknown_rules(files.values()) if options.suppressions else []
-    result = {"findings": out, "notes": notes, "errors": errors, "undecided": undecided, "warnings": warnings}
+    result = {"findings": out, "notes": notes, "errors": errors, "undecided": undecided, "warnings": warnings,
+              "held": held}
     if key is not None and not errors and not undecided:
         cache.put(key, result)
         if prepared.stat_key is not None:
             cache.put(prepared.stat_key, result)
     return result
+
+
+def _ignored(config: Config, rule_id: str, path: Path, code: str | None = None) -> bool:
+    """Whether the per-file-ignores drop *rule_id* at *path*.
+
+    A config inside the checked tree drops no protected rule (the user's own config decides
+    those, unless it allows the tree's), and its ``exclude``, which the walk does not apply,
+    drops every other rule on the files it names.
+    """
+    if config.trusted or not is_protected(rule_id):
+        own = {"ALL"} if not config.trusted and config.excluded(path) else config.ignored_for(path)
+        return bool(own) and registry.matches(rule_id, own, code)
+    guard = guard_for(config)
+    if guard.allow_security_ignores and registry.matches(rule_id, config.ignored_for(path), code):
+        return True
+    return registry.matches(rule_id, guard.ignored_for(path), code)
 
 
 def _tool_versions(rules) -> tuple:
@@ -396,6 +482,7 @@ def _cache_key(unit: Unit, model, rules, target: str) -> str:
         unit.kind.encode(),
         os.fsencode(unit.root),
         _encode(repr(unit.config)),
+        _encode(repr(guard_for(unit.config))),
         _encode(repr(_tool_versions(rules))),
     ]
     for rel, f in sorted(model.files.items()):
@@ -406,13 +493,18 @@ def _cache_key(unit: Unit, model, rules, target: str) -> str:
     return cache.unit_key(parts)
 
 
-def _stat_key(unit: Unit, model, options: Options) -> str:
-    """The unit's key by file metadata (size, mtime in ns, inode, mode): found without reading a file.
+def _stat_key(unit: Unit, model, options: Options) -> str | None:
+    """The unit's key by file metadata: found without reading a file; None when a file is too fresh to trust it.
 
-    A hit means no file of the unit changed since a run that stored it; any change to a file
-    (an edit, a checkout, a copy) changes its mtime or inode, and the unit falls back to the
-    content key.
+    Size, mode, modification and change time, inode and device of every file (see
+    :mod:`skillsmith.rules.snapshot`): any change to a file (an edit, a checkout, a copy, a
+    ``touch -r``) changes its change time at least, and the unit falls back to the content
+    key. A file stamped within the timestamp granularity of now (:func:`snapshot.racy`) could
+    be rewritten without a new stamp, so the unit then has no metadata key this run.
     """
+    from skillsmith.rules import snapshot
+
+    now = time.time_ns()
     parts = [
         b"stat",
         registry.ruleset_fingerprint().encode(),
@@ -421,9 +513,12 @@ def _stat_key(unit: Unit, model, options: Options) -> str:
         unit.kind.encode(),
         os.fsencode(unit.root),
         _encode(repr(unit.config)),
+        _encode(repr(guard_for(unit.config))),
     ]
     for rel, f in sorted(model.files.items()):
-        parts.append(_encode(f"{rel}\0{f.mode:o}\0{f.size}\0{f.mtime_ns}\0{f.inode}"))
+        if snapshot.racy(None, now, mtime_ns=f.mtime_ns, ctime_ns=f.ctime_ns):
+            return None
+        parts.append(_encode(f"{rel}\0{f.mode:o}\0{f.size}\0{f.mtime_ns}\0{f.ctime_ns}\0{f.inode}\0{f.device}"))
     _tree_parts(model, parts)
     return cache.unit_key(parts)
 
@@ -433,7 +528,8 @@ def _tree_parts(model, parts: list[bytes]) -> None:
         parts.append(_encode(f"L{rel}\0{link}"))
     for rel in getattr(model, "dirs", []):
         parts.append(_encode(f"D{rel}"))
-    parts.append(b"T" if getattr(model, "truncated", False) else b"")
+    unread = getattr(model, "unread", None)
+    parts.append(_encode(repr(unread)) if unread is not None else b"")
 
 
 def _encode(text: str) -> bytes:

@@ -1,11 +1,14 @@
 """File rules: files skillsmith (and so an agent) cannot read as a skill needs them.
 
 Unreadable, oversized, undecodable and binary-where-text-belongs files become findings here;
-every other rule sees such a file without text and stays quiet about it.
+every other rule sees such a file without text and stays quiet about it. So do the parts of a
+unit the walk saw and nothing read (:class:`skillsmith.model.skill.Unread`): special files,
+folders that cannot be listed, files past the limit, a broken configuration of its own.
 """
 
 from __future__ import annotations
 
+from skillsmith.discovery.walk import MAX_FILES_PER_SKILL
 from skillsmith.lang.interpreter import SCRIPT_SUFFIXES
 from skillsmith.model.sourcefile import TEXT_SUFFIXES
 from skillsmith.rules.finding import Hit
@@ -129,3 +132,94 @@ def binary_text(subject):
     line = data.count(b"\n", 0, at) + 1
     column = at - (data.rfind(b"\n", 0, at) + 1) + 1
     yield Hit(f.path, f"{f.rel} contains NUL bytes (binary data in a text file)", line, column)
+
+
+@rule("FIL005", "config-invalid", summary="A configuration file inside the checked tree cannot be used.", seed=SEED, scope="unit")
+def config_invalid(unit):
+    """
+    ## What it does
+    Flags a `skillsmith.toml` or `[tool.skillsmith]` table that came with the checked tree (it
+    lies below the folder you run skillsmith in, or elsewhere) and cannot be used: invalid TOML,
+    nested too deeply, larger than 1 MiB, an unknown key, a value of the wrong type, or a rule
+    ID that names no rule. The units it would configure are checked with the defaults, and the
+    other skills of the run are checked as usual.
+
+    Your own configuration (at or above the folder you run skillsmith in) is not a finding:
+    when it is broken, the run stops with exit 4 and says where.
+
+    ## Why is this bad?
+    The skill's author meant to configure its checks and the configuration does nothing; a
+    host or tool that reads the same file may stop on it.
+
+    ## Example
+    ```toml
+    ignore = ["CON013"
+    ```
+
+    Use instead: close the list (`ignore = ["CON013"]`).
+    """
+    problem = unit.unread.config
+    if problem is not None:
+        yield Hit(problem.path, f"{problem.path.name} cannot be used (checked with the defaults): {problem.message}",
+                  problem.line)
+
+
+@rule("FIL006", "special-file", summary="A skill holds a FIFO, socket or device file.", seed=SEED, scope="unit")
+def special_file(unit):
+    """
+    ## What it does
+    Flags named pipes (FIFOs), sockets and device files inside a skill. skillsmith lists them
+    and never opens them.
+
+    ## Why is this bad?
+    A skill is a folder of text and data an agent reads. Reading a FIFO blocks until something
+    writes to it, a device file reads hardware (`/dev/zero` never ends), and a socket is a
+    live connection: none of them is content, and an agent or tool that opens one hangs or
+    reads what the skill's author did not ship.
+
+    ## Example
+    ```console
+    $ ls -l references/
+    prw-r--r-- 1 user user 0 notes.md
+    ```
+
+    Use instead: replace it with a regular file, or remove it.
+    """
+    for rel, kind in sorted(unit.unread.special.items()):
+        yield Hit(unit.root / rel, f"{rel} is a {kind}, not a regular file; it was not read")
+
+
+@rule("FIL007", "not-fully-read", summary="Part of a skill could not be read, so it was not fully checked.", seed=SEED, scope="unit")
+def not_fully_read(unit):
+    """
+    ## What it does
+    Flags a folder of the skill that cannot be listed (permissions, an I/O error), and a skill
+    with more files than skillsmith reads (5,000): the files past the limit are named and not
+    checked. `SKILL.md` and `scripts/` are read first, so the limit falls on the other files.
+    Paths the skill cites inside such a folder are not reported as missing, since they may exist.
+
+    `skillsmith audit` does not approve a review with this finding.
+
+    ## Why is this bad?
+    Nothing in the unread part was checked: a `curl | sh` in a script there is not reported,
+    and padding a skill with thousands of empty files would otherwise hide it.
+
+    ## Example
+    ```console
+    $ ls -ld references
+    d--------- 2 user user 4096 references
+    ```
+
+    Use instead: make the folder readable (`chmod a+rx references`); keep generated data out
+    of the skill.
+    """
+    unread = unit.unread
+    for rel, why in sorted(unread.unlisted.items()):
+        where = f"folder {rel}/" if rel else "the folder"
+        yield Hit(unit.root / rel, f"{where} cannot be listed ({why}); nothing in it was checked")
+    if unread.count:
+        shown = ", ".join(unread.files[:5])
+        more = f" and {unread.count - 5} more" if unread.count > 5 else ""
+        yield Hit(unit.root / unread.files[0],
+                  f"not fully checked: {unread.count} file(s) past the limit of {MAX_FILES_PER_SKILL} were not read "
+                  f"({shown}{more})")

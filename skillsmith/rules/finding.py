@@ -7,6 +7,10 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 SEVERITIES = ("error", "warning", "info")
+#: a hit's ``fix`` when it has the fix its rule declares
+DECLARED = "declared"
+#: fix levels, least to most: a hit may lower its rule's declared fix, never raise it
+FIX_LEVELS = (None, "unsafe", "safe")
 
 
 @dataclass(frozen=True)
@@ -20,6 +24,15 @@ class Hit:
     end_line: int | None = None
     end_column: int | None = None
     code: str | None = None  # an external tool's own code (ShellCheck's SC2086) instead of the rule's ID
+    #: what ``fix`` can do for this finding: ``safe``, ``unsafe`` or None (a person must), or the rule's declared fix
+    fix: str | None = DECLARED
+
+
+def finding_fix(hit_fix: str | None, declared: str | None) -> str | None:
+    """The fix a finding shows: the hit's own, but never more than its rule declares."""
+    if hit_fix == DECLARED:
+        return declared
+    return hit_fix if FIX_LEVELS.index(hit_fix) <= FIX_LEVELS.index(declared) else declared
 
 
 @dataclass(frozen=True, order=True)

@@ -57,7 +57,8 @@ def json_object_problems(f, label: str, expected: str):
         return
     doc = kvist.parse_json(f.text)
     if doc.error:
-        yield Hit(f.path, f"{label} is not valid JSON: {doc.error}", doc.error_line, doc.error_column)
+        what = "is not valid JSON: " if doc.invalid else "cannot be read: "
+        yield Hit(f.path, f"{label} {what}{doc.error}", doc.error_line, doc.error_column)
     elif not isinstance(doc.data, dict):
         yield Hit(f.path, f"{label} must be {expected}")
 
@@ -998,11 +999,21 @@ def contract_arguments_invalid(skill):
             cls.check_schema(params)
         except jsonschema.SchemaError:
             continue  # KVS004
-        for error in cls(params).iter_errors(doc.data[name]):
-            path = (name, *error.absolute_path)
-            line, column = doc.where(path)
-            where = "/".join(str(p) for p in error.absolute_path)
-            yield Hit(f.path, f"sample for {name!r}{' at ' + where if where else ''}: {error.message}", line, column)
+        line, column = doc.where((name,))
+        for ref_path, target in kvist.external_refs(params):
+            where = "/".join(str(p) for p in ref_path)
+            yield Hit(f.path, f"sample for {name!r} was checked without {target!r} (parameters/{where}): "
+                              "skillsmith fetches no schemas; put the definition in the parameters", line, column)
+        try:
+            errors = kvist.sample_errors(cls, params, doc.data[name])
+        except kvist.SampleUnchecked as why:
+            yield Hit(f.path, f"sample for {name!r} could not be checked against its parameters ({why}): "
+                              "a `pattern` there backtracks; write one without nested repetition", line, column)
+            continue
+        for path, message in errors:
+            line, column = doc.where((name, *path))
+            where = "/".join(str(p) for p in path)
+            yield Hit(f.path, f"sample for {name!r}{' at ' + where if where else ''}: {message}", line, column)
 
 
 @rule("KVS029", "tests-missing", summary="A kvist skill has no tests/test_*.py.", seed=f"{SEED} Tests",

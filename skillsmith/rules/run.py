@@ -1,39 +1,25 @@
 """Run rules: how entry scripts behave when run. Only with ``check --run``.
 
-Each run has a timeout, stdin closed (``/dev/null``), a temporary HOME and working folder, a
-trimmed environment and its own process group, which is killed when the run ends or times
-out. The interpreter follows the script's shebang, else its extension.
+Each run goes through :mod:`skillsmith.sandbox`: in a bubblewrap sandbox (no network, the
+skill read-only, a private temporary HOME and working folder, nothing of the user's home,
+nothing left running afterwards), or, only with ``--unsandboxed``, as the user with a
+process-tree kill; stdin closed, a trimmed environment, a timeout and bounded output either
+way. The interpreter follows the script's shebang, else its extension.
 """
 
 from __future__ import annotations
 
-import os
 import shutil
-import signal
-import subprocess
 import sys
-import tempfile
-from dataclasses import dataclass
-from pathlib import Path
 
+from skillsmith import sandbox
 from skillsmith.lang.interpreter import LAUNCHERS, interpreter_language, shebang_interpreter
 from skillsmith.rules.finding import Hit
 from skillsmith.rules.registry import rule
 
 #: a flag no script defines
 UNKNOWN_FLAG = "--skillsmith-no-such-flag"
-#: how much of each output stream is kept
-OUTPUT_LIMIT = 64 * 1024
 DEFAULT_SHELL = "bash"
-
-
-@dataclass
-class Outcome:
-    code: int | None  # None when the run timed out or could not start
-    stdout: str = ""
-    stderr: str = ""
-    timed_out: bool = False
-    error: str | None = None  # why the script could not be started
 
 
 def command(script) -> list[str] | None:
@@ -46,60 +32,15 @@ def command(script) -> list[str] | None:
     return [found, str(script.path)] if found else None
 
 
-def environment(home: Path, tmp: Path) -> dict[str, str]:
-    """What a script sees: a PATH, a UTF-8 locale, a dumb terminal, a throwaway HOME."""
-    return {
-        "PATH": os.environ.get("PATH", os.defpath),
-        "HOME": str(home),
-        "TMPDIR": str(tmp),
-        "LANG": "C.UTF-8",
-        "LC_ALL": "C.UTF-8",
-        "TERM": "dumb",
-        "NO_COLOR": "1",
-        "PYTHONDONTWRITEBYTECODE": "1",  # leave no __pycache__ in the skill
-        "PYTHONIOENCODING": "utf-8",
-    }
-
-
-def run_script(script, args: list[str], timeout: float) -> Outcome:
-    """Run *script* with *args* in a sandbox-like setting and return what happened."""
+def run_script(script, args: list[str], options) -> sandbox.Outcome:
+    """Run *script* with *args* as ``options`` say (sandboxed unless ``options.unsandboxed``)."""
     cmd = command(script)
     if cmd is None:
-        return Outcome(None, error=f"no interpreter found for a {script.language} script")
-    with tempfile.TemporaryDirectory(prefix="skillsmith-run-") as scratch:
-        base = Path(scratch)
-        home, work, tmp = base / "home", base / "work", base / "tmp"
-        for folder in (home, work, tmp):
-            folder.mkdir()
-        with open(base / "stdout", "w+b") as out, open(base / "stderr", "w+b") as err:
-            try:
-                proc = subprocess.Popen(
-                    [*cmd, *args], stdin=subprocess.DEVNULL, stdout=out, stderr=err, cwd=work,
-                    env=environment(home, tmp), start_new_session=True,
-                )
-            except OSError as exc:
-                return Outcome(None, error=exc.strerror or str(exc))
-            timed_out = False
-            try:
-                code: int | None = proc.wait(timeout=timeout)
-            except subprocess.TimeoutExpired:
-                timed_out, code = True, None
-            finally:
-                kill_group(proc.pid)  # also whatever the script left running in the background
-                proc.wait()
-            return Outcome(code, read_back(out), read_back(err), timed_out)
-
-
-def kill_group(pgid: int) -> None:
-    try:
-        os.killpg(pgid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        pass
-
-
-def read_back(fh) -> str:
-    fh.seek(0)
-    return fh.read(OUTPUT_LIMIT).decode("utf-8", "replace")
+        return sandbox.Outcome(None, error=f"no interpreter found for a {script.language} script")
+    unit = script.unit if script.unit is not None else script.skill
+    readable = [unit.root] if unit is not None else [script.path.parent]
+    return sandbox.run([*cmd, *args], readable=readable, timeout=options.run_timeout,
+                       sandboxed=not options.unsandboxed)
 
 
 def runnable(script) -> bool:
@@ -115,9 +56,11 @@ def shown(seconds: float) -> str:
 def help_run(subject):
     """
     ## What it does
-    With `check --run`, runs each entry script with `--help` (stdin closed, a temporary HOME
-    and working folder, a trimmed environment, a timeout) and wants exit code 0 and an
-    EXAMPLES section on stdout. Nothing runs without `--run`.
+    With `check --run`, runs each entry script with `--help` in a sandbox (bubblewrap: no
+    network, the skill read-only, a temporary HOME and working folder, stdin closed, a trimmed
+    environment, a timeout) and wants exit code 0 and an EXAMPLES section on stdout. Nothing
+    runs without `--run`; without bubblewrap `--run` refuses (exit 5) unless `--unsandboxed`
+    is given too.
 
     ## Why is this bad?
     An agent's first move with an unfamiliar script is `--help`. Help that fails, hangs, goes
@@ -136,7 +79,7 @@ def help_run(subject):
     if not runnable(script):
         return
     rel = script.rel
-    outcome = run_script(script, ["--help"], options.run_timeout)
+    outcome = run_script(script, ["--help"], options)
     if outcome.error:
         yield Hit(script.path, f"could not run {rel}: {outcome.error}")
         return
@@ -179,7 +122,7 @@ def unknown_flag_run(subject):
     if not runnable(script):
         return
     rel = script.rel
-    outcome = run_script(script, [UNKNOWN_FLAG], options.run_timeout)
+    outcome = run_script(script, [UNKNOWN_FLAG], options)
     if outcome.error:
         yield Hit(script.path, f"could not run {rel}: {outcome.error}")
     elif outcome.timed_out:

@@ -4,9 +4,11 @@ and instruction injection in skill text (SEC050-SEC053; seed 002, compliance aud
 
 from __future__ import annotations
 
+import bisect
 import re
 import unicodedata
 from functools import lru_cache
+from typing import Callable, Iterator
 
 from skillsmith.rules.finding import Hit
 from skillsmith.rules.registry import rule
@@ -19,13 +21,89 @@ HIDDEN = {
 }
 _HIDDEN_RE = re.compile("[" + "".join(re.escape(chr(cp)) for cp in HIDDEN) + "\U000E0000-\U000E007F]")
 
-_PIPE_TO_SHELL = re.compile(
-    r"\b(?:curl|wget|iwr|Invoke-WebRequest)\s+[^\n|;&]*[^\s|;&][^\n|;&]*\|\s*(?:sudo\s+(?:-\S+\s+)*)?(?:ba|z|da|k)?sh\b"
-    r"|\b(?:ba|z)?sh\s+(?:-c\s+)?[\"']?\$\(\s*(?:curl|wget)\b"
-    r"|\b(?:ba|z)?sh\s+<\(\s*(?:curl|wget)\b"
-    r"|\b(?:curl|wget)\s+[^\n|;&]*[^\s|;&][^\n|;&]*\|\s*(?:sudo\s+)?python3?\b(?!\s+-m\s+json)"
-)
-_EVAL_ARGS = re.compile(r"\beval\b[^\n;|&]*\$(?:\{?[@*]|\{?[1-9])")
+#: a download command, where ``curl ... | sh`` starts (a space must follow it)
+_DOWNLOAD = re.compile(r"\b(?:curl|wget|iwr|Invoke-WebRequest)(?=\s)")
+#: what ends the download's pipeline stage
+_STAGE_END = re.compile(r"[\n|;&]")
+_NOT_SPACE = re.compile(r"\S")
+#: after the ``|``: a shell (maybe through sudo and its flags), or Python (not ``python -m json.tool``)
+_INTO_SHELL = re.compile(r"\s*(?:sudo\s+(?:-\S+\s+)*)?(?:ba|z|da|k)?sh\b")
+_INTO_PYTHON = re.compile(r"\s*(?:sudo\s+)?python3?\b(?!\s+-m\s+json)")
+#: ``sh -c "$(curl ...)"`` and ``bash <(curl ...)``
+_SHELL_RUNS_DOWNLOAD = re.compile(r"\b(?:ba|z)?sh\s+(?:(?:-c\s+)?[\"']?\$\(|<\()\s*(?:curl|wget)\b")
+
+
+def pipe_to_shell(text: str) -> Iterator[int]:
+    """Offsets where a download is piped into a shell or Python, left to right, without overlaps.
+
+    Matches what ``curl ARGS | sh`` means: a download command, a space, arguments with at least
+    one non-space character up to the stage's ``|`` (not across a newline, ``;`` or ``&``),
+    then ``sh``/``bash``/``zsh``/``dash``/``ksh`` (maybe after ``sudo`` and its flags) or
+    ``python``; and ``sh -c "$(curl ...)"``, ``bash <(curl ...)``. Linear in *text*: each
+    stage is scanned once however many download words it holds (a regular expression saying
+    the same backtracks on a line of ``curl curl curl ...``).
+    """
+    downloads = _download_pipes(text)
+    download = next(downloads, None)
+    shell = _SHELL_RUNS_DOWNLOAD.search(text)
+    pos = 0
+    while download is not None or shell is not None:
+        if download is not None and download[0] < pos:
+            download = next(downloads, None)
+            continue
+        if shell is not None and shell.start() < pos:
+            shell = _SHELL_RUNS_DOWNLOAD.search(text, pos)
+            continue
+        if shell is None or download is not None and download[0] < shell.start():
+            start, pos = download
+        else:
+            start, pos = shell.span()
+        yield start
+
+
+def _download_pipes(text: str) -> Iterator[tuple[int, int]]:
+    """(start, end) of each ``download ARGS | shell-or-python``, in order (they may overlap)."""
+    stage_from = stage_end = -1  # the stage's stop (a newline, | ; & or the end) for offsets from stage_from
+    tail_at, into_shell, into_python = -1, None, None  # the last pipe looked at, where what follows it ends
+    for m in _DOWNLOAD.finditer(text):
+        arg = _NOT_SPACE.search(text, m.end())
+        if arg is None:
+            return
+        at = arg.start()
+        if not stage_from <= at <= stage_end:
+            stop = _STAGE_END.search(text, at)
+            stage_from, stage_end = at, stop.start() if stop else len(text)
+        pipe = stage_end
+        if pipe == at or pipe == len(text) or text[pipe] != "|":
+            continue
+        if pipe != tail_at:
+            shell = _INTO_SHELL.match(text, pipe + 1)
+            python = None if shell else _INTO_PYTHON.match(text, pipe + 1)
+            tail_at, into_shell, into_python = pipe, shell and shell.end(), python and python.end()
+        end = into_shell if into_shell is not None else into_python if m.group() in ("curl", "wget") else None
+        if end is not None:
+            yield m.start(), end
+
+
+_EVAL = re.compile(r"\beval\b")
+_POSITIONAL = re.compile(r"\$\{?[@*1-9]")
+_COMMAND_END = re.compile(r"[;|&]")
+
+
+def eval_of_positional(line: str) -> int | None:
+    """Offset of the first ``eval`` in *line* whose command (up to ``;``, ``|``, ``&``) then
+    reads ``$@``, ``$*`` or ``$1``-``$9`` (braced or not), or None.
+
+    Each command of the line is scanned once (a regular expression saying the same
+    backtracks on a line of ``eval eval eval ...``).
+    """
+    start = 0
+    for stop in [*(m.start() for m in _COMMAND_END.finditer(line)), len(line)]:
+        found = _EVAL.search(line, start, stop)
+        if found is not None and _POSITIONAL.search(line, found.end(), stop):
+            return found.start()
+        start = stop + 1
+    return None
 
 
 def _name(cp: int) -> str:
@@ -89,8 +167,8 @@ def download_piped_to_shell(subject):
         return
     if "curl" not in text and "wget" not in text and "Invoke-WebRequest" not in text and "iwr" not in text:
         return
-    for m in _PIPE_TO_SHELL.finditer(text):
-        line, col = f.line_col(m.start())
+    for start in pipe_to_shell(text):
+        line, col = f.line_col(start)
         yield Hit(f.path, "a download is piped into a shell or interpreter; download, verify, then run", line, col)
 
 
@@ -125,9 +203,9 @@ def eval_of_arguments(subject):
         stripped = line.lstrip()
         if stripped.startswith("#"):
             continue
-        m = _EVAL_ARGS.search(line)
-        if m:
-            yield Hit(f.path, "eval of positional parameters runs whatever the caller passes as code", number, m.start() + 1)
+        at = eval_of_positional(line) if "eval" in line else None
+        if at is not None:
+            yield Hit(f.path, "eval of positional parameters runs whatever the caller passes as code", number, at + 1)
 
 
 SEED = "002 Compliance Auditing"
@@ -164,6 +242,8 @@ def candidate_lines(text: str, groups: tuple[tuple[str, ...], ...]):
     """
     low = lowered(text)
     seen: set[int] = set()
+    starts: list[int] = []  # where each line of *low* starts, once a line is a candidate
+    raws: list[str] = []  # the lines of *text*, once a line of non-ASCII text is a candidate
     for word in sorted({k.split()[0] for k in groups[0]}):
         pos = low.find(word)
         while pos != -1:
@@ -174,8 +254,12 @@ def candidate_lines(text: str, groups: tuple[tuple[str, ...], ...]):
                 seen.add(start)
                 line = " ".join(low[start:end].split())
                 if all(any(k in line for k in group) for group in groups):
-                    number = low.count("\n", 0, start) + 1
-                    raw = text.split("\n")[number - 1] if not text.isascii() else ""
+                    if not starts:
+                        starts = [0, *(m.end() for m in re.finditer("\n", low))]
+                    number = bisect.bisect_right(starts, start)
+                    if not raws and not text.isascii():
+                        raws = text.split("\n")
+                    raw = raws[number - 1] if raws else ""
                     yield number, line, bool(raw) and reveal(raw)[1]
             pos = low.find(word, end)
 
@@ -219,13 +303,37 @@ _AGENT_FILES = (
     r"|\.codex/|\.gemini/|auditor_prompt|\.sucoder/|refs/audited)"
 )
 _WRITE = r"(?:edit|modify|change|update|write|append|add|overwrite|replace|delete|remove|rewrite|chmod|disable|move|reset)"
-SELF_MODIFY = re.compile(
+_SELF_MODIFY = re.compile(
     rf"\b{_WRITE}\w*\b[^.!?]{{0,60}}{_AGENT_FILES}"
     r"|--dangerously-skip-permissions|\bbypasspermissions\b|\bpermissions\.allow\b|--yolo\b"
     r"|\b(?:disable|turn off|bypass|circumvent|skip)\s+(?:the\s+|your\s+|all\s+)?(?:sandbox\w*|safety checks?|guardrails?|permission (?:checks?|prompts?)|confirmations?|approvals?|the audit|audits?|hooks?)\b"
     rf"|\b{_WRITE}\w*\s+(?:your(?:\s+own)?|its\s+own)\s+(?:settings|configuration|config|permissions|system prompt|instructions|memory|allowed[- ]tools)\b"
-    r"|\bchmod\s+[^\n]*\b(?:o-r|go-r|o-rwx|go-rwx|a-r)\b|\bgit\s+update-ref\b"
+    r"|(?P<chmod>\bchmod\s)|\bgit\s+update-ref\b"
 )
+#: what ``chmod`` must be given, later on its line, to hide a file from others
+_HIDING_MODE = re.compile(r"\b(?:o-r|go-r|o-rwx|go-rwx|a-r)\b")
+
+
+def self_modify(line: str) -> tuple[int, int] | None:
+    """(start, end) of the first instruction in *line* to change the agent's own settings or
+    permissions, or None.
+
+    ``chmod`` counts when a mode that hides files from others (``o-r``, ``go-rwx``, ...)
+    follows anywhere later on the line; the span then ends after the last such mode. That
+    part is found with one scan of the line (as one regular expression it backtracks on a
+    line of ``chmod chmod chmod ...``).
+    """
+    m = _SELF_MODIFY.search(line)
+    last = None  # the line's last hiding mode (modes never overlap)
+    if m is not None and m.group("chmod"):
+        for last in _HIDING_MODE.finditer(line, m.end()):
+            pass
+    while m is not None and m.group("chmod"):
+        if last is not None and last.start() >= m.end():
+            return m.start(), last.end()
+        m = _SELF_MODIFY.search(line, m.end())  # no hiding mode after this chmod: look further on
+    return m.span() if m is not None else None
+
 
 # every match of each pattern holds one key of every group of its keys
 OVERRIDE_KEYS = (("ignore", "disregard", "forget", "override", "bypass", "instructions", "system prompt", "no longer bound"),)
@@ -262,16 +370,28 @@ def negated(text: str, end: int) -> bool:
     return bool(_NEGATION.search(prefix[starts[-1] if starts else 0:]))
 
 
-def _scan(file, pattern: re.Pattern, keys: tuple[tuple[str, ...], ...], what: str):
-    """Hits for lines matching *pattern*; every match holds a key of each group of *keys*."""
+def first_match(pattern: re.Pattern) -> Callable[[str], tuple[int, int] | None]:
+    """A finder (see :func:`_scan`) of *pattern*'s first match in a line."""
+    def find(line: str) -> tuple[int, int] | None:
+        m = pattern.search(line)
+        return m.span() if m is not None else None
+    return find
+
+
+override = first_match(OVERRIDE)
+exfiltration = first_match(EXFILTRATION)
+
+
+def _scan(file, find: Callable[[str], tuple[int, int] | None], keys: tuple[tuple[str, ...], ...], what: str):
+    """Hits for lines where *find* finds a span; every such span holds a key of each group of *keys*."""
     if file.suffix not in PROSE_SUFFIXES or file.text is None:
         return
     for number, line, hidden in sorted(candidate_lines(file.text, keys)):
-        m = pattern.search(line)
-        if m is None or negated(line, m.end()):
+        span = find(line)
+        if span is None or negated(line, span[1]):
             continue
         where = " (hidden in invisible Unicode characters)" if hidden else ""
-        yield Hit(file.path, f"{what}: {quote(m.group())}{where}", number, 1)
+        yield Hit(file.path, f"{what}: {quote(line[span[0]:span[1]])}{where}", number, 1)
 
 
 @rule("SEC050", "instruction-override", summary="Skill text tells the agent to ignore its earlier instructions.",
@@ -299,7 +419,7 @@ def instruction_override(subject):
     No automatic fix: a human has to decide whether the text is an attack.
     """
     _unit, file = subject
-    yield from _scan(file, OVERRIDE, OVERRIDE_KEYS, "instruction to override earlier instructions")
+    yield from _scan(file, override, OVERRIDE_KEYS, "instruction to override earlier instructions")
 
 
 @rule("SEC051", "secret-exfiltration", summary="Skill text tells the agent to send secrets or credentials somewhere.",
@@ -327,7 +447,7 @@ def secret_exfiltration(subject):
     No automatic fix.
     """
     _unit, file = subject
-    yield from _scan(file, EXFILTRATION, EXFILTRATION_KEYS, "instruction to send secrets away")
+    yield from _scan(file, exfiltration, EXFILTRATION_KEYS, "instruction to send secrets away")
 
 
 @rule("SEC052", "self-modification", summary="Skill text tells the agent to change its own settings or permissions.",
@@ -360,10 +480,18 @@ def self_modification(subject):
     No automatic fix.
     """
     _unit, file = subject
-    yield from _scan(file, SELF_MODIFY, SELF_MODIFY_KEYS, "instruction to change the agent's own settings or permissions")
+    yield from _scan(file, self_modify, SELF_MODIFY_KEYS, "instruction to change the agent's own settings or permissions")
 
 
-_COMMENT = re.compile(r"<!--(.*?)-->", re.S)
+def html_comments(text: str) -> Iterator[tuple[int, str]]:
+    """(offset, body) of each ``<!-- body -->`` in *text*; an unclosed ``<!--`` ends the scan."""
+    pos = text.find("<!--")
+    while pos != -1:
+        end = text.find("-->", pos + 4)
+        if end == -1:
+            return
+        yield pos, text[pos + 4:end]
+        pos = text.find("<!--", end + 3)
 
 
 @rule("SEC053", "hidden-comment-instruction", summary="An HTML comment in Markdown carries instructions for the agent.",
@@ -393,11 +521,12 @@ def hidden_comment_instruction(subject):
     if file.suffix not in (".md", ".markdown") or file.text is None or "<!--" not in file.text:
         return
     text = file.text
-    for m in _COMMENT.finditer(text):
-        body, hidden = reveal(m.group(1))
+    line, counted = 1, 0
+    for start, body in html_comments(text):
+        body, hidden = reveal(body)
         body = " ".join(body.lower().split())
         if not body or _SUPPRESSION.match(body):
             continue
-        if any(p.search(body) for p in (_HIDDEN_CUES, OVERRIDE, EXFILTRATION, SELF_MODIFY)):
-            line = text.count("\n", 0, m.start()) + 1
+        if _HIDDEN_CUES.search(body) or override(body) or exfiltration(body) or self_modify(body):
+            line, counted = line + text.count("\n", counted, start), start
             yield Hit(file.path, f"instruction hidden in an HTML comment: {quote(body)}", line, 1)

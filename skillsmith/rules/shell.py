@@ -8,14 +8,25 @@ import shutil
 import subprocess
 
 from skillsmith.lang import bashcheck, shell
-from skillsmith.lang.interpreter import shebang_interpreter
 from skillsmith.lang.shell import range_problem
 from skillsmith.rules.finding import Hit, display_path
 from skillsmith.rules.registry import RuleUnavailable, rule
 
 
-def is_posix_sh(script) -> bool:
-    return shebang_interpreter(script.file.shebang) in ("sh", "dash")
+def _tree(script):
+    """The script's shell parse tree, or None when it is not a readable shell script.
+
+    Raises :class:`RuleUnavailable` (a note) when the parser gave up on it, so that the rules
+    it skips are not skipped silently.
+    """
+    if script.language != "shell" or script.file.text is None:
+        return None
+    if script.sh_tree is None:
+        raise RuleUnavailable(f"{display_path(script.path)}: the shell parser gave up on it after "
+                              f"{shell.PARSE_SECONDS:g} s; the shell rules that read its syntax skipped it")
+    return script.sh_tree
+
+
 
 
 @rule("SHL001", "strict-mode-missing", summary="An entry script does not turn on nounset and pipefail.", seed="000 §2.6", scope="script", fix="safe")
@@ -48,27 +59,35 @@ def strict_mode_missing(script):
     ```
 
     ## Fix safety
-    Safe: merges into an existing top-level `set` line (`set -e` becomes `set -euo pipefail`)
-    or inserts `set -uo pipefail` after the header block. It never adds `-e`.
+    Safe where it keeps the script's behaviour: merges into an existing top-level `set` line
+    (`set -e` becomes `set -euo pipefail`) or inserts `set -uo pipefail` after the header
+    block. It never adds `-e`. Each option is added only when it cannot change what the
+    script does; the finding says where it would:
 
-    When the script reads a variable that may be unset (`$1` without a default, an
-    environment variable it never assigns such as `$TMPDIR`), `set -u` would stop it there
-    instead of reading an empty string, so the safe fix adds only `pipefail` and the finding
-    stays; `--unsafe-fixes` adds `nounset` too. Give such reads a default (`${1:-}`) first.
+    - `nounset` waits when the script may read a variable while it is unset: `$1` without a
+      default, an environment variable it never assigns (`$TMPDIR`), a variable assigned only
+      on some paths. `set -u` would stop it there. Give such reads a default (`${1:-}`).
+    - `pipefail` waits when a pipeline whose status the script uses (in `if`, `&&`, `||`,
+      `$?`, as its last command, or anywhere under `set -e`) can fail before its last stage:
+      `if seq 1 100000 | grep -q '^5$'` is true without pipefail and false with it, because
+      `grep -q` stops reading and `seq` dies of SIGPIPE; under `set -e`,
+      `v=$(git log | head -1)` stops the script.
+
+    `--unsafe-fixes` adds them anyway. A script with CRLF line ends gets neither (bash would
+    read `pipefail\r`).
     """
     tree = _tree(script)
     if tree is None:
         return
-    on = shell.set_options(tree.root_node, script.file.data)
-    need = ["nounset"] if is_posix_sh(script) else ["nounset", "pipefail"]
-    missing = [o for o in need if o not in on]
-    if missing:
-        message = f"strict mode is missing {' and '.join(missing)}; add 'set -uo pipefail' after the header"
-        unset = shell.possibly_unset(tree.root_node, script.file.data, script.sh_nodes) if "nounset" in missing else []
-        if unset:
-            shown = ", ".join("$" + name for name in unset[:3])
-            message += f" (first give {shown} a default: set -u stops the script on an unset variable)"
-        yield Hit(script.path, message)
+    from skillsmith.lang.shell_plans import plan_strict
+
+    plan = plan_strict(script.sh_layout, script.sh_nodes, script.sourced_by)
+    if plan.missing:
+        answer = plan.answer
+        message = f"strict mode is missing {' and '.join(plan.missing)}; add 'set -uo pipefail' after the header"
+        if answer.why:
+            message += f" ({answer.why})"
+        yield Hit(script.path, message, fix=answer.fix)
 
 
 @rule("SHL002", "bash-syntax", summary="`bash -n` reports a syntax error.", seed="000 §10", scope="script", library=True,
@@ -142,11 +161,6 @@ SHELLCHECK_MISSING = (
 )
 SHELLCHECK_TIMEOUT = 30
 
-
-def _tree(script):
-    if script.language != "shell" or script.sh_tree is None or script.file.text is None:
-        return None
-    return script.sh_tree
 
 
 @rule("SHL050", "help-fixed-line-range", summary="--help prints a fixed line range that does not match the header block.",
@@ -227,7 +241,7 @@ def unquoted_expansion(script):
     tree = _tree(script)
     if tree is None:
         return
-    for node in shell.unquoted_expansions(tree.root_node, script.file.data, script.sh_nodes):
+    for node in shell.unquoted_expansions(tree.root_node, script.file.data):
         row, col = node.start_point
         end_row, end_col = node.end_point
         name = shell.text(node, script.file.data)

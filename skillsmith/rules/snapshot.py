@@ -1,9 +1,23 @@
-"""A whole-run cache key from file metadata, so an unchanged tree is answered at once.
+"""Keys from file metadata, so an unchanged tree (or unit) is answered without reading a file.
 
-The key covers everything a check of the given paths reads: every entry below them (path,
-type, mode, inode, and for files their size and modification time; as every listing is
-hashed, an added, removed or renamed file changes it), the config files upward from each
-path, and the git files that decide what is ignored. The walk is the check's own
+A metadata key holds, for every entry, its path, type, mode, inode and device, and for files
+their size, modification time and change time (``ctime``, which no program can set back:
+``touch -r`` and ``os.utime`` move it forward). A copy of a tree with the same shape and fixed
+timestamps (reproducible archives, ``touch -r``) gets new change times, even when the file
+system hands it the old tree's inode numbers.
+
+Racy entries (git's racy-clean rule): a timestamp within the file system's granularity of the
+moment the key is made may be followed by a rewrite that keeps it, so a key is not made from
+such an entry (:func:`racy`); its unit falls back to the key by content. Granularity is judged
+from the timestamp: one on a whole second (FAT, HFS+, ext3, many network mounts) is taken as
+coarse (:data:`COARSE_NS`), any other as fine (:data:`FINE_NS`, above the kernel's clock tick).
+
+:func:`tree_key` is the whole-run key. It covers everything a check of the given paths reads:
+every entry below them (as every listing is hashed, an added, removed or renamed file changes
+it), the config and git files upward from each path and from the current directory (whose
+configuration is the user's own and whose repository decides what is ignored), and the
+current directory itself. The paths are resolved first, so a path given as a link to a folder
+is keyed by what it points to now. The walk is the check's own
 (:func:`skillsmith.discovery.walk.walk_tree`) with fewer skips: only the folders named in
 ``SKIP_DIRS`` (and our cache folder) are left out. A virtualenv found by its ``pyvenv.cfg``,
 gitignored and excluded paths are hashed although the check skips them (telling would cost a
@@ -17,25 +31,46 @@ from __future__ import annotations
 import hashlib
 import os
 import stat
+import time
 
 from skillsmith.discovery.walk import SKIP_DIRS, walk_tree
 
 #: beyond this many entries the walk stops and no key is made (the per-unit cache still works)
 MAX_ENTRIES = 200_000
+#: the window of a timestamp on a whole second: FAT keeps 2 s
+COARSE_NS = 2_000_000_000
+#: the window of a finer timestamp: well above the kernel's clock tick (1-10 ms)
+FINE_NS = 100_000_000
 _UPWARD = ("skillsmith.toml", "pyproject.toml", ".gitignore", ".git/info/exclude", ".git/index", ".git/HEAD")
 
 
+def racy(st: os.stat_result | None = None, now_ns: int = 0, *, mtime_ns: int = 0, ctime_ns: int = 0) -> bool:
+    """Whether an entry's modification or change time is too close to *now_ns* to key on (or later)."""
+    if st is not None:
+        mtime_ns, ctime_ns = st.st_mtime_ns, st.st_ctime_ns
+    for stamp in (mtime_ns, ctime_ns):
+        if stamp >= now_ns - (COARSE_NS if stamp % 1_000_000_000 == 0 else FINE_NS):
+            return True
+    return False
+
+
 def tree_key(paths: list[str], salt: bytes) -> str | None:
-    """A key for checking *paths*, or None when the tree is too large to snapshot."""
+    """A key for checking *paths*, or None when the tree is too large or too fresh to key on."""
     from skillsmith.rules.cache import cache_dir
 
+    now = time.time_ns()
     own_cache = os.path.abspath(cache_dir())  # our own writes must not change the key
     h = hashlib.blake2b(digest_size=20)
     h.update(salt)
+    cwd = os.path.realpath(os.getcwd())
+    h.update(b"\0C" + os.fsencode(cwd))
+    for folder in _ancestors(cwd):
+        for name in _UPWARD:
+            h.update(_stat_line(os.path.join(folder, name), name))
     count = 0
     for given in paths:
-        top = os.path.abspath(given)
-        h.update(b"\0P" + os.fsencode(top))
+        top = _resolved(given)
+        h.update(b"\0P" + os.fsencode(os.path.abspath(given)) + b"\0" + os.fsencode(top))
         for folder in _ancestors(top):
             for name in _UPWARD:
                 h.update(_stat_line(os.path.join(folder, name), name))
@@ -43,22 +78,32 @@ def tree_key(paths: list[str], salt: bytes) -> str | None:
         if os.path.basename(top) == "SKILL.md" and not os.path.isdir(top):
             top = os.path.dirname(top)  # a skill named by its SKILL.md is checked whole
         if not os.path.isdir(top):
-            continue  # a link to a folder is walked, as the check walks it
+            continue
         lines: list[str] = []
         add = lines.append
-        for kind, _rel, path, st in walk_tree(top, limit=None, skip=lambda e: e.name in SKIP_DIRS or e.path == own_cache):
+        for kind, _rel, path, st, _error in walk_tree(top, limit=None, skip=lambda e: e.name in SKIP_DIRS or e.path == own_cache):
             count += 1
             if count > MAX_ENTRIES:
                 return None
-            if kind in ("dir", "skipped"):
+            if kind in ("dir", "skipped", "unlisted"):
                 # a folder's own mtime is left out: its listing is hashed instead, and our
                 # cache folder appearing inside a checked tree must not change the key
                 if path != own_cache:
-                    add(f"{path}|{st.st_mode}|{st.st_ino}")
+                    add(f"{kind[0]}{path}|{st.st_mode}|{st.st_ino}|{st.st_dev}")
+            elif racy(st, now):
+                return None
             else:
-                add(f"{path}|{st.st_mode}|{st.st_size}|{st.st_mtime_ns}|{st.st_ino}")
+                add(f"{path}|{st.st_mode}|{st.st_size}|{st.st_mtime_ns}|{st.st_ctime_ns}|{st.st_ino}|{st.st_dev}")
         h.update("\0".join(lines).encode("utf-8", "surrogateescape"))
     return h.hexdigest()
+
+
+def _resolved(given: str) -> str:
+    """*given* with every link in its folders resolved (a file's own name is kept: ``SKILL.md`` may be a link)."""
+    absolute = os.path.abspath(given)
+    if os.path.isdir(absolute):
+        return os.path.realpath(absolute)
+    return os.path.join(os.path.realpath(os.path.dirname(absolute)), os.path.basename(absolute))
 
 
 def _ancestors(path: str):
@@ -77,5 +122,5 @@ def _stat_line(path: str, name: str, folder_mtime: bool = True) -> bytes:
     except OSError:
         return b"\0-" + name.encode()
     if not folder_mtime and stat.S_ISDIR(st.st_mode):
-        return f"\0{name}|{st.st_mode}|{st.st_ino}".encode()
-    return f"\0{name}|{st.st_mode}|{st.st_size}|{st.st_mtime_ns}|{st.st_ino}".encode()
+        return f"\0{name}|{st.st_mode}|{st.st_ino}|{st.st_dev}".encode()
+    return f"\0{name}|{st.st_mode}|{st.st_size}|{st.st_mtime_ns}|{st.st_ctime_ns}|{st.st_ino}|{st.st_dev}".encode()

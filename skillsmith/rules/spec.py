@@ -6,10 +6,9 @@ from skillsmith.model.frontmatter import yaml_type
 from skillsmith.rules.finding import Hit
 from skillsmith.rules.registry import rule
 from skillsmith.targets import TARGETS, get
-from skillsmith.targets.agentskills import name_problem
+from skillsmith.targets.agentskills import description_markup, description_problem, name_problem
 
 SPEC = "Agent Skills spec"
-DESCRIPTION_MAX = 1024
 COMPATIBILITY_MAX = 500
 BODY_MAX_LINES = 500
 
@@ -31,17 +30,6 @@ def frontmatter(skill):
 def at_key(skill, key: str, message: str) -> Hit:
     fm = skill.doc.frontmatter
     return Hit(skill.skill_md.path, message, fm.key_lines.get(key, fm.start_line), 1)
-
-
-def description_problem(description: object) -> str | None:
-    """Why *description* is not valid, or None. Shared with ``new`` and the wizard."""
-    if not isinstance(description, str):
-        return f"'description' must be a string, not a {yaml_type(description)}"
-    if not description.strip():
-        return "'description' is empty"
-    if len(description) > DESCRIPTION_MAX:
-        return f"'description' is {len(description)} characters long; the limit is {DESCRIPTION_MAX}"
-    return None
 
 
 @rule("SPC001", "skill-md-missing", summary="The skill folder has no SKILL.md.", seed=SPEC, scope="skill")
@@ -324,8 +312,9 @@ def description_angle_brackets(skill):
     if fm is None:
         return
     d = fm.data.get("description")
-    if isinstance(d, str) and ("<" in d or ">" in d):
-        yield at_key(skill, "description", "'description' contains '<' or '>', which Claude's uploader rejects")
+    problem = description_markup(d) if isinstance(d, str) else None
+    if problem:
+        yield at_key(skill, "description", problem)
 
 
 @rule("SPC012", "compatibility-invalid", summary="'compatibility' is not a string of 1-500 characters.", seed=SPEC, scope="skill")

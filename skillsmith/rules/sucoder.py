@@ -2,7 +2,8 @@
 
 - SUC001-SUC003 (scope ``project``, target ``sucoder``): the ``CLAUDE.md -> AGENT.md`` and
   ``.claude/skills -> ../.skills`` links of a project root (see :mod:`skillsmith.targets.sucoder`).
-- SUC010-SUC012 (scope ``audit``): what the auditor must be able to read and track.
+- SUC010-SUC013 (scope ``audit``): what the auditor must be able to read and track, and the
+  git settings that could change what git shows of it.
 - SUC020-SUC022 (scope ``audit``): scope creep, a change that gives a skill network or process
   use or tools it did not have at the baseline.
 
@@ -211,6 +212,99 @@ def audit_untracked(review):
         yield Hit(review.root / rel.rstrip("/"), "ignored by git: changes to it are never reviewed or recorded")
 
 
+#: git attributes that make git run a program on a file or show something else than its bytes
+_DRIVER_ATTRIBUTE = re.compile(
+    r"(?:^|\s)([-!]?(?:filter|diff|merge|ident|working-tree-encoding|binary)(?:=\S*)?)(?=\s|$)|^\s*(\[attr\]\S*)")
+#: config settings that name such a program, or another config or attributes file (section -> keys)
+_DRIVER_SETTINGS = {
+    "filter": ("clean", "smudge", "process"), "diff": ("textconv", "command"), "merge": ("driver",),
+    "include": ("path",), "includeif": ("path",), "core": ("attributesfile",),
+}
+_CONFIG_SECTION = re.compile(r'^\s*\[\s*([A-Za-z0-9.-]+)(?:\s+"((?:[^"\\]|\\.)*)")?\s*\](.*)$')
+_CONFIG_KEY = re.compile(r"^\s*([A-Za-z][A-Za-z0-9-]*)\s*(?:=|$|[#;])")
+
+
+@rule("SUC013", "audit-git-drivers", summary="Git attributes or the repository's config name programs that change what git shows.",
+      seed=SEED_AUDIT, scope="audit")
+def audit_git_drivers(review):
+    """
+    ## What it does
+    In `skillsmith audit`, flags what makes git run a program on the skills' files or show
+    something other than their bytes: in a reviewed `.gitattributes` (its changed lines, in a
+    diff review) and in `.git/info/attributes`, the `filter`, `diff`, `merge`, `ident`,
+    `working-tree-encoding` and `binary` attributes and macro definitions; in the repository's
+    own `.git/config`, every `filter`, `diff` and `merge` driver program, `include` and
+    `includeIf` paths and `core.attributesFile`.
+
+    ## Why is this bad?
+    `.git/config` is not tracked, so no review ever sees it, and a driver decides what git
+    reports: a `clean` filter that replays the approved bytes makes a changed `SKILL.md` look
+    unchanged to `git diff` and `git status`, and a `textconv` shows a reviewer other text.
+    The audit itself runs no driver and compares the files byte for byte, but whoever writes
+    the skills should not be able to set one up unnoticed.
+
+    ## Example
+    ```ini
+    [filter "keep"]
+        clean = git cat-file blob refs/audited:my-skill/SKILL.md
+    ```
+
+    Use instead: remove the driver (`git config --remove-section filter.keep`) and the
+    attribute that names it.
+
+    ## Fix safety
+    No automatic fix.
+    """
+    for change in review.changes:
+        if PurePosixPath(change.rel).name == ".gitattributes" and change.new is not None:
+            lines = change.changed if review.mode == "diff" and change.status == "modified" else None
+            yield from _attribute_hits(change.path, change.new, lines)
+    info = _git_path(review, "info/attributes")
+    if info is not None:
+        yield from _attribute_hits(info, _read(info), None)
+    config = _git_path(review, "config")
+    if config is not None:
+        section = ""
+        for number, line in enumerate(_read(config).decode("utf-8", "replace").splitlines(), 1):
+            header = _CONFIG_SECTION.match(line)
+            if header:
+                name, sub, line = header.group(1).lower(), header.group(2), header.group(3)
+                kind, _, rest = name.partition(".")
+                section = f"{kind}.{sub if sub is not None else rest}".rstrip(".")
+            key = _CONFIG_KEY.match(line)
+            kind = section.split(".", 1)[0]
+            if key and key.group(1).lower() in _DRIVER_SETTINGS.get(kind, ()):
+                setting = f"{section}.{key.group(1).lower()}"
+                why = ("pulls in another file git reads, which no review sees" if kind in ("include", "includeif", "core")
+                       else "names a program git runs on the files, which can change what git shows")
+                yield Hit(config, f"{setting} in the repository's config {why}", number)
+
+
+def _attribute_hits(path: Path, data: bytes, lines: set[int] | None):
+    for number, line in enumerate(data.decode("utf-8", "replace").splitlines(), 1):
+        if line.lstrip().startswith("#") or (lines is not None and number not in lines):
+            continue
+        found = [m.group(1) or m.group(2) for m in _DRIVER_ATTRIBUTE.finditer(line)]
+        if found:
+            yield Hit(path, f"{', '.join(found)} in git attributes: git runs a driver on these files or "
+                            "shows them otherwise than their bytes", number)
+
+
+def _git_path(review, name: str) -> Path | None:
+    """The repository's own file *name* (``config``, ``info/attributes``), when it exists."""
+    found = review.git.out("rev-parse", "--git-path", name).strip()
+    path = Path(found) if os.path.isabs(found) else review.root / found
+    return path if path.is_file() else None
+
+
+def _read(path: Path) -> bytes:
+    try:
+        with open(path, "rb") as fh:
+            return fh.read(1 << 20)
+    except OSError:
+        return b""
+
+
 # -- audit: scope creep -----------------------------------------------------------------------
 
 NETWORK_MODULES = (
@@ -260,6 +354,9 @@ def shell_capabilities(data: bytes):
     from skillsmith.lang import shell
 
     tree = shell.parse(data)
+    if tree is None:
+        yield "process", f"could not be parsed within {shell.PARSE_SECONDS:g} s", 1
+        return
     for cmd in shell.commands(tree.root_node, data):
         name = PurePosixPath(cmd.name).name
         line = cmd.node.start_point[0] + 1

@@ -4,7 +4,8 @@
 Markdown silence those rules on the comment's own line and the line after it;
 ``ignore-file[ID]`` anywhere silences them for the whole file. IDs may be family prefixes
 (``SEC``), rule names, ShellCheck codes (``SC2086``) or ``ALL``; one that names no rule is a
-warning (:func:`unknown_rules`), never silently nothing.
+warning (:func:`unknown_rules`), never silently nothing. Text after
+the ``]`` is free: the reason (:func:`ignore_comment` writes one).
 """
 
 from __future__ import annotations
@@ -58,3 +59,13 @@ def unknown_rules(files) -> list[dict]:
                         out.append({"path": f.path.as_posix(), "line": number, "message":
                                     f"unknown rule {sel!r} in `skillsmith: {m.group(1)}[...]`{did_you_mean(sel)}; it silences nothing"})
     return out
+
+
+def ignore_comment(ids: list[str], reason: str, markdown: bool = False) -> str:
+    """The inline comment that silences *ids* on its line and the next, with *reason* after it.
+
+    ``# skillsmith: ignore[CON014, SHL051] reason`` for scripts and YAML, or the same inside
+    ``<!-- ... -->`` for Markdown; *reason* must not hold ``-->`` or a newline.
+    """
+    body = f"skillsmith: ignore[{', '.join(ids)}] {reason}".rstrip()
+    return f"<!-- {body} -->" if markdown else f"# {body}"

@@ -10,7 +10,6 @@ from skillsmith import targets
 from skillsmith.errors import (
     UsageError,
 )
-from skillsmith.rules.spec import description_problem
 
 ANSWERS_FILE = ".skillsmith-answers.yml"
 #: the template that asks everything :class:`Answers` holds (another target's template asks
@@ -27,10 +26,14 @@ _SCRIPT = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]*\.(py|sh)$")
 
 @dataclass
 class Answers:
-    """Everything the skill template asks."""
+    """Everything the skill template asks.
+
+    A *description* of None leaves the template's own default, which says what the rendered
+    example does (``description:`` in its ``copier.yml``).
+    """
 
     name: str
-    description: str
+    description: str | None
     target: str = targets.DEFAULT
     license: str = ""
     author: str = ""
@@ -40,7 +43,8 @@ class Answers:
     verifier: bool = False
 
     def data(self) -> dict:
-        return asdict(self)
+        """The answers Copier gets: every one that is given."""
+        return {key: value for key, value in asdict(self).items() if value is not None}
 
 
 @dataclass
@@ -53,10 +57,6 @@ class Created:
 
     def to_json(self) -> dict:
         return {"path": str(self.root), "files": self.files, "template_version": self.version}
-
-
-def default_description(name: str) -> str:
-    return f"Describe what {name} does and when an agent should use it."
 
 
 def script_problem(file_name: str) -> str | None:
@@ -81,12 +81,42 @@ def summary_problem(text: str) -> str | None:
     return None
 
 
+def license_problem(text: str) -> str | None:
+    """Why *text* is not an SPDX license expression (``MIT``, ``Apache-2.0 OR MIT``), or None; empty is none."""
+    if not text:
+        return None
+    from packaging.licenses import InvalidLicenseExpression, canonicalize_license_expression
+
+    try:
+        canonicalize_license_expression(text)
+    except InvalidLicenseExpression as exc:
+        return (f"license {text!r} is not an SPDX license expression ({exc}); use an identifier from "
+                "https://spdx.org/licenses/ such as MIT or Apache-2.0, LicenseRef-NAME for your own terms, "
+                "or nothing")
+    return None
+
+
+def spdx_license(text: str) -> str:
+    """*text* in the SPDX list's own spelling (``mit`` -> ``MIT``); *text* must pass :func:`license_problem`."""
+    if not text:
+        return text
+    from packaging.licenses import canonicalize_license_expression
+
+    return str(canonicalize_license_expression(text))
+
+
 def validate(answers: Answers) -> None:
-    """Raise :class:`UsageError` with ``check``'s own message when an answer is invalid."""
+    """Raise :class:`UsageError` with ``check``'s own message when an answer is invalid.
+
+    The license is written in the SPDX list's spelling once it is valid.
+    """
     if answers.target not in targets.new_targets():
         raise UsageError(f"unknown target {answers.target!r}; choose one of {', '.join(targets.new_targets())}")
     scaffold = targets.get(answers.target).new
-    for problem in (scaffold.name_problem(answers.name), description_problem(answers.description)):
+    problems = [scaffold.name_problem(answers.name)]
+    if answers.description is not None:
+        problems.append(scaffold.description_problem(answers.description))
+    for problem in problems:
         if problem:
             raise UsageError(problem)
     if not answers.scripts:
@@ -101,3 +131,7 @@ def validate(answers: Answers) -> None:
     for label, value in (("license", answers.license), ("author", answers.author)):
         if "\n" in value or len(value) > 200:
             raise UsageError(f"{label} must be one line of at most 200 characters")
+    problem = license_problem(answers.license)
+    if problem:
+        raise UsageError(problem)
+    answers.license = spdx_license(answers.license)

@@ -33,7 +33,7 @@ from skillsmith.discovery.git import Git
 from skillsmith.exitcodes import FINDINGS, ExitCode
 
 #: templates whose history is kept (the others are rendered from their folder and cannot be updated)
-HISTORY_TEMPLATES = ("skill",)
+HISTORY_TEMPLATES = ("skill", "kvist")
 #: overrides the folder holding ``<name>.bundle`` (used to try a history before shipping it)
 HISTORY_ENV = "SKILLSMITH_TEMPLATE_HISTORY"
 #: files of a template folder that are not part of the template
@@ -160,7 +160,7 @@ def template_files(folder: Path) -> dict[str, Path]:
     """
     from skillsmith.discovery.walk import walk_files
 
-    return {rel: path for rel, path, _st in sorted(walk_files(folder, limit=None))
+    return {rel: path for rel, path, _st in sorted(walk_files(folder))
             if not IGNORED.intersection(rel.split("/"))}
 
 

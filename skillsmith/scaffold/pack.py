@@ -216,9 +216,13 @@ def pack(path: str | Path, output: str | Path | None = None, *, force: bool = Fa
         )
     [unit] = [u for u in discover([root]) if u.kind == "skill" and u.root == root]
     skill = load_skill(unit.root, unit.config, MAX_BYTES, unit.ignorer)
-    if skill.truncated:
+    if skill.unread.count:
         raise InvalidInputError(f"{display_path(root)}: more files than skillsmith reads; not packed",
                                 {"path": str(root)})
+    if skill.unread.unlisted:
+        folder = sorted(skill.unread.unlisted)[0]
+        raise InvalidInputError(f"{display_path(root)}: folder {folder}/ cannot be listed "
+                                f"({skill.unread.unlisted[folder]}); not packed", {"path": str(root)})
     entries, left = select(skill, archive)
     try:
         data, records = build(entries)

@@ -18,7 +18,6 @@ from skillsmith.scaffold.answers import (
     DEFAULT_SCRIPTS,
     Answers,
     Created,
-    default_description,
     validate,
 )
 
@@ -62,7 +61,7 @@ def render(template: str, dest: Path, data: dict, *, overwrite: bool = False) ->
 
     dest = dest.resolve()
     source = history.templates_root() / template
-    with copier_errors(), warnings.catch_warnings():
+    with copier_errors(dest), warnings.catch_warnings():
         warnings.simplefilter("ignore")
         run_copy(
             str(source), dest, data=data, answers_file=ANSWERS_FILE, settings=copier_settings(),
@@ -84,14 +83,20 @@ def record_source(answers_file: Path, source: str, tag: str) -> None:
     if not isinstance(data, dict):
         raise InvalidInputError(f"{answers_file}: the rendered answers are not a mapping")
     head = [line for line in file.edit_text.splitlines() if line.startswith("#")]
-    answers = {"_commit": tag, "_src_path": source}
-    answers.update((k, v) for k, v in data.items() if k not in answers)
-    body = yaml.safe_dump(answers, sort_keys=False, allow_unicode=True, default_flow_style=False)
+    answers = dict(data, _commit=tag, _src_path=source)
+    # as the templates' own `to_nice_yaml` writes it, so an update does not re-indent the file
+    body = yaml.safe_dump(answers, indent=4, allow_unicode=True, default_flow_style=False)
     write_text(file, "\n".join(head) + "\n" + body)
 
 
 class copier_errors:
-    """Turn Copier's and git's errors into :class:`SkillsmithError` with a clear message."""
+    """Turn Copier's and git's errors into :class:`SkillsmithError` with a clear message.
+
+    *dest* is the folder being written: a write error that names no file (a full disk) names it.
+    """
+
+    def __init__(self, dest: Path | None = None) -> None:
+        self.dest = dest
 
     def __enter__(self):
         return self
@@ -110,14 +115,59 @@ class copier_errors:
             raise UsageError(str(error).split(": ", 1)[-1]) from None
         if isinstance(error, FileNotFoundError) and str(error.filename or "").endswith(".bundle"):
             raise SkillsmithError(f"template history not found: {error.filename} (reinstall skillsmith)") from None
+        if isinstance(error, OSError):
+            raise write_error(error.filename or self.dest or "", error) from None
         return False
+
+
+def write_error(path: str | Path, error: OSError) -> InvalidInputError:
+    """The error (exit 4, with the path) for a file or folder that could not be written."""
+    why = error.strerror or str(error)
+    return InvalidInputError(f"cannot write {path}: {why}", {"path": str(path), "reason": why})
+
+
+def dest_problem(parent: Path) -> str | None:
+    """Why the folder *parent* cannot hold a new skill, or None: it, or a folder above it, is a file."""
+    for folder in (parent, *parent.parents):
+        if folder.is_dir():
+            return None
+        if folder.exists() or folder.is_symlink():
+            if folder == parent:
+                return f"--dest {parent} is not a folder"
+            return f"--dest {parent}: {folder} is a file, not a folder"
+    return None
+
+
+def make_folder(root: Path) -> list[Path]:
+    """Create *root* and the missing folders above it; return those created, shallowest first."""
+    made: list[Path] = []
+    for folder in reversed([root, *root.parents]):
+        if folder.is_dir():
+            continue
+        try:
+            folder.mkdir()
+        except FileExistsError:
+            continue
+        except OSError as exc:
+            remove_folders(made)
+            raise write_error(folder, exc) from None
+        made.append(folder)
+    return made
+
+
+def remove_folders(made: list[Path]) -> None:
+    """Undo :func:`make_folder` after a failed render: the folders it made and what is in them."""
+    import shutil
+
+    if made:
+        shutil.rmtree(made[0], ignore_errors=True)
 
 
 def files_below(root: Path) -> list[str]:
     """The files of a rendered skill, as :func:`~skillsmith.discovery.walk.walk_files` sees them."""
     from skillsmith.discovery.walk import walk_files
 
-    return sorted(rel for rel, _path, _st in walk_files(root, limit=None))
+    return sorted(rel for rel, _path, _st in walk_files(root))
 
 
 def new(
@@ -136,12 +186,14 @@ def new(
 ) -> Created:
     """Create the skill folder ``dest/name`` from the templates and return what was written.
 
-    Raises :class:`UsageError` for invalid answers or a non-empty folder without *force*.
+    Raises :class:`UsageError` for invalid answers, a *dest* that cannot be a folder or a
+    non-empty folder without *force*, and :class:`InvalidInputError` (exit 4, naming the path)
+    for a folder or file that cannot be written; a failed render removes the folders it made.
     Copier renders with the process's working directory set to the template cache while it
     runs (see :mod:`skillsmith.scaffold.history`).
     """
     answers = Answers(
-        name=name, description=description if description is not None else default_description(name),
+        name=name, description=description,
         target=target, license=license, author=author,
         scripts=list(scripts) if scripts else list(DEFAULT_SCRIPTS), examples=examples, json=json,
         verifier=verifier,
@@ -151,14 +203,20 @@ def new(
     if not template_available(template):
         raise UsageError(f"the {target} target is not available in this installation (no {template} template)")
     parent = Path(dest)
-    if parent.exists() and not parent.is_dir():
-        raise UsageError(f"--dest {parent} is not a folder")
+    problem = dest_problem(parent)
+    if problem:
+        raise UsageError(problem)
     root = parent / name
     if root.is_symlink() or (root.exists() and not root.is_dir()):
         raise UsageError(f"{root} exists and is not a folder")
     if root.is_dir() and any(root.iterdir()) and not force:
         raise UsageError(f"{root} exists and is not empty; pass --force to render into it")
-    version = render(template, root, answers.data(), overwrite=force)  # a template uses the answers it asks
+    created = make_folder(root)
+    try:
+        version = render(template, root, answers.data(), overwrite=force)  # a template uses the answers it asks
+    except BaseException:
+        remove_folders(created)  # a failed render leaves nothing behind that it made
+        raise
     return Created(root=root, files=files_below(root), version=version)
 
 
@@ -195,4 +253,4 @@ def write_bytes(path: Path, data: bytes, mode: int | None = None) -> None:
     try:
         atomic_write(path, data, mode=mode)
     except OSError as exc:
-        raise InvalidInputError(f"{path}: not written: {exc}") from None
+        raise write_error(path, exc) from None

@@ -10,11 +10,12 @@ import sys
 from pathlib import Path
 
 from skillsmith import targets
-from skillsmith.rules.spec import description_problem
 from skillsmith.scaffold.answers import (
     DEFAULT_SCRIPTS,
     SKILL_TEMPLATE,
+    license_problem,
     script_problem,
+    spdx_license,
 )
 from skillsmith.scaffold.render import template_available
 
@@ -78,13 +79,14 @@ def ask(options: dict) -> dict | None:
     ).unsafe_ask()
     description = questionary.text(
         "Description (what it does and when to use it):", default=options["description"] or "",
-        validate=validator(description_problem), **out,
+        validate=validator(scaffold.description_problem), **out,
     ).unsafe_ask()
     answers = dict(options, name=name, description=description, target=target)
     if scaffold.template == SKILL_TEMPLATE:  # the questions only the skill template asks
-        answers["license"] = questionary.text(
-            "License (SPDX id, empty for none):", default=options["license"], validate=validator(one_line), **out,
-        ).unsafe_ask()
+        answers["license"] = spdx_license(questionary.text(
+            "License (SPDX id, empty for none):", default=options["license"], validate=validator(one_line, license_problem),
+            **out,
+        ).unsafe_ask())
         answers["author"] = questionary.text(
             "Author (empty for none):", default=options["author"], validate=validator(one_line), **out,
         ).unsafe_ask()

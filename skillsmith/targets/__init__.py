@@ -11,7 +11,8 @@ messages show them. Whatever depends on the host asks the protocol, never the ta
 - ``SPC015`` accepts the target's frontmatter ``fields``; the spec's naming rules apply to
   targets whose skills are ``named_in_frontmatter``;
 - ``new --target`` and the wizard offer the targets with a :class:`Scaffold` (:func:`new_targets`),
-  render its template and validate NAME with its ``name_problem``;
+  render its template and validate NAME and the description with its ``name_problem`` and
+  ``description_problem``;
 - the fix engine runs the file fixers the targets bring (:class:`FileFixer`).
 
 Host modules import nothing heavy at module level and nothing from ``skillsmith.rules``
@@ -49,6 +50,8 @@ class Scaffold:
 
     template: str  # the Copier template under templates/ it renders (given every answer of `new`)
     name_problem: Callable[[object], str | None]  # why NAME cannot name such a skill (check's message), or None
+    #: why a description would make the new skill fail ``check`` (check's message), or None
+    description_problem: Callable[[object], str | None]
     identifier: str = "Skill name"  # what the wizard calls NAME
 
 

@@ -1,7 +1,9 @@
 """The Agent Skills specification host, the default target: the spec plus the script contract.
 
 A skill is named by its SKILL.md frontmatter; :func:`name_problem` is the specification's
-name rule, which every target named that way shares (``SPC007``, ``new`` and the wizard).
+name rule, which every target named that way shares (``SPC007``, ``new`` and the wizard), and
+:func:`description_problem` and :func:`description_markup` are its description rules
+(``SPC010``, ``SPC011``), which ``new`` applies together (:func:`new_description_problem`).
 Claude Code reads a few fields beyond the specification's; a skill for this target may use them.
 """
 
@@ -13,6 +15,7 @@ from skillsmith.model.frontmatter import yaml_type
 from skillsmith.targets import Scaffold, Target
 
 NAME_MAX = 64
+DESCRIPTION_MAX = 1024
 _NAME_CHARS = re.compile(r"^[a-z0-9-]+$")
 
 
@@ -35,6 +38,29 @@ def name_problem(name: object) -> str | None:
     return None
 
 
+def description_problem(description: object) -> str | None:
+    """Why *description* is not valid (``SPC010``), or None."""
+    if not isinstance(description, str):
+        return f"'description' must be a string, not a {yaml_type(description)}"
+    if not description.strip():
+        return "'description' is empty"
+    if len(description) > DESCRIPTION_MAX:
+        return f"'description' is {len(description)} characters long; the limit is {DESCRIPTION_MAX}"
+    return None
+
+
+def description_markup(description: str) -> str | None:
+    """Why *description* would be refused as markup (``SPC011``): it holds ``<`` or ``>``; else None."""
+    if "<" in description or ">" in description:
+        return "'description' contains '<' or '>', which Claude's uploader rejects"
+    return None
+
+
+def new_description_problem(description: object) -> str | None:
+    """What ``check`` would report about the description of a new skill (``SPC010``, ``SPC011``), or None."""
+    return description_problem(description) or description_markup(description)  # type: ignore[arg-type]
+
+
 TARGET = Target(
     name="agentskills",
     summary="The Agent Skills specification and the script contract; the default",
@@ -43,5 +69,5 @@ TARGET = Target(
         "when_to_use", "argument-hint", "model", "disable-model-invocation", "user-invocable",
         "context", "agent", "hooks", "version", "mode", "effort", "paths", "shell",
     }),
-    new=Scaffold(template="skill", name_problem=name_problem),
+    new=Scaffold(template="skill", name_problem=name_problem, description_problem=new_description_problem),
 )

@@ -76,6 +76,7 @@ class JsonDoc:
     error_column: int = 1
     positions: dict = field(default_factory=dict)  # path tuple -> (line, column) of the key or value
     text: str = ""
+    invalid: bool = True  # with an error: the text is not JSON (False: JSON skillsmith does not read)
 
     def where(self, path) -> tuple[int, int]:
         """(line, column) of *path*, or of its nearest ancestor that is known."""
@@ -87,12 +88,40 @@ class JsonDoc:
         return self.positions.get((), (1, 1))
 
 
+#: the longest integer read from a JSON file (Python refuses more than 4,300 digits, and reading
+#: a long one costs time quadratic in its length); no manifest or sample needs more
+MAX_INT_DIGITS = 100
+
+
+class _LongNumber(ValueError):
+    def __init__(self, digits: str) -> None:
+        super().__init__(digits)
+        self.digits = digits
+
+
+def _bounded_int(digits: str) -> int:
+    if len(digits.lstrip("-")) > MAX_INT_DIGITS:
+        raise _LongNumber(digits)
+    return int(digits)
+
+
 @lru_cache(maxsize=32)
 def parse_json(text: str) -> JsonDoc:
+    """The value of the JSON *text* and where each part starts, or why it cannot be read.
+
+    Integers are read up to :data:`MAX_INT_DIGITS` digits: a longer one is an error (with
+    ``invalid`` False: the text is JSON, but not one skillsmith reads).
+    """
     try:
-        data = json.loads(text)
+        data = json.loads(text, parse_int=_bounded_int)
     except json.JSONDecodeError as exc:
         return JsonDoc(error=exc.msg, error_line=exc.lineno, error_column=exc.colno, text=text)
+    except _LongNumber as exc:
+        at = text.find(exc.digits)
+        line, column = _pos(max(at, 0), _line_starts(text))
+        return JsonDoc(error=f"it holds an integer of {len(exc.digits.lstrip('-'))} digits; at most "
+                             f"{MAX_INT_DIGITS} are read", error_line=line, error_column=column, text=text,
+                       invalid=False)
     except RecursionError:
         return JsonDoc(error="nested too deeply", text=text)
     doc = JsonDoc(data=data, text=text)
@@ -232,6 +261,93 @@ def _schema_errors(canonical: str) -> tuple:
         out.append((tuple(error.absolute_path), str(error.validator), error.message))
     out.sort(key=lambda e: [str(p) for p in e[0]])
     return tuple(out)
+
+
+# -- a tool's sample arguments against its parameters -------------------------------------------
+
+#: how long checking one sample may take: a skill's own ``pattern`` can backtrack for minutes
+#: (``^(a+)+$`` on 31 characters takes 45 s), so a schema with patterns is checked in a forked
+#: child that is killed after this long
+SAMPLE_SECONDS = 5.0
+_REF_KEYS = ("$ref", "$dynamicRef")
+
+
+def external_refs(schema: object, path: tuple = ()) -> list[tuple[tuple, str]]:
+    """(path, target) of each ``$ref``/``$dynamicRef`` in *schema* that points outside it (not ``#...``)."""
+    found = []
+    todo = [(schema, path)]
+    while todo:
+        node, where = todo.pop()
+        if isinstance(node, dict):
+            for key, value in node.items():
+                if key in _REF_KEYS and isinstance(value, str) and not value.startswith("#"):
+                    found.append((where + (key,), value))
+                else:
+                    todo.append((value, where + (key,)))
+        elif isinstance(node, list):
+            todo.extend((value, where + (i,)) for i, value in enumerate(node))
+    return sorted(found, key=lambda f: [str(p) for p in f[0]])
+
+
+def without_external_refs(schema: object) -> object:
+    """*schema* with each reference that points outside it dropped (it constrains nothing then)."""
+    if isinstance(schema, dict):
+        return {key: without_external_refs(value) for key, value in schema.items()
+                if not (key in _REF_KEYS and isinstance(value, str) and not value.startswith("#"))}
+    if isinstance(schema, list):
+        return [without_external_refs(value) for value in schema]
+    return schema
+
+
+def has_patterns(schema: object) -> bool:
+    """Whether *schema* holds a ``pattern`` or ``patternProperties`` (a regular expression of the skill's)."""
+    todo = [schema]
+    while todo:
+        node = todo.pop()
+        if isinstance(node, dict):
+            if "pattern" in node or "patternProperties" in node:
+                return True
+            todo.extend(node.values())
+        elif isinstance(node, list):
+            todo.extend(node)
+    return False
+
+
+class SampleUnchecked(Exception):
+    """The sample could not be checked against the schema: the message says why."""
+
+
+def sample_errors(cls, params: dict, sample: object) -> list[tuple[tuple, str]]:
+    """(path in *sample*, message) of each way *sample* breaks the schema *params* (a valid
+    schema of validator class *cls*), sorted as the validator found them.
+
+    Nothing is fetched: references that point outside the schema are dropped first (see
+    :func:`external_refs`); one that points nowhere inside it ends the check with a message.
+    A schema with patterns is checked in a forked child bounded by :data:`SAMPLE_SECONDS`;
+    raises :class:`SampleUnchecked` when that runs out.
+    """
+    schema = without_external_refs(params)
+    if not has_patterns(schema):
+        return _sample_errors(cls, schema, sample)
+    from skillsmith import forked
+
+    try:
+        return forked.call(_sample_errors, cls, schema, sample, timeout=SAMPLE_SECONDS)
+    except forked.Failed as why:
+        raise SampleUnchecked(str(why)) from None
+
+
+def _sample_errors(cls, schema: dict, sample: object) -> list[tuple[tuple, str]]:
+    import referencing
+    import referencing.exceptions
+
+    out = []
+    try:
+        for error in cls(schema, registry=referencing.Registry()).iter_errors(sample):
+            out.append((tuple(error.absolute_path), error.message))
+    except referencing.exceptions.Unresolvable as exc:
+        out.append(((), f"$ref {str(getattr(exc, 'ref', exc))!r} points nowhere in the parameters; not checked further"))
+    return out
 
 
 def tools(data: dict) -> list[tuple[int, dict]]:
@@ -511,6 +627,21 @@ def has_kvist_manifest(model) -> bool:
     return f is not None and bool(f.text) and '"plugin_api"' in f.text
 
 
+#: the longest one-line summary ``new`` writes into the manifest and SKILL.md
+SUMMARY_MAX = 300
+
+
+def new_summary_problem(summary: object) -> str | None:
+    """Why *summary* cannot be the one-line summary of a new kvist skill, or None."""
+    if not isinstance(summary, str) or not summary.strip():
+        return "the summary is empty"
+    if "\n" in summary or "\r" in summary:
+        return "the summary must be one line"
+    if len(summary) > SUMMARY_MAX:
+        return f"the summary is {len(summary)} characters long; the limit is {SUMMARY_MAX}"
+    return None
+
+
 def new_id_problem(name: object) -> str | None:
     """Why *name* cannot be the id, and so the folder name, of a new kvist skill, or None."""
     if not isinstance(name, str) or not name or name in (".", "..") or "/" in name or "\\" in name:
@@ -525,5 +656,6 @@ TARGET = Target(
     priority=20,  # a kvist manifest decides, even for a SKILL.md with progressive: frontmatter
     fields=frozenset({"version"}),
     named_in_frontmatter=False,
-    new=Scaffold(template="kvist", name_problem=new_id_problem, identifier="kvist id"),
+    new=Scaffold(template="kvist", name_problem=new_id_problem, description_problem=new_summary_problem,
+                 identifier="kvist id"),
 )

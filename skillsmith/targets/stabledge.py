@@ -18,7 +18,7 @@ from skillsmith.lang.interpreter import shebang_interpreter
 from skillsmith.model import frontmatter
 from skillsmith.model.skillpath import PARENT, skill_path
 from skillsmith.targets import FileFixer, Scaffold, Target
-from skillsmith.targets.agentskills import name_problem
+from skillsmith.targets.agentskills import name_problem, new_description_problem
 
 ROLES = ("reference", "executable", "template", "asset")
 #: extension -> runtime the host bundles
@@ -342,7 +342,7 @@ TARGET = Target(
     detect=has_progressive_frontmatter,
     priority=10,
     fields=frozenset({"progressive", "resources", "network", "network_hosts", "version"}),
-    new=Scaffold(template="skill", name_problem=name_problem),
+    new=Scaffold(template="skill", name_problem=name_problem, description_problem=new_description_problem),
     file_fixers=(
         FileFixer(
             "stabledge-resources", rules=RESOURCES_FIX_RULES, safe=True, pattern="SKILL.md", fix=fix_skill_md,

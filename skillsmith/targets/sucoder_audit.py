@@ -8,7 +8,11 @@ A git-tracked skills folder is reviewed against a baseline, the ref ``refs/audit
    since the baseline (added, modified, deleted; from git, including uncommitted work);
 3. the reviewed files go through the security and file rules of ``skillsmith check`` plus the
    audit rules (scope creep against the baseline version of each skill);
-4. nothing flagged: the baseline may move to HEAD (``--approve``); anything flagged: it stays.
+4. nothing flagged: the baseline may move to HEAD (``--approve``); anything flagged: it stays,
+   unless a reviewer accepts each flagged concern by name (``--accept RULE:PATH[:LINE]``) or all
+   of them (``--accept-all``). An acceptance is never silent: who accepted which concerns, and
+   when, is recorded in the audit trail, a git note on the approved commit under
+   :data:`NOTES` (``git notes --ref=audited show``), and the move of the ref names it too.
 
 The audit reads the skills and never writes them; only ``--init``, ``--commit`` and
 ``--approve`` write, and only to git.
@@ -17,7 +21,9 @@ The audit reads the skills and never writes them; only ``--init``, ``--commit`` 
 from __future__ import annotations
 
 import difflib
+import hashlib
 import os
+import re
 import stat
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -25,7 +31,7 @@ from functools import cached_property
 from pathlib import Path, PurePosixPath
 
 from skillsmith.config import Config
-from skillsmith.discovery.git import Git
+from skillsmith.discovery.git import Git, blob_id
 from skillsmith.discovery.walk import Ignorer, walk_tree
 from skillsmith.errors import InvalidInputError, NotFoundError, UsageError
 from skillsmith.model.sourcefile import MAX_BYTES, SourceFile
@@ -33,10 +39,14 @@ from skillsmith.rules import registry
 from skillsmith.rules.finding import Hit, display_path
 
 BASELINE = "refs/audited"
+#: where accepted concerns are recorded: a note on each commit approved with them
+NOTES = "refs/notes/audited"
 #: families of `check` rules whose findings are audit concerns (others are code quality)
 CHECK_FAMILIES = ("SEC", "FIL")
 
 ADDED, MODIFIED, DELETED = "added", "modified", "deleted"
+#: how much of a file is hashed at a time
+CHUNK = 1 << 20
 
 
 @dataclass(frozen=True)
@@ -80,15 +90,103 @@ class Concern:
     message: str
     hunk: str | None = None
     excerpt: str | None = None  # the flagged line, when the file is text
+    accepted: bool = False  # a reviewer accepted it (--accept, --accept-all)
 
     def to_json(self) -> dict:
         return {"rule": self.rule, "path": display_path(self.path), "line": self.line, "column": self.column,
-                "severity": self.severity, "message": self.message, "hunk": self.hunk, "excerpt": self.excerpt}
+                "severity": self.severity, "message": self.message, "hunk": self.hunk, "excerpt": self.excerpt,
+                "accepted": self.accepted}
 
     def to_text(self) -> str:
         where = f" (hunk {self.hunk})" if self.hunk else ""
         sev = "" if self.severity == "error" else f" ({self.severity})"
-        return f"{display_path(self.path)}:{self.line}:{self.column}: {self.rule} {self.message}{sev}{where}"
+        mark = " [accepted]" if self.accepted else ""
+        return f"{display_path(self.path)}:{self.line}:{self.column}: {self.rule} {self.message}{sev}{where}{mark}"
+
+    def trail_line(self, root: Path) -> str:
+        """The concern as the audit trail records an acceptance of it: rule, path in the root, line, message."""
+        try:
+            rel = Path(self.path).relative_to(root).as_posix()
+        except ValueError:
+            rel = self.path
+        return f"{self.rule} {rel}:{self.line} {self.message}"
+
+
+@dataclass(frozen=True)
+class Acceptance:
+    """A reviewer's acceptance of flagged concerns: ``RULE:PATH[:LINE]`` specs, or all of them."""
+
+    reviewer: str  # "Name <email>"
+    specs: tuple[str, ...] = ()
+    everything: bool = False
+
+    def matches(self, spec: str, concern: Concern, root: Path) -> bool:
+        rule, path, line = parse_accept(spec)
+        if concern.rule.upper() != rule or (line is not None and concern.line != line):
+            return False
+        wanted = Path(path)
+        candidates = {wanted} if wanted.is_absolute() else {root / wanted, Path.cwd() / wanted}
+        return os.path.normpath(concern.path) in {os.path.normpath(c) for c in candidates}
+
+    def author(self) -> dict[str, str]:
+        """git's environment that makes the reviewer the author of the trail's record (when it names an email)."""
+        m = re.fullmatch(r"\s*(.*?)\s*<([^<>\s]+)>\s*", self.reviewer)
+        if not m:
+            return {}
+        return {"GIT_AUTHOR_NAME": m.group(1) or m.group(2), "GIT_AUTHOR_EMAIL": m.group(2)}
+
+    def apply(self, concerns: list[Concern], root: Path) -> None:
+        """Mark the accepted concerns; a spec that names no concern is a usage error (a typo must not pass)."""
+        for spec in self.specs:
+            found = [c for c in concerns if self.matches(spec, c, root)]
+            if not found:
+                raise UsageError(f"--accept {spec}: no concern of this audit is {spec}; "
+                                 "name one as RULE:PATH or RULE:PATH:LINE, as the report prints it")
+            for c in found:
+                c.accepted = True
+        if self.everything:
+            for c in concerns:
+                c.accepted = True
+
+
+def parse_accept(spec: str) -> tuple[str, str, int | None]:
+    """``RULE:PATH[:LINE]`` as (rule, path, line or None); UsageError when it is not that shape."""
+    rule, sep, rest = spec.partition(":")
+    if not sep or not rule.strip() or not rest:
+        raise UsageError(f"--accept {spec!r}: write RULE:PATH or RULE:PATH:LINE, e.g. SEC050:fmt/SKILL.md:10")
+    path, sep, line = rest.rpartition(":")
+    if sep and line.isdigit() and path:
+        return rule.strip().upper(), path, int(line)
+    return rule.strip().upper(), rest, None
+
+
+def reviewer_identity(git: Git, given: str | None) -> str:
+    """Who accepts: *given* (``Name <email>``), else the repository's git ``user.name`` and ``user.email``."""
+    if given is not None:
+        if not given.strip() or "\n" in given:
+            raise UsageError("--reviewer must name a person, like 'Ada Lovelace <ada@example.com>'")
+        return given.strip()
+    email = git.run("config", "user.email", check=False).stdout.decode("utf-8", "replace").strip()
+    name = git.run("config", "user.name", check=False).stdout.decode("utf-8", "replace").strip()
+    if not email:
+        raise UsageError("accepting concerns records who accepted them: pass --reviewer 'NAME <EMAIL>' "
+                         "or set git config user.email")
+    return f"{name} <{email}>" if name else f"<{email}>"
+
+
+def trail_message(root: Path, head: str, audited: str | None, acceptance: Acceptance, accepted: list[Concern]) -> str:
+    """The audit trail's record of an approval with accepted concerns: who, when, which."""
+    lines = [
+        f"skillsmith audit: approved with {len(accepted)} accepted concern{'s' if len(accepted) != 1 else ''}",
+        "",
+        f"Reviewer: {acceptance.reviewer}",
+        f"Date: {now()}",
+        f"Approved: {head}",
+        f"Previous baseline: {audited or '(none)'}",
+        "Accepted:" + (" all flagged concerns (--accept-all)" if acceptance.everything else ""),
+    ]
+    lines += [f"  {c.trail_line(root)}" for c in accepted]
+    return "\n".join(lines) + "\n"
 
 
 @dataclass
@@ -158,6 +256,12 @@ class Outcome:
     approved: bool = False
     notes: list[str] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)  # rules that failed: the review is incomplete
+    reviewer: str | None = None  # who accepted concerns, when any were
+
+    @property
+    def open_concerns(self) -> list[Concern]:
+        """The concerns no reviewer accepted: each keeps the baseline where it is."""
+        return [c for c in self.concerns if not c.accepted]
 
     def summary(self) -> str:
         r = self.review
@@ -167,13 +271,19 @@ class Outcome:
         else:
             scope = (f"diff review since {r.base_name} ({r.base[:12]}): {counts[ADDED]} added, "  # type: ignore[index]
                      f"{counts[MODIFIED]} modified, {counts[DELETED]} deleted")
-        if self.concerns:
-            files = len({c.path for c in self.concerns})
-            n = len(self.concerns)
-            return (f"{n} concern{'s' if n != 1 else ''} in {files} file{'s' if files != 1 else ''} ({scope}); "
+        accepted = len(self.concerns) - len(self.open_concerns)
+        if self.open_concerns:
+            files = len({c.path for c in self.open_concerns})
+            n = len(self.open_concerns)
+            also = f", {accepted} more accepted" if accepted else ""
+            return (f"{n} concern{'s' if n != 1 else ''} in {files} file{'s' if files != 1 else ''}{also} ({scope}); "
                     f"{BASELINE} not moved.")
         if self.errors:
             return f"The review is incomplete: {len(self.errors)} rule error(s) ({scope}); {BASELINE} not moved."
+        if accepted and self.approved:
+            return (f"{accepted} concern{'s' if accepted != 1 else ''} accepted by {self.reviewer} ({scope}); "
+                    f"{BASELINE} moved to {self.head[:12]}; the acceptance is recorded in "
+                    f"'git notes --ref=audited show {self.head[:12]}'.")
         if self.approved:
             return f"No concerns ({scope}); {BASELINE} moved to {self.head[:12]}."
         return f"No concerns ({scope}); run with --approve to move {BASELINE} to {self.head[:12]}."
@@ -182,7 +292,8 @@ class Outcome:
         r = self.review
         return {
             "mode": r.mode, "baseline": r.base, "baseline_ref": r.base_name, "head": self.head,
-            "approved": self.approved,
+            "approved": self.approved, "accepted": sum(1 for c in self.concerns if c.accepted),
+            "reviewer": self.reviewer,
             "reviewed": [{"status": c.status, "path": c.rel} for c in r.changes],
         }
 
@@ -267,25 +378,63 @@ def hunks(old: bytes, new: bytes) -> tuple[list[Hunk], set[int]]:
     return found, changed
 
 
-def changes_since(git: Git, root: Path, base: str, max_bytes: int) -> list[Change]:
-    """Files added, modified or deleted in the work tree (committed or not) since *base*."""
-    fields = git.paths("diff", "--name-status", "-z", "--no-renames", "--no-ext-diff", "--no-textconv", base, "--")
+def changes_since(git: Git, root: Path, base: str, entries: list[Entry], ignored: list[str],
+                  max_bytes: int) -> list[Change]:
+    """Files added, modified or deleted in the work tree (committed or not) since *base*.
+
+    Compared here, not by git: the baseline's tree gives each path's mode and blob id, and each
+    work-tree file is hashed as the blob it would be, byte for byte. No filter, attribute,
+    index state or config of the audited repository stands between a file and its review
+    (a ``clean`` filter that replays the baseline's bytes used to hide a changed ``SKILL.md``).
+    Files git ignores are left to SUC012; a nested repository's ``.git`` is not a skill's file.
+    """
+    old_tree = {rel: e for rel, e in git.tree(base).items() if e[0] != "160000"}
+    fmt = git.object_format()
+    folders = tuple(i for i in ignored if i.endswith("/"))
+    files = {i for i in ignored if not i.endswith("/")}
+    now = {e.rel: e for e in entries
+           if e.kind in ("file", "symlink", "other") and ".git" not in e.rel.split("/")
+           and e.rel not in files and not e.rel.startswith(folders)}
     found: dict[str, str] = {}
-    for status, rel in zip(fields[::2], fields[1::2]):
-        found[rel] = {"A": ADDED, "D": DELETED}.get(status[0], MODIFIED)
-    for rel in git.paths("ls-files", "-z", "--others", "--exclude-standard"):
-        found.setdefault(rel, ADDED)
+    for rel in old_tree.keys() | now.keys():
+        if rel not in now:
+            found[rel] = DELETED
+        elif rel not in old_tree:
+            found[rel] = ADDED
+        elif not same_blob(now[rel], *old_tree[rel], fmt):
+            found[rel] = MODIFIED
     old = git.blobs(base, [rel for rel, status in sorted(found.items()) if status != ADDED], max_bytes)
     out = []
     for rel, status in sorted(found.items()):
         path = root / rel
         change = Change(status, rel, path, old=old.get(rel))
-        if status != DELETED:
-            change.new = read_bytes(path, max_bytes) if path.is_file() and not path.is_symlink() else None
+        if status != DELETED and now[rel].kind == "file":
+            change.new = read_bytes(path, max_bytes)
         if change.new is not None:
             change.hunks, change.changed = hunks(change.old or b"", change.new)
         out.append(change)
     return out
+
+
+def same_blob(entry: Entry, mode: str, oid: str, size: int | None, object_format: str) -> bool:
+    """Whether the work-tree *entry* is the baseline's blob (*mode*, *oid*, *size*) byte for byte, mode included."""
+    try:
+        if entry.kind == "symlink":
+            return mode == "120000" and blob_id(os.readlink(os.fsencode(entry.path)), object_format) == oid
+        if entry.kind != "file" or mode != ("100755" if entry.mode & 0o100 else "100644"):
+            return False
+        if size is not None and os.lstat(entry.path).st_size != size:
+            return False
+        h = hashlib.new(object_format)
+        with open(entry.path, "rb") as fh:
+            data = fh.read(CHUNK)
+            h.update(b"blob %d\0" % os.fstat(fh.fileno()).st_size)
+            while data:
+                h.update(data)
+                data = fh.read(CHUNK)
+        return h.hexdigest() == oid
+    except OSError:
+        return False  # unreadable now: SUC010 says why, and the review sees it as changed
 
 
 def full_review(entries: list[Entry]) -> list[Change]:
@@ -296,7 +445,9 @@ def check_concerns(review: Review, errors: list[str]) -> list[Concern]:
     """Findings of the security and file rules of ``check`` on the reviewed files.
 
     The skills folder's own configuration and inline ``skillsmith: ignore`` comments are not
-    honoured: whoever writes the skills must not be able to silence their audit.
+    honoured: whoever writes the skills must not be able to silence their audit. A finding
+    about a whole skill (scope ``unit``: part of it could not be read) is a concern wherever
+    it points, so a skill that was not fully reviewed is never approved.
     """
     from skillsmith.discovery.discover import Unit, find_skills
     from skillsmith.rules import engine as checker
@@ -308,7 +459,7 @@ def check_concerns(review: Review, errors: list[str]) -> list[Concern]:
     ignorer = Ignorer(review.root, config)
     units = []
     covered: set[str] = set()
-    for skill in find_skills(review.root, ignorer):
+    for skill in find_skills(review.root, ignorer)[0]:
         inside = [p for p in reviewed if p == str(skill) or p.startswith(str(skill) + os.sep)]
         if inside:
             units.append(Unit("skill", skill, config, ignorer=ignorer))
@@ -324,6 +475,9 @@ def check_concerns(review: Review, errors: list[str]) -> list[Concern]:
         for f in result["findings"]:
             change = reviewed.get(str(Path(f["path"])))
             if change is None:
+                rule = registry.get_rule(f["rule"])
+                if rule is not None and rule.scope == "unit":  # the skill was not fully reviewed
+                    concerns.append(Concern(f["rule"], f["path"], f["line"], f["column"], f["severity"], f["message"]))
                 continue
             hunk = None
             if review.mode == "diff" and change.new is not None:
@@ -371,9 +525,23 @@ def order(c: Concern) -> tuple:
 
 
 def run_audit(root: Path, *, full: bool = False, since: str | None = None, approve: bool = False,
-              init: bool = False, commit: bool = False, max_bytes: int = MAX_BYTES) -> Outcome:
+              init: bool = False, commit: bool = False, max_bytes: int = MAX_BYTES,
+              accept: list[str] | None = None, accept_all: bool = False, reviewer: str | None = None) -> Outcome:
+    """Audit *root*; with *approve*, move the baseline when nothing (or nothing not accepted) is flagged.
+
+    *accept* (``RULE:PATH[:LINE]`` specs) and *accept_all* accept flagged concerns for this
+    approval; they need *approve* and a *reviewer* (default: git's ``user.name``/``user.email``),
+    and the approval records them (:func:`trail_message`, a note under :data:`NOTES`).
+    """
     notes: list[str] = []
+    if (accept or accept_all) and not approve:
+        raise UsageError("--accept and --accept-all accept concerns for an approval: add --approve")
+    for spec in accept or ():
+        parse_accept(spec)
     git = open_repo(root, init)
+    acceptance = None
+    if accept or accept_all:
+        acceptance = Acceptance(reviewer_identity(git, reviewer), tuple(accept or ()), accept_all)
     if commit:
         if git.commit_all(f"skillsmith audit: snapshot of the skills at {now()}"):
             notes.append("committed pending changes")
@@ -393,15 +561,26 @@ def run_audit(root: Path, *, full: bool = False, since: str | None = None, appro
                              "use --full, or a REF at or before it")
     entries = walk(root)
     ignored = git.paths("ls-files", "-z", "--others", "--ignored", "--exclude-standard", "--directory")
-    changes = full_review(entries) if mode == "full" else changes_since(git, root, base, max_bytes)  # type: ignore[arg-type]
+    changes = full_review(entries) if mode == "full" else changes_since(git, root, base, entries, ignored, max_bytes)  # type: ignore[arg-type]
     review = Review(root, git, mode, base if mode == "diff" else None, base_name if mode == "diff" else None,
                     entries, changes, ignored, max_bytes)
     errors: list[str] = []
     concerns = audit_concerns(review, errors) + check_concerns(review, errors)
     concerns.sort(key=order)
-    outcome = Outcome(review, head, concerns, notes=notes, errors=errors)
-    if approve and not concerns and not errors:
+    if acceptance is not None:
+        acceptance.apply(concerns, root)
+    outcome = Outcome(review, head, concerns, notes=notes, errors=errors,
+                      reviewer=acceptance.reviewer if acceptance is not None else None)
+    if approve and not outcome.open_concerns and not errors:
+        accepted = [c for c in concerns if c.accepted]
+        message = f"skillsmith audit: approved at {now()}"
+        if accepted:
+            # the trail first: an approval whose record could not be written does not happen
+            as_reviewer = Git(root, needed_by="the audit", env=acceptance.author())  # type: ignore[union-attr]
+            as_reviewer.run(*git.identity(), "notes", "--ref", NOTES, "append", "-m",
+                            trail_message(root, head, audited, acceptance, accepted), head)  # type: ignore[arg-type]
+            message += f" by {acceptance.reviewer} with {len(accepted)} accepted concern(s) ({NOTES})"  # type: ignore[union-attr]
         # move only from the value we read: a concurrent change of the ref makes this fail
-        git.run("update-ref", "-m", f"skillsmith audit: approved at {now()}", BASELINE, head, audited or "")
+        git.run("update-ref", "--create-reflog", "-m", message, BASELINE, head, audited or "")
         outcome.approved = True
     return outcome

@@ -1,0 +1,477 @@
+"""Whether a shell fix keeps what the script does, and why not when it does not.
+
+A fix is safe only when the script behaves the same for every input afterwards. These are
+the questions the shell rules ask to mark a finding's fix ``safe``, ``unsafe`` or absent, and
+the shell codemods ask before they edit, so ``check`` and ``fix`` give the same answer:
+
+- :func:`pipefail_hazards`: pipelines whose exit status the script uses and that can fail
+  in a stage other than the last (a reader that stops early, ``grep -q`` or ``head``, makes
+  the writer before it fail): ``set -o pipefail`` changes their status.
+- :func:`nounset_hazards`: variables the script may read before anything assigned them:
+  ``set -u`` stops the script there.
+- :func:`collision_risk`: whether the script runs code that may assign any name (``source``,
+  ``eval``), so that a new ``readonly`` constant may make that assignment fail.
+- :func:`forwards_arguments` and :func:`own_usage`: a script whose ``--help`` reaches another
+  program, or that prints its own usage text, gets no generated help branch.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from skillsmith.lang import shell
+
+#: builtins that only write their arguments: they fail only when the reader leaves early (SIGPIPE)
+WRITERS = frozenset({"echo", "printf", "true", ":"})
+#: commands that read their whole input (unless an option below makes them stop early)
+READ_ALL = frozenset(
+    "cat sort uniq wc tr cut tee jq yq base64 xxd od column fmt fold rev nl paste tail gzip gunzip "
+    "zcat bzip2 xz md5sum sha1sum sha256sum sha512sum shasum cksum xargs expand unexpand iconv "
+    "sed awk gawk mawk nawk grep egrep fgrep rg tac dos2unix".split()
+)
+_GREP = {"grep", "egrep", "fgrep", "rg"}
+_GREP_EARLY_LONG = {"--quiet", "--silent", "--max-count", "--files-with-matches", "--files-without-match"}
+_AWK = {"awk", "gawk", "mawk", "nawk"}
+_SED_QUIT = re.compile(r"(?:^|[;\n{}/]|\d|\$)\s*[qQ]\s*\d*\s*(?:$|[;}\n])")
+#: blocks whose statements run in order; the last one's status is the block's status
+_BLOCKS = {"program", "compound_statement", "do_group", "subshell", "else_clause", "case_item"}
+_CONDITIONAL = {"if_statement", "elif_clause", "while_statement", "until_statement"}
+
+
+@dataclass(frozen=True)
+class Hazard:
+    """One place where a fix would change what the script does."""
+
+    line: int  # 1-based
+    why: str  # one clause, for a finding's message
+    what: str = ""  # the code it is about, shortened
+
+
+# -- pipefail -----------------------------------------------------------------------------------
+
+
+def errexit(root, data: bytes, shebang: str | None = None) -> bool:
+    """Whether a failing command can stop the script: ``set -e`` anywhere, ``bash -e`` in the shebang, an ERR trap."""
+    if "errexit" in shell.set_options(root, data, top_level_only=False):
+        return True
+    if shebang and re.search(r"\s-[a-zA-Z]*e", shebang):
+        return True
+    for cmd in shell.commands(root, data):
+        if cmd.name == "trap" and any(a in ("ERR", "SIGERR") for a in cmd.arg_texts(data)):
+            return True
+    return False
+
+
+def pipeline_stages(node) -> list:
+    """The stages of a pipeline node, in order (a heredoc's ``cat <<EOF | head`` included)."""
+    if node.type == "pipeline":
+        return [c for c in node.named_children if c.type != "comment"]
+    if node.type == "redirected_statement":
+        for redirect in node.children_by_field_name("redirect"):
+            if redirect.type == "heredoc_redirect":
+                inner = next((c for c in redirect.named_children if c.type == "pipeline"), None)
+                if inner is not None:
+                    body = node.child_by_field_name("body")
+                    return ([body] if body is not None else []) + pipeline_stages(inner)
+    return []
+
+
+def stops_early(stage, data: bytes) -> bool:
+    """Whether a pipeline stage may exit before it has read all of its input."""
+    if stage.type == "redirected_statement":
+        body = stage.child_by_field_name("body")
+        return stops_early(body, data) if body is not None else True
+    if stage.type in ("while_statement", "until_statement"):
+        body = stage.child_by_field_name("body")
+        text = shell.text(body, data) if body is not None else ""
+        return bool(re.search(r"\b(break|exit|return)\b", text))
+    if stage.type != "command":
+        return True  # a subshell, a group, a function call: anything may happen
+    name_node = stage.child_by_field_name("name")
+    if name_node is None:
+        return True
+    name = shell.text(name_node, data)
+    args = [shell.unquote(shell.text(a, data)) for a in stage.children_by_field_name("argument")]
+    if name in ("head", "read", "mapfile", "readarray", "less", "more"):
+        return name in ("head", "read", "less", "more")
+    if name in _GREP:
+        for a in args:
+            if a.startswith("--"):
+                if a.split("=", 1)[0] in _GREP_EARLY_LONG:
+                    return True
+            elif a.startswith("-") and re.search(r"[qmlL]", a[1:]):
+                return True
+        return False
+    if name in _AWK:
+        return any(re.search(r"\bexit\b", a) for a in args)
+    if name == "sed":
+        return any(_SED_QUIT.search(a) for a in args if not a.startswith("-"))
+    if name == "sort":
+        return any(a in ("-c", "-C", "--check") for a in args)
+    return name not in READ_ALL
+
+
+def can_fail(stage, data: bytes, reader_stops_early: bool) -> bool:
+    """Whether a stage that is not the last may exit non-zero."""
+    if stage.type == "redirected_statement":
+        body = stage.child_by_field_name("body")
+        if body is not None and body.type == "command" and _name(body, data) == "cat" and not body.children_by_field_name("argument"):
+            return reader_stops_early  # `cat <<EOF`: writes its heredoc
+        return True
+    if stage.type == "command" and _name(stage, data) in WRITERS:
+        return reader_stops_early
+    return True
+
+
+def _name(node, data: bytes) -> str | None:
+    name = node.child_by_field_name("name")
+    return shell.text(name, data) if name is not None else None
+
+
+def _next_statement(node):
+    sib = node.next_named_sibling
+    while sib is not None and sib.type in ("comment", "heredoc_body"):
+        sib = sib.next_named_sibling
+    return sib
+
+
+def _reads_status(node, data: bytes) -> bool:
+    """Whether statement *node* reads ``$?`` (or is a bare ``exit``/``return``, which returns it)."""
+    if node is None:
+        return False
+    if node.type == "command" and _name(node, data) in ("exit", "return") and not node.children_by_field_name("argument"):
+        return True
+    return "$?" in shell.text(node, data) or "${?}" in shell.text(node, data)
+
+
+def _in_condition(node, parent) -> bool:
+    """Whether *node* is in the condition part of an if/elif/while/until."""
+    for c in parent.children:
+        if c.type in ("then", "do_group"):
+            return node.end_byte <= c.start_byte
+    return False
+
+
+def status_used(node, data: bytes, stops_on_error: bool) -> bool:
+    """Whether the exit status of statement-level *node* (a pipeline) can change what the script does.
+
+    It is used in a condition (``if``, ``while``, ``&&``, ``||``, ``!``), read through ``$?``,
+    returned as a function's or the script's status, or, with *stops_on_error*, ends the
+    script. Anything this cannot place counts as used.
+    """
+    n = node
+    while True:
+        p = n.parent
+        if p is None:
+            return True
+        t = p.type
+        if t in ("list", "negated_command", "function_definition"):
+            return True
+        if t == "pipeline":
+            if p.named_children and p.named_children[-1] == n:
+                n = p
+                continue
+            return False  # an inner stage: its own status is not the pipeline's
+        if t in ("redirected_statement", "variable_assignments", "case_statement", "for_statement",
+                 "c_style_for_statement"):
+            n = p
+            continue
+        if t == "variable_assignment":
+            n = p  # `x=$(a | b)`: the assignment's status is the substitution's
+            continue
+        if t == "command_substitution":
+            if p.parent is not None and p.parent.type == "variable_assignment":
+                n = p
+                continue
+            return False  # an argument: the command's status does not depend on it
+        if t == "declaration_command":
+            return False  # `local x=$(a | b)`: local's status
+        if n.type == "do_group":
+            n = p
+            continue
+        if t in _CONDITIONAL:
+            if _in_condition(n, p):
+                return True
+        elif t not in _BLOCKS:
+            return True
+        nxt = _next_statement(n)
+        if stops_on_error or _reads_status(nxt, data):
+            return True
+        if nxt is not None and nxt.type not in ("elif_clause", "else_clause"):
+            return False
+        if t == "program":
+            return True  # the last statement: the script's exit status
+        n = p
+
+
+def pipefail_hazards(root, data: bytes, shebang: str | None = None, nodes: list | None = None) -> list[Hazard]:
+    """Pipelines whose status ``set -o pipefail`` would change, each with why (see the module doc)."""
+    stops = errexit(root, data, shebang)
+    found: list[Hazard] = []
+    for node in nodes if nodes is not None else shell.walk(root):
+        if node.type not in ("pipeline", "redirected_statement"):
+            continue
+        if node.type == "pipeline" and node.parent is not None and node.parent.type == "heredoc_redirect":
+            continue  # counted with its redirected statement
+        stages = pipeline_stages(node)
+        if len(stages) < 2:
+            continue
+        failing = None
+        for i, stage in enumerate(stages[:-1]):
+            early = next((s for s in stages[i + 1:] if stops_early(s, data)), None)
+            if can_fail(stage, data, early is not None):
+                failing = (stage, early)
+                break
+        if failing is None or not status_used(node, data, stops):
+            continue
+        stage, early = failing
+        line = node.start_point[0] + 1
+        shown = _short(shell.text(node, data))
+        if early is not None:
+            why = (f"`{shown}` (line {line}): `{_short(shell.text(early, data), 20)}` may stop reading early, "
+                   f"and pipefail then fails the pipeline where it succeeded")
+        elif stops:
+            why = (f"`{shown}` (line {line}) under set -e: with pipefail a failing "
+                   f"`{_short(shell.text(stage, data), 20)}` stops the script")
+        else:
+            why = (f"`{shown}` (line {line}): its status is used, and with pipefail a failing "
+                   f"`{_short(shell.text(stage, data), 20)}` changes it")
+        found.append(Hazard(line, why))
+    return found
+
+
+def _short(text: str, width: int = 40) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= width else text[:width - 3] + "..."
+
+
+# -- nounset ------------------------------------------------------------------------------------
+
+_ARITH = {"arithmetic_expansion", "compound_statement"}
+
+
+def _top_statement(node):
+    """The top-level statement holding *node*."""
+    while node.parent is not None and node.parent.type != "program":
+        node = node.parent
+    return node
+
+
+def _function_of(node):
+    p = node.parent
+    while p is not None:
+        if p.type == "function_definition":
+            return p
+        p = p.parent
+    return None
+
+
+def _unconditional_assignments(block, data: bytes) -> dict[str, int]:
+    """Names a block's own statements assign on every run through it: name -> end byte of the first."""
+    found: dict[str, int] = {}
+    for stmt in block.named_children:
+        targets = []
+        if stmt.type == "variable_assignment":
+            targets = [stmt]
+        elif stmt.type in ("declaration_command", "variable_assignments"):
+            targets = [c for c in stmt.named_children if c.type == "variable_assignment"]
+            if stmt.type == "declaration_command":
+                for c in stmt.named_children:  # `local x` with no value: set to empty in bash
+                    if c.type == "variable_name":
+                        found.setdefault(shell.text(c, data), stmt.end_byte)
+        elif stmt.type == "command" and _name(stmt, data) in ("read", ":"):
+            for node in shell.walk(stmt):
+                if node.type == "expansion" and any(c.type in (":=", "=") for c in node.children):
+                    for c in node.children:
+                        if c.type == "variable_name":
+                            found.setdefault(shell.text(c, data), stmt.end_byte)
+            if _name(stmt, data) == "read":
+                for a in stmt.children_by_field_name("argument"):
+                    word = shell.text(a, data)
+                    if re.match(r"^[A-Za-z_]\w*$", word):
+                        found.setdefault(word, stmt.end_byte)
+        for t in targets:
+            name = t.child_by_field_name("name")
+            if name is not None and name.type == "variable_name":
+                found.setdefault(shell.text(name, data), t.end_byte)
+    return found
+
+
+def _loop_variables(node, data: bytes) -> set[str]:
+    """Names a surrounding loop assigns for its body: ``for x in``, ``while read x``, ``getopts``."""
+    names: set[str] = set()
+    p = node.parent
+    while p is not None:
+        if p.type in ("for_statement", "select_statement"):
+            var = p.child_by_field_name("variable")
+            body = p.child_by_field_name("body")
+            if var is not None and body is not None and body.start_byte <= node.start_byte:
+                names.add(shell.text(var, data))
+        elif p.type in ("while_statement", "until_statement"):
+            body = p.child_by_field_name("body")
+            if body is not None and body.start_byte <= node.start_byte:
+                for c in p.children:
+                    if c == body:
+                        break
+                    for cmd in shell.commands(c, data):
+                        if cmd.name == "read":
+                            words = [shell.text(a, data) for a in cmd.args]
+                            names.update(w for w in words if re.match(r"^[A-Za-z_]\w*$", w))
+                            names.add("REPLY")
+                        elif cmd.name == "getopts" and len(cmd.args) >= 2:
+                            names.update({shell.text(cmd.args[1], data), "OPTARG"})
+        p = p.parent
+    return names
+
+
+def nounset_hazards(root, data: bytes, nodes: list | None = None) -> list[tuple[str, int]]:
+    """(name, line) of each variable the script may read while it is unset, first read first.
+
+    A read is safe when it has a default (``${x:-}``), is a name bash always sets, is a loop's
+    variable inside the loop, or follows an assignment that always runs first: a top-level
+    assignment before it (before the first call of the function it sits in), or one at the
+    top of its own function. Positional parameters without a default always count: whether
+    they are set depends on the call.
+    """
+    nodes = nodes if nodes is not None else list(shell.walk(root))
+    top = _unconditional_assignments(root, data)
+    functions = shell.functions(root, data, nodes)
+    first_call: dict[str, int] = {}
+    for cmd in shell.commands(root, data, nodes):
+        if cmd.name in functions and _function_of(cmd.node) is None:
+            first_call.setdefault(cmd.name, _top_statement(cmd.node).start_byte)
+    local_cache: dict[int, dict[str, int]] = {}
+    risky: dict[str, int] = {}
+    for node in nodes:
+        name = None
+        if node.type == "simple_expansion":
+            target = next((c for c in node.named_children if c.type in ("variable_name", "special_variable_name")), None)
+            name = shell.text(target, data) if target is not None and target.type == "variable_name" else None
+        elif node.type == "expansion":
+            kids = node.children
+            if any(c.type in shell._DEFAULT_OPS for c in kids) or any(c.type in ("!", "#") for c in kids):
+                continue
+            target = next((c for c in node.named_children if c.type in ("variable_name", "subscript")), None)
+            if target is not None and target.type == "subscript":
+                index = target.child_by_field_name("index")
+                if index is not None and shell.text(index, data) in ("@", "*"):
+                    continue  # "${arr[@]}" of an empty array is fine in bash >= 4.4
+                target = target.child_by_field_name("name")
+                name = None if target is None else shell.text(target, data) + "[]"
+            elif target is not None:
+                name = shell.text(target, data)
+        elif node.type == "variable_name" and node.parent is not None and _inside_arith(node):
+            parent = node.parent
+            if parent.type == "binary_expression" and parent.children and parent.children[0] == node and \
+                    len(parent.children) > 1 and shell.text(parent.children[1], data) == "=":
+                continue  # `(( x = 1 ))` assigns
+            name = shell.text(node, data)
+        if not name or name in shell.ALWAYS_SET or name == "0":
+            continue
+        bare = name[:-2] if name.endswith("[]") else name
+        if name.endswith("[]"):
+            risky.setdefault(name[:-2] + "[...]", node.start_point[0] + 1)
+            continue
+        if bare.isdigit():
+            risky.setdefault(bare, node.start_point[0] + 1)
+            continue
+        if bare in _loop_variables(node, data):
+            continue
+        func = _function_of(node)
+        if func is None:
+            end = top.get(bare)
+            if end is not None and end <= node.start_byte:
+                continue
+        else:
+            body = func.child_by_field_name("body")
+            if body is not None:
+                own = local_cache.setdefault(body.start_byte, _unconditional_assignments(body, data))
+                end = own.get(bare)
+                if end is not None and end <= node.start_byte:
+                    continue
+            fname = shell.text(func.child_by_field_name("name"), data) if func.child_by_field_name("name") else ""
+            end = top.get(bare)
+            call = first_call.get(fname)
+            if end is not None and call is not None and end <= call and _function_of(func) is None:
+                continue
+        risky.setdefault(bare, node.start_point[0] + 1)
+    return sorted(risky.items(), key=lambda kv: kv[1])
+
+
+def _inside_arith(node) -> bool:
+    p = node.parent
+    while p is not None:
+        if p.type == "arithmetic_expansion":
+            return True
+        if p.type == "compound_statement" and p.children and p.children[0].type == "((":
+            return True
+        if p.type in ("command", "program", "function_definition"):
+            return False
+        p = p.parent
+    return False
+
+
+# -- constants, help ----------------------------------------------------------------------------
+
+
+def collision_risk(root, data: bytes, nodes: list | None = None) -> Hazard | None:
+    """Code the script runs that may assign any name (``source``, ``.``, ``eval``): the first one."""
+    for cmd in shell.commands(root, data, nodes):
+        if cmd.name in ("source", ".") and cmd.args:
+            line = cmd.node.start_point[0] + 1
+            return Hazard(line, f"the script sources {_short(shell.text(cmd.args[0], data), 40)} (line {line}), "
+                                "which may assign the same name: readonly would then stop it with \"readonly variable\"")
+        if cmd.name == "eval":
+            line = cmd.node.start_point[0] + 1
+            return Hazard(line, f"the script runs eval (line {line}), which may assign the same name: "
+                                "readonly would then stop it with \"readonly variable\"")
+    return None
+
+
+_ALL_ARGS = re.compile(r'^"?\$(\{)?[@*](?(1)\})"?$')
+
+
+def forwards_arguments(root, data: bytes, nodes: list | None = None) -> Hazard | None:
+    """A command other than the script's own functions that receives all of its arguments (``"$@"``)."""
+    funcs = shell.functions(root, data, nodes)
+    for cmd in shell.commands(root, data, nodes):
+        if _function_of(cmd.node) is not None or cmd.name in funcs or cmd.name in ("shift", "set", "echo", "printf", "local"):
+            continue
+        if any(_ALL_ARGS.match(shell.text(a, data)) for a in cmd.args):
+            line = cmd.node.start_point[0] + 1
+            return Hazard(line, f"it passes all its arguments to `{_short(cmd.name, 30)}` (line {line}), "
+                                "so --help reaches that program today; a help branch would hide its help")
+    return None
+
+
+def sources_code(root, data: bytes, nodes: list | None = None) -> Hazard | None:
+    """A ``source``/``.`` of another file: it sees the script's arguments and may handle ``--help`` itself."""
+    for cmd in shell.commands(root, data, nodes):
+        if cmd.name in ("source", ".") and cmd.args:
+            line = cmd.node.start_point[0] + 1
+            what = _short(shell.text(cmd.args[0], data), 40)
+            return Hazard(line, f"it sources {what} (line {line}), which sees its arguments and may answer --help itself",
+                          what)
+    return None
+
+
+def own_usage(root, data: bytes, nodes: list | None = None) -> Hazard | None:
+    """The script's own usage handling: a ``usage`` function, a ``Usage:`` text, ``getopts``."""
+    nodes = nodes if nodes is not None else list(shell.walk(root))
+    for node in nodes:
+        if node.type == "function_definition":
+            name = node.child_by_field_name("name")
+            if name is not None and re.search(r"usage|help", shell.text(name, data), re.IGNORECASE):
+                line = node.start_point[0] + 1
+                return Hazard(line, f"it has its own usage text (`{shell.text(name, data)}` at line {line}): "
+                                    "make -h/--help print it and exit 0")
+        if node.type in ("string", "raw_string", "heredoc_body") and re.search(r"(?im)^\W*usage\s*:", shell.text(node, data)):
+            line = node.start_point[0] + 1
+            return Hazard(line, f"it prints its own usage text (line {line}): make -h/--help print it and exit 0")
+    for cmd in shell.commands(root, data, nodes):
+        if cmd.name == "getopts":
+            line = cmd.node.start_point[0] + 1
+            return Hazard(line, f"it parses options with getopts (line {line}): add h to its option string "
+                                "and an h) branch that prints the header and exits 0")
+    return None
