@@ -299,7 +299,9 @@ def test_security_findings_are_left_out_until_asked_for(tmp_path):
     accepted = run_cli("init", "--baseline", "--baseline-security", cwd=root)
     assert accepted.code == 0, accepted.stderr
     assert "ignore[SEC050]" in (root / "skills" / "demo" / "SKILL.md").read_text()
-    assert run_cli("check", str(root), "--no-cache").code == 0
+    assert "allow-security-ignores = true" in (root / "pyproject.toml").read_text()
+    # the collection's own config allows the recorded security ignores where it is the user's: run from there
+    assert run_cli("check", ".", "--no-cache", cwd=root).code == 0
 
 
 def test_no_inline_touches_only_the_config(tmp_path):

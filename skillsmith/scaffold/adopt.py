@@ -99,7 +99,9 @@ def adopt(root: str | Path = ".", *, target: str | None = None, baseline: bool =
             raise UsageError(str(exc)) from None
     configuration.forget_loaded()
     path = configuration.init_file(root)
-    before = current_findings(root)  # also proves the existing config is valid
+    if path.is_file():
+        configuration.load(path)  # the file init edits is the user's own: a broken one is exit 4, wherever init runs
+    before = current_findings(root)
     detected = detected_targets(root)
     chosen = target
     if chosen is None and len(detected) == 1:
@@ -122,7 +124,7 @@ def adopt(root: str | Path = ".", *, target: str | None = None, baseline: bool =
 
 
 def write_config(out: Adopted, *, target: str | None = None, per_file_ignores: dict[str, list[str]] | None = None,
-                 reason=None) -> None:
+                 reason=None, allow_security_ignores: bool = False) -> None:
     """Add *target* and *per_file_ignores* to the config file; record it in *out* when it changed."""
     from skillsmith.scaffold.render import read_source, write_bytes, write_text
 
@@ -132,6 +134,7 @@ def write_config(out: Adopted, *, target: str | None = None, per_file_ignores: d
     try:
         new = configuration.edited_config(
             text, path.name == "pyproject.toml", target=target, per_file_ignores=per_file_ignores, reason=reason,
+            allow_security_ignores=allow_security_ignores,
             table_comment=f"baseline of {date.today().isoformat()} (skillsmith init --baseline): the findings the "
                           "collection had; fix them and remove their entries",
         )
@@ -168,6 +171,9 @@ def record_baseline(out: Adopted, findings: list[Finding], *, inline: bool, secu
             out.unrecordable.append(f)
         else:
             chosen.append(f)
+    if security and any(f.rule.startswith(SECURITY) for f in chosen):
+        # recorded security ignores count only where the user's own config allows them
+        write_config(out, allow_security_ignores=True)
     if inline and chosen:
         out.inline = write_inline_ignores(out, chosen)
         # what the comments did not silence (or what they caused): the config records it
