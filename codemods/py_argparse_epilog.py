@@ -11,18 +11,12 @@ import ast
 
 import libcst as cst
 from libcst.codemod import VisitorBasedCodemodCommand
-from skillsmith.codemods.pyscript import (
-    WalkOnlyInto,
-    add_arguments,
-    defs_containing,
-    facts_for,
-    top_level_alias,
-)
+from skillsmith.codemods.pyscript import WalkOnlyInto, add_arguments, facts_for
 
 from skillsmith.lang import python
+from skillsmith.lang.python_evidence import defs_containing, top_level_alias
 
 FORMATTER = "RawDescriptionHelpFormatter"
-RAW_FORMATTERS = ("RawDescriptionHelpFormatter", "RawTextHelpFormatter")
 
 
 def string_literal(text: str) -> str:
@@ -71,38 +65,34 @@ class ArgparseEpilog(WalkOnlyInto, VisitorBasedCodemodCommand):
         self.facts = facts_for(self, node)
         if self.facts is None or not self.facts.facts.parsers:
             return False
-        parsers = {id(call) for call in self.facts.facts.parsers}
+        calls = sorted(self.facts.facts.parsers, key=lambda c: (c.lineno, c.col_offset))
+        # one decision per ArgumentParser call, in source order: the one check marks fixable
+        self.plan = [(self.facts.epilog_fixable(c), self.facts.formatter_fixable(c)) for c in calls]
+        parsers = {id(call) for call in calls}
         self.walk_only_into(defs_containing(self.facts, lambda n: id(n) in parsers))
-        return True
+        return any(epilog or formatter for epilog, formatter in self.plan)
 
     def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.Call:
         aliases = self.facts.facts.aliases
-        if python.qualified(updated_node.func, aliases) != "argparse.ArgumentParser":
+        if python.qualified(updated_node.func, aliases) != "argparse.ArgumentParser" or not self.plan:
             return updated_node
-        if any(arg.star for arg in updated_node.args):
-            return updated_node  # **kwargs may carry epilog or formatter_class
+        add_epilog, add_formatter = self.plan.pop(0)
         keywords = {arg.keyword.value: arg for arg in updated_node.args if arg.keyword is not None}
-        formatter = keywords.get("formatter_class")
-        if formatter is not None and (python.dotted(formatter.value) or "").rsplit(".", 1)[-1] not in RAW_FORMATTERS:
-            return updated_node  # a formatter that rewraps an epilog (or one of the author's own): leave both
-        examples = self.facts.examples(for_epilog=True)
-        block = examples_block(examples)
+        block = examples_block(self.facts.examples(for_epilog=True))
         new_args = []
         call = updated_node
         epilog = keywords.get("epilog")
-        if not examples:
-            pass  # nothing true to show
-        elif epilog is None:
+        if add_epilog and epilog is None:
             new_args.append(self._keyword("epilog", cst.SimpleString(string_literal(block))))
-        elif isinstance(epilog.value, cst.SimpleString):
+        elif add_epilog and isinstance(epilog.value, cst.SimpleString):
             text = _literal_text(epilog.value)
-            if text is not None and "example" not in text.lower():
+            if text is not None:
                 joined = text.rstrip("\n") + ("\n\n" if text.strip() else "") + block
                 new_value = cst.SimpleString(string_literal(joined))
                 call = call.with_changes(
                     args=[a.with_changes(value=new_value) if a is epilog else a for a in call.args]
                 )
-        if "formatter_class" not in keywords:
+        if add_formatter:
             new_args.append(self._keyword("formatter_class", self._formatter(aliases)))
         return _split_long_epilog(add_arguments(call, new_args)) if new_args else call
 

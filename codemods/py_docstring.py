@@ -15,16 +15,14 @@ import tokenize
 
 import libcst as cst
 from libcst.codemod import VisitorBasedCodemodCommand
-from skillsmith.codemods.pyscript import ScriptFacts, answers, facts_for, separated
+from skillsmith.codemods.pyscript import answers, facts_for, separated
 
 from skillsmith.lang.header import FIELDS, HEAD_LINES, parse_block
+from skillsmith.lang.python_evidence import ScriptFacts, top_comment
 
 #: fields go in as ``Usage:   value`` (values aligned like the protocol's example)
 FIELD_WIDTH = len("Examples:")
 _QUOTE = re.compile(r'^([A-Za-z]*)("""|\'\'\'|"|\')')
-#: comment lines that are not prose about the script: licences, tool directives, PEP 723 metadata
-_NOT_PROSE = re.compile(r"copyright|licen[cs]e|spdx|author|-\*-|vim?:|noqa|type:|pylint|fmt:|mypy|ruff|///|^\s*$|"
-                        r"coding[:=]|^[-=#*~_ ]+$", re.IGNORECASE)
 
 
 def field_line(name: str, value: str, indent: str = "", width: int = FIELD_WIDTH) -> str:
@@ -80,7 +78,7 @@ class DocstringContract(VisitorBasedCodemodCommand):
 
     def _new_docstring(self, module: cst.Module, facts: ScriptFacts) -> cst.Module:
         header = list(module.header)
-        comment = top_comment(header)
+        comment = top_comment([line.comment.value if line.comment is not None else "" for line in header])
         if comment == "header":
             return module  # the comment block is the author's header: never a second one
         moved: list[str] = []
@@ -101,40 +99,6 @@ class DocstringContract(VisitorBasedCodemodCommand):
         if body:
             body[0] = separated(body[0], 1 if not _is_def(body[0]) else 2)
         return module.with_changes(header=header, body=[stmt] + body)
-
-
-def top_comment(header: list) -> tuple[int, int, list[str]] | str | None:
-    """The prose comment block at the top of the module (after the shebang and coding cookie).
-
-    Returns (first, end) indexes in the module header and its lines without ``#``; ``"header"``
-    when the block holds contract fields (it is the script's header); None when there is none,
-    when it is not prose (a licence, PEP 723 metadata) or when more comments follow it.
-    """
-    i = 0
-    while i < len(header) and header[i].comment is not None and (
-            header[i].comment.value.startswith("#!") or re.search(r"coding[:=]", header[i].comment.value)):
-        i += 1
-    while i < len(header) and header[i].comment is None:
-        i += 1
-    start = i
-    lines = []
-    while i < len(header) and header[i].comment is not None:
-        text = header[i].comment.value[1:]
-        lines.append(text[1:] if text.startswith(" ") else text)
-        i += 1
-    if not lines:
-        return None
-    if parse_block(lines, 1, "comment").fields:
-        return "header"
-    if any(header[j].comment is not None for j in range(i, len(header))):
-        return None
-    if any(_NOT_PROSE.search(line) for line in lines if line.strip()) or not lines[0].strip():
-        return None
-    if len(lines) > 1 and not lines[0].rstrip().endswith("."):
-        return None  # a sentence wrapped over lines: not one line of description
-    if len(lines) > 8:
-        return None
-    return start, i, lines
 
 
 def _sentence(line: str) -> str:

@@ -18,15 +18,15 @@ from libcst.codemod import VisitorBasedCodemodCommand
 from skillsmith import exitcodes
 from skillsmith.codemods.pyscript import (
     WalkOnlyInto,
+    answers,
     defined_names,
-    defs_containing,
     facts_for,
     insertion_index,
-    answers,
     separated,
     suppressed,
 )
 from skillsmith.lang.python import EXIT_CALLS, literal_exit_names, qualified
+from skillsmith.lang.python_evidence import defs_containing
 
 RULE = "CON014"
 

@@ -12,16 +12,9 @@ from __future__ import annotations
 
 import libcst as cst
 from libcst.codemod import VisitorBasedCodemodCommand
-from skillsmith.codemods.pyscript import (
-    HELP_BRANCH,
-    facts_for,
-    insertion_index,
-    is_constant,
-    is_main_guard,
-    separated,
-    top_level_alias,
-)
+from skillsmith.codemods.pyscript import facts_for, insertion_index, is_constant, is_main_guard, separated
 
+from skillsmith.lang.python_evidence import HELP_BRANCH, top_level_alias
 
 
 class HelpBranch(VisitorBasedCodemodCommand):

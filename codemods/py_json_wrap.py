@@ -11,17 +11,11 @@ import os
 
 import libcst as cst
 from libcst.codemod import VisitorBasedCodemodCommand
-from skillsmith.codemods.pyscript import (
-    defined_names,
-    facts_for,
-    insertion_index,
-    is_constant,
-    separated,
-    top_level_alias,
-)
+from skillsmith.codemods.pyscript import defined_names, facts_for, insertion_index, is_constant, separated
 
 from skillsmith.lang import python
 from skillsmith.lang.python import is_envelope
+from skillsmith.lang.python_evidence import top_level_alias
 
 EMIT_JSON = '''\
 def emit_json(data, schema):

@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import libcst as cst
 from libcst.codemod import VisitorBasedCodemodCommand
-from skillsmith.codemods.pyscript import facts_for, is_bare_main_call, is_main_guard, top_level_alias
+from skillsmith.codemods.pyscript import facts_for, is_bare_main_call, is_main_guard
 
 from skillsmith.lang.python import main_returns_codes
+from skillsmith.lang.python_evidence import top_level_alias
 
 
 class MainExit(VisitorBasedCodemodCommand):

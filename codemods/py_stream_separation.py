@@ -4,14 +4,10 @@ from __future__ import annotations
 
 import libcst as cst
 from libcst.codemod import VisitorBasedCodemodCommand
-from skillsmith.codemods.pyscript import (
-    WalkOnlyInto,
-    defs_containing,
-    facts_for,
-    top_level_alias,
-)
+from skillsmith.codemods.pyscript import WalkOnlyInto, facts_for
 
 from skillsmith.lang.python import is_status_text as is_status
+from skillsmith.lang.python_evidence import defs_containing, top_level_alias
 
 
 def literal_text(node) -> str | None:

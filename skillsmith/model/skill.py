@@ -420,6 +420,16 @@ class Script:
         return tuple(self.skill.invocations_of(self.rel)) if self.skill is not None else ()
 
     @cached_property
+    def py_evidence(self):
+        """What the script and its skill say about it (``skillsmith.lang.python_evidence.ScriptFacts``), or None."""
+        from skillsmith.lang.python_evidence import script_facts
+
+        module = self.py[0] if self.language == "python" else None
+        if module is None or self.file.text is None:
+            return None
+        return script_facts(self.file.text, str(self.file.path), module, self.invocations)
+
+    @cached_property
     def sh_layout(self):
         """Where shell fixes may edit (``skillsmith.lang.shell_layout.Layout``), or None."""
         from skillsmith.lang.shell_layout import Layout

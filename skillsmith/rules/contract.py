@@ -34,6 +34,16 @@ def with_why(message: str, answer, lead: str = "") -> str:
     return f"{message}; {lead}{answer.why}" if answer is not None and answer.why else message
 
 
+#: what a person writes in each header field the fix could not fill
+FIELD_HINTS = {"Usage": "how to call it", "Input": "what it reads", "Output": "what it prints on stdout",
+               "Stderr": "what goes to stderr", "Exit": "each exit code and what it means", "Examples": "a worked invocation"}
+
+
+def python_fix(script, can: bool):
+    """The fix a Python finding gets: its rule's declared one when the evidence lets the fix make it, else none."""
+    return DECLARED if can else None
+
+
 def header_usable(script) -> bool:
     """Whether a header can be judged: a Python file must parse to have a docstring."""
     return not (script.language == "python" and script.py[0] is None) and script.file.text is not None
@@ -204,7 +214,12 @@ def header_missing(script):
             comment = shell_header(script.file.lines)
             if comment is not None and comment.fields:
                 yield Hit(script.path, "the header is a comment block; in Python it is the module docstring: "
-                                       "turn the comment into one", comment.start_line)
+                                       "turn the comment into one", comment.start_line, fix=None)
+                return
+            ev = script.py_evidence
+            if ev is not None and not ev.can_create_docstring():
+                yield Hit(script.path, "no module docstring (description, Usage, Input, Output, Stderr, Exit, Examples); "
+                                       "nothing says what the script does: write its one-line description", fix=None)
                 return
         what = "module docstring" if script.language == "python" else "header comment block after the shebang"
         message = f"no {what} (description, Usage, Input, Output, Stderr, Exit, Examples)"
@@ -261,17 +276,24 @@ def header_description(script):
         line = h.start_line if not h.description else h.description_line
         yield Hit(script.path, with_why(f"the header {what}", answer), line, fix=answer.fix if answer else None)
         return
+    ev = script.py_evidence
     if not h.description:
-        yield Hit(script.path, "the header has no one-line description before its fields", h.start_line)
+        can = ev is not None and ev.one_line_description() is not None
+        why = "" if can else "; nothing says what the script does: write its one-line description"
+        yield Hit(script.path, "the header has no one-line description before its fields" + why, h.start_line,
+                  fix=python_fix(script, can))
     elif not h.description.endswith("."):
         index = h.description_line - h.start_line
         wraps = index + 1 < len(h.lines) and h.lines[index + 1].strip() and not h.fields.get(
             h.lines[index + 1].split(":", 1)[0].strip().capitalize()
         )
         if wraps:
-            yield Hit(script.path, "the header's description runs onto the next line; make the first line one sentence ending in a period", h.description_line)
+            yield Hit(script.path, "the header's description runs onto the next line; make the first line one sentence ending in a period",
+                      h.description_line, fix=None)
         else:
-            yield Hit(script.path, "the header's description should be one sentence ending in a period", h.description_line)
+            can = bool(re.search(r"[\w)\]`'\"]$", h.description.rstrip()))
+            yield Hit(script.path, "the header's description should be one sentence ending in a period", h.description_line,
+                      fix=python_fix(script, can))
 
 
 @rule("CON006", "header-field-missing", summary="The header lacks Usage, Input, Output, Stderr, Exit or Examples.", seed="000 §3", scope="script", fix="safe")
@@ -304,7 +326,11 @@ def header_field_missing(script):
         message = f"the header has no {', '.join(m + ':' for m in missing)} field{'s' if len(missing) > 1 else ''}"
         plan = shell_plan(script)
         if plan is None:
-            yield Hit(script.path, message, h.start_line)
+            ev = script.py_evidence
+            written = ev.fields_written() if ev is not None else []
+            left = [m for m in missing if m not in written]
+            why = f"; by hand: {'; '.join(f'{m}: {FIELD_HINTS[m]}' for m in left)} (nothing in the script says)" if left else ""
+            yield Hit(script.path, message + why, h.start_line, fix=python_fix(script, bool(written)))
             return
         answer = plan.answers.get("CON006")
         yield Hit(script.path, with_why(message, answer, "by hand: "), h.start_line, fix=answer.fix if answer else None)
@@ -343,8 +369,15 @@ def header_examples_empty(script):
     if not h.examples:
         plan = shell_plan(script)
         answer = plan.answers.get("CON007") if plan is not None else None
+        if plan is None:
+            ev = script.py_evidence
+            can = ev is not None and "Examples" in ev.fields_written()
+            why = "" if can else "; by hand: a worked invocation (none in SKILL.md or the script that runs as written)"
+            yield Hit(script.path, "the Examples: field has no example" + why, h.fields["Examples"].line,
+                      fix=python_fix(script, can))
+            return
         yield Hit(script.path, with_why("the Examples: field has no example", answer), h.fields["Examples"].line,
-                  fix=DECLARED if plan is None else (answer.fix if answer else None))
+                  fix=answer.fix if answer else None)
 
 
 @rule("CON008", "header-beyond-head", summary="Contract fields appear after the first 25 lines.", seed="000 §3", scope="script")
@@ -410,7 +443,16 @@ def help_missing(script):
         ]
         if parsers_with_help or "--help" in facts.strings or "-h" in facts.strings:
             return
-        yield Hit(script.path, "no --help: use argparse, or handle -h/--help explicitly")
+        ev = script.py_evidence
+        if ev is not None and ev.other_parser and (ev.answers_help or "help" in facts.strings
+                                                   or any("h" in s and s.replace(":", "").isalpha() for s in facts.strings
+                                                          if len(s) < 20 and ":" in s)):
+            return  # click, docopt, optparse ... answer --help themselves (getopt when it lists h or help)
+        can = ev is not None and ev.help_fixable()
+        why = ""
+        if not can and ev is not None and ev.needs_help_branch:
+            why = "; first give the script a docstring that says what it does (its -h/--help prints it)"
+        yield Hit(script.path, "no --help: use argparse, or handle -h/--help explicitly" + why, fix=python_fix(script, can))
     else:
         tree = script.sh_tree
         if tree is None:
@@ -462,7 +504,10 @@ def exit_code_undocumented(script):
             reported.add(code)
             message = f"exit code {code} is used but the Exit: line does not document it"
             if plan is None:
-                yield Hit(script.path, message, line, col)
+                ev = script.py_evidence
+                can = ev is not None and ev.exit_meaning(code) is not None
+                why = "" if can else f"; say what exit {code} means (nothing in the script does)"
+                yield Hit(script.path, message + why, line, col, fix=python_fix(script, can))
                 continue
             answer = plan.exit_answers.get(code)
             yield Hit(script.path, with_why(message, answer), line, col, fix=answer.fix if answer else None)
@@ -618,7 +663,7 @@ def exit_code_literal(script):
             else:
                 message = (f"exit code {code} is a literal and nothing says what it means: "
                            f"document it on the Exit: line, then name it")
-            yield Hit(script.path, message, call.lineno, call.col_offset + 1)
+            yield Hit(script.path, message, call.lineno, call.col_offset + 1, fix=python_fix(script, name is not None))
     else:
         tree = script.sh_tree
         if tree is None:

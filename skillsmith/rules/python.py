@@ -13,10 +13,10 @@ from skillsmith.lang.python import (
     main_returns_codes,
     qualified,
 )
-from skillsmith.rules.finding import Hit
+from skillsmith.lang.python_evidence import RAW_FORMATTERS
+from skillsmith.rules.finding import DECLARED, Hit
 from skillsmith.rules.registry import rule
 
-RAW_FORMATTERS = ("RawDescriptionHelpFormatter", "RawTextHelpFormatter")
 
 
 def _python(script):
@@ -88,12 +88,17 @@ def argparse_epilog_missing(script):
     ## Fix safety
     Safe: adds `epilog=` built from the docstring's Examples; existing keywords stay.
     """
+    ev = script.py_evidence if _python(script) else None
     for call in _parsers(script):
         epilog = keyword(call, "epilog")
+        can = ev is not None and ev.epilog_fixable(call)
+        why = "" if can else "; by hand: a worked invocation (none in SKILL.md or the docstring that the parser accepts)"
         if epilog is None:
-            yield Hit(script.path, "ArgumentParser has no epilog; add one with an examples section", call.lineno, call.col_offset + 1)
+            yield Hit(script.path, "ArgumentParser has no epilog; add one with an examples section" + why,
+                      call.lineno, call.col_offset + 1, fix=DECLARED if can else None)
         elif isinstance(epilog.value, ast.Constant) and isinstance(epilog.value.value, str) and "example" not in epilog.value.value.lower():
-            yield Hit(script.path, "the ArgumentParser epilog has no examples", epilog.value.lineno, epilog.value.col_offset + 1)
+            yield Hit(script.path, "the ArgumentParser epilog has no examples" + why, epilog.value.lineno,
+                      epilog.value.col_offset + 1, fix=DECLARED if can else None)
 
 
 @rule("PYS003", "argparse-formatter-missing", summary="An ArgumentParser reflows its epilog (no RawDescriptionHelpFormatter).", seed="000 §2.3", scope="script", fix="safe")
@@ -120,10 +125,13 @@ def argparse_formatter_missing(script):
     ## Fix safety
     Safe: adds the keyword; an existing `formatter_class` is left alone.
     """
+    ev = script.py_evidence if _python(script) else None
     for call in _parsers(script):
         fmt = keyword(call, "formatter_class")
         if fmt is None:
-            yield Hit(script.path, "ArgumentParser has no formatter_class=argparse.RawDescriptionHelpFormatter; the examples get rewrapped", call.lineno, call.col_offset + 1)
+            can = ev is not None and ev.formatter_fixable(call)
+            yield Hit(script.path, "ArgumentParser has no formatter_class=argparse.RawDescriptionHelpFormatter; the examples get rewrapped",
+                      call.lineno, call.col_offset + 1, fix=DECLARED if can else None)
             continue
         name = dotted(fmt.value) or ""
         if isinstance(fmt.value, ast.Name) or isinstance(fmt.value, ast.Attribute):
@@ -131,7 +139,9 @@ def argparse_formatter_missing(script):
                 continue
             # a project's own formatter class may subclass a raw one; only flag the known non-raw ones
             if name.rsplit(".", 1)[-1] in ("HelpFormatter", "ArgumentDefaultsHelpFormatter", "MetavarTypeHelpFormatter"):
-                yield Hit(script.path, f"formatter_class={name} rewraps the examples; use RawDescriptionHelpFormatter", fmt.value.lineno, fmt.value.col_offset + 1)
+                yield Hit(script.path, f"formatter_class={name} rewraps the examples; use RawDescriptionHelpFormatter "
+                                       "(a person chooses: the fix keeps the author's formatter)",
+                          fmt.value.lineno, fmt.value.col_offset + 1, fix=None)
 
 
 @rule("PYS004", "subprocess-shell-true", summary="A subprocess call uses shell=True.", seed="000 §6", scope="script", library=True)
