@@ -8,6 +8,7 @@ from __future__ import annotations
 import ast
 import re
 import sys
+import weakref
 from dataclasses import dataclass, field
 
 from skillsmith import exitcodes
@@ -111,8 +112,19 @@ def resolve_alias(name: str | None, aliases: dict[str, str]) -> str | None:
     return name
 
 
+#: facts per parse: the rules, the evidence and the codemods share one walk of each tree
+_FACTS: "weakref.WeakKeyDictionary[ast.Module, PythonFacts]" = weakref.WeakKeyDictionary()
+
+
 def facts(module: ast.Module) -> PythonFacts:
-    """Everything the rules ask of a module, from one walk of its tree."""
+    """Everything the rules ask of a module, from one walk of its tree (made once per parse)."""
+    known = _FACTS.get(module)
+    if known is None:
+        known = _FACTS[module] = _facts(module)
+    return known
+
+
+def _facts(module: ast.Module) -> PythonFacts:
     f = PythonFacts()
     nodes = f.nodes = list(ast.walk(module))
     calls = []
@@ -351,24 +363,31 @@ class ExitSite:
 def exit_sites(module: ast.Module, f: PythonFacts) -> list[ExitSite]:
     """Every exit with a code known statically, with the hint the code around it gives.
 
-    argparse's own exit 2 is one site (the parser), hinted "usage".
+    argparse's own exit 2 is one site (the parser), hinted "usage". Computed once per parse
+    (kept on *f*).
     """
+    known = getattr(f, "_exit_sites", None)
+    if known is not None:
+        return known
     sites: list[ExitSite] = []
-    exits = {id(call): call for call in f.exit_calls}
-    main_returns = set()
+    wanted = {id(call) for call in f.exit_calls}
     if any(c.args and isinstance(c.args[0], ast.Call) and dotted(c.args[0].func) == "main" for c in f.exit_calls):
-        for ret in _main_returns(module) or []:
-            main_returns.add(id(ret))
-    raises = {id(n) for n in f.nodes if isinstance(n, ast.Raise) and n.exc is not None
-              and qualified(n.exc.func if isinstance(n.exc, ast.Call) else n.exc, f.aliases) == "SystemExit"}
+        wanted |= {id(ret) for ret in _main_returns(module) or []}
+    wanted |= {id(n) for n in f.nodes if isinstance(n, ast.Raise) and n.exc is not None
+               and qualified(n.exc.func if isinstance(n.exc, ast.Call) else n.exc, f.aliases) == "SystemExit"}
     found: dict[int, tuple[ast.AST, str]] = {}
+    if not wanted:
+        f._exit_sites = [ExitSite(2, f.parsers[0], f.parsers[0].lineno, "usage (argparse)")] if f.parsers else []
+        return f._exit_sites
 
     def visit(body: list[ast.stmt], context: str) -> None:
         for i, stmt in enumerate(body):
-            for node in ast.walk(stmt):
-                if id(node) in exits or id(node) in main_returns or id(node) in raises:
-                    before = " ".join(_strings(s) for s in body[max(0, i - 2):i])
-                    found[id(node)] = (node, " ".join(t for t in (context, before, _strings(stmt)) if t))
+            own = [n for n in _own_nodes(stmt) if id(n) in wanted]
+            if own:
+                before = " ".join(_strings(s) for s in body[max(0, i - 2):i])
+                hint = " ".join(t for t in (context, before, _strings(stmt)) if t)
+                for node in own:
+                    found[id(node)] = (node, hint)
             for child_body, child_context in _bodies(stmt):
                 visit(child_body, " ".join(t for t in (context, child_context) if t))
 
@@ -394,7 +413,18 @@ def exit_sites(module: ast.Module, f: PythonFacts) -> list[ExitSite]:
         parser = f.parsers[0]
         sites.append(ExitSite(2, parser, parser.lineno, "usage (argparse)"))
     sites.sort(key=lambda s: (s.line, s.code))
+    f._exit_sites = sites
     return sites
+
+
+def _own_nodes(stmt: ast.stmt):
+    """The nodes of *stmt* itself: the statement and its expressions, not the statements nested in it."""
+    yield stmt
+    todo = [c for c in ast.iter_child_nodes(stmt) if not isinstance(c, ast.stmt)]
+    while todo:
+        node = todo.pop()
+        yield node
+        todo.extend(c for c in ast.iter_child_nodes(node) if not isinstance(c, ast.stmt))
 
 
 def exit_meanings(module: ast.Module, f: PythonFacts, documented: dict[int, str]) -> dict[int, str | None]:
@@ -455,9 +485,10 @@ def literal_exit_names(module: ast.Module, f: PythonFacts, documented: dict[int,
     return out
 
 
-def _strings(node: ast.AST) -> str:
-    """The text of the string literals in *node* (f-strings' literal parts included)."""
-    return " ".join(n.value for n in ast.walk(node) if isinstance(n, ast.Constant) and isinstance(n.value, str)
+def _strings(stmt: ast.stmt) -> str:
+    """The text of the string literals of statement *stmt* itself (f-strings' literal parts
+    included; not those of the statements nested in it)."""
+    return " ".join(n.value for n in _own_nodes(stmt) if isinstance(n, ast.Constant) and isinstance(n.value, str)
                     and len(n.value) < 300)
 
 

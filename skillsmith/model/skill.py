@@ -53,11 +53,11 @@ class BashSyntaxMixin:
         """
         found: dict[str, set[tuple[str, ...]]] = {}
         for script in self.scripts:
-            module = script.py[0] if script.language == "python" else None
-            if module is None:
+            facts = script.py_facts if script.language == "python" else None
+            if facts is None:
                 continue
             names: set[tuple[str, ...]] = set()
-            for node in ast.walk(module):
+            for node in facts.nodes:
                 if isinstance(node, ast.Import):
                     names.update(tuple(a.name.split(".")) for a in node.names)
                 elif isinstance(node, ast.ImportFrom):
