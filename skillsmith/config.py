@@ -374,8 +374,7 @@ def init_file(root: Path) -> Path:
 
 def edited_config(text: str, pyproject: bool, *, target: str | None = None,
                   per_file_ignores: dict[str, list[str]] | None = None,
-                  reason: Callable[[list[str]], str] | None = None, table_comment: str | None = None,
-                  allow_security_ignores: bool = False) -> str:
+                  reason: Callable[[list[str]], str] | None = None, table_comment: str | None = None) -> str:
     """*text* (a ``pyproject.toml`` or ``skillsmith.toml``, ``\\n`` newlines) with skillsmith's settings added.
 
     *target* is set only when the table names none; *per_file_ignores* (glob -> rule IDs) adds
@@ -395,8 +394,6 @@ def edited_config(text: str, pyproject: bool, *, target: str | None = None,
     table = _skillsmith_table(doc, pyproject, new_file=not text.strip())
     if target is not None and "target" not in table:
         table["target"] = target
-    if allow_security_ignores and table.get("allow-security-ignores") is not True:
-        table["allow-security-ignores"] = True
     if per_file_ignores:
         pfi = table.get("per-file-ignores")
         if pfi is None:

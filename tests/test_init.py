@@ -298,10 +298,18 @@ def test_security_findings_are_left_out_until_asked_for(tmp_path):
     assert check.code == 10 and "SEC050" in check.stdout
     accepted = run_cli("init", "--baseline", "--baseline-security", cwd=root)
     assert accepted.code == 0, accepted.stderr
-    assert "ignore[SEC050]" in (root / "skills" / "demo" / "SKILL.md").read_text()
-    assert "allow-security-ignores = true" in (root / "pyproject.toml").read_text()
-    # the collection's own config allows the recorded security ignores where it is the user's: run from there
+    # in the user's own config, not inline (a tree's inline ignore of a security rule counts for nothing)
+    assert "ignore[SEC050]" not in (root / "skills" / "demo" / "SKILL.md").read_text()
+    assert '"skills/demo/SKILL.md" = ["SEC050"] # baseline: ' in (root / "pyproject.toml").read_text()
+    # and the tree's own inline ignores of security rules stay powerless: no allow-security-ignores
+    assert "allow-security-ignores" not in (root / "pyproject.toml").read_text()
     assert run_cli("check", ".", "--no-cache", cwd=root).code == 0
+    # a security finding that arrives later with its own inline ignore is still reported
+    notes = root / "skills" / "demo" / "references" / "notes.md"
+    notes.parent.mkdir()
+    notes.write_text("# Notes\n\n" + INJECTION.rstrip("\n") + " <!-- skillsmith: ignore[SEC050] -->\n")
+    later = run_cli("check", ".", "--no-cache", cwd=root)
+    assert later.code == 10 and "references/notes.md:3:1: SEC050" in later.stdout, later.stdout
 
 
 def test_no_inline_touches_only_the_config(tmp_path):

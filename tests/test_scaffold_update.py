@@ -123,8 +123,9 @@ def test_update_conflict_is_marked_and_exit_10(repo, history, tmp_path):
         f"text you want, then run: git -C {demo} add -A -- . && git -C {demo} commit -m 'Update demo to template 2.0.0'",
         f"skillsmith: to undo the whole update instead: git -C {demo} checkout HEAD -- .",
     ]
-    # the update's change is applied to the work tree, not staged, and no merge is in progress
+    # what the update leaves: the markers in the work tree, the index as it was, no merge in progress
     assert " M demo/SKILL.md" in git("status", "--porcelain", cwd=repo).splitlines()
+    assert git("diff", "--cached", "--name-only", cwd=repo) == ""
     assert not (repo / ".git" / "MERGE_HEAD").exists()
 
 

@@ -24,7 +24,9 @@ and the list can be burnt down:
   comment (--no-inline: all of them, and no other file is touched).
 
 Security findings (SEC) are never baselined silently: they are left out and listed, and
-`check` keeps reporting them, until you review them and pass --baseline-security.
+`check` keeps reporting them, until you review them and pass --baseline-security; then they go
+to the config only. Like every security ignore they count only in your own config: one at or
+above the folder you run skillsmith in (check the collection from its own folder, as CI does).
 The files written go to stdout; the summary to stderr.
 """
 EPILOG = """\

@@ -110,9 +110,9 @@ def undo_command(skill_dir: str, result) -> str:
 def conflict_help(skill_dir: str, result) -> list[str]:
     """How to finish an update that left conflicts, or undo it: the exact commands.
 
-    The update's change is applied to the work tree (not staged): each conflicted file holds
-    inline markers. No merge is in progress, so ``git merge --abort`` does not apply;
-    ``git checkout HEAD --`` undoes.
+    The update leaves each conflicted file with inline markers in the work tree; git's index
+    and HEAD are as they were and no merge is in progress (``git merge --abort`` does not apply):
+    the skill's files are restored from HEAD, and the files the update added are removed.
     """
     import os
     import shlex

@@ -175,6 +175,8 @@ class Proof:
             if end < 0:
                 return False
         tree = self._shell_tree or shell.parse(data)
+        if tree is None:  # the parser gave up: no line is known to be one
+            return False
         self._shell_tree = tree
         node = tree.root_node.descendant_for_byte_range(end, end + 1)
         kind = node.type
@@ -230,6 +232,8 @@ class Proof:
             from skillsmith.lang import shell
 
             tree = shell.parse(self.text.encode("utf-8", "surrogateescape"))
+            if tree is None:  # the parser gave up: any line may hold one
+                return set(range(1, len(self.lines) + 1))
             return {node.start_point[0] + 1 for node in shell.walk(tree.root_node) if node.type == "comment"}
         return {i for i, line in enumerate(self.lines, 1) if "<!--" in line or "-->" in line}
 
@@ -258,7 +262,7 @@ def shell_meaning(text: str):
 
     data = text.encode("utf-8", "surrogateescape")
     tree = shell.parse(data)
-    if tree.root_node.has_error:
+    if tree is None or tree.root_node.has_error:  # no tree (the parser gave up) is no proof
         return None
     try:
         if syntax_error(data) is not None:

@@ -25,7 +25,7 @@ def transform(script, fixers: list[Fixer], out: FileFix, context: FixContext) ->
     data = f.data
     tree = script.sh_tree if script.sh_tree is not None else shell.parse(data)
     if tree is None:
-        raise Unfixable(f"the shell parser gave up on it after {shell.PARSE_SECONDS:g} s")
+        raise Unfixable(f"the shell parser gave up on it ({shell.GAVE_UP})")
     errors_before = _error_nodes(tree)
     for fx in fixers:
         try:
@@ -40,7 +40,7 @@ def transform(script, fixers: list[Fixer], out: FileFix, context: FixContext) ->
             data = new
             tree = shell.parse(data)
             if tree is None:
-                raise Unfixable(f"the shell parser gave up on the fixed script after {shell.PARSE_SECONDS:g} s")
+                raise Unfixable(f"the shell parser gave up on the fixed script ({shell.GAVE_UP})")
             out.applied.append(fx.name)
             out.fixed_rules |= fx.rules & out.rules
     if data == f.data:

@@ -32,11 +32,18 @@ _ASTRAL = re.compile(rb"[\xf0-\xf4][\x80-\xbf]{3}")
 #: how long one parse may take: tree-sitter-bash's error recovery is quadratic on some input
 #: (40 KB of ``|`` takes 6 s, 80 KB 25 s)
 PARSE_SECONDS = 10.0
+#: the deepest tree read: ``node.parent`` costs the depth (tree-sitter finds a parent from the
+#: root), so facts that climb to an ancestor are quadratic or worse in it (16 KB of
+#: ``true && true && ...`` is 2,000 levels); the deepest of 1,324 public skill scripts has 21
+MAX_DEPTH = 100
+#: what a note says when :func:`parse` gave up
+GAVE_UP = f"nested more than {MAX_DEPTH} levels deep, or not parsed within {PARSE_SECONDS:g} s"
 _CHUNK = 1 << 16
 
 
 def parse(data: bytes):
-    """The tree of *data*, or None when the parser gave up after :data:`PARSE_SECONDS`.
+    """The tree of *data*, or None when the parser gave up: after :data:`PARSE_SECONDS`, or on
+    a tree deeper than :data:`MAX_DEPTH` (see :data:`GAVE_UP`).
 
     Characters beyond U+FFFF are parsed as ``____`` (same byte length): tree-sitter-bash
     0.25 crashes the whole process (a segmentation fault) on some of them right after ``{``,
@@ -47,11 +54,17 @@ def parse(data: bytes):
         data = _ASTRAL.sub(b"____", data)
     deadline = time.monotonic() + PARSE_SECONDS
     try:  # the source by chunks: tree-sitter asks whether to go on only when it reads through a callback
-        return parser().parse(lambda offset, _point: data[offset:offset + _CHUNK],
+        tree = parser().parse(lambda offset, _point: data[offset:offset + _CHUNK],
                               progress_callback=lambda *_: time.monotonic() > deadline)
     except ValueError:  # cancelled
         parser().reset()
         return None
+    return None if deeper_than(tree.root_node, MAX_DEPTH) else tree
+
+
+def deeper_than(node, limit: int) -> bool:
+    """Whether the tree below *node* is more than *limit* levels deep (one walk, stopping there)."""
+    return any(cursor.depth > limit for cursor in _cursors(node))
 
 
 def _cursors(node) -> Iterator:

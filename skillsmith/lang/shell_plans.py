@@ -130,7 +130,11 @@ def plan_header(layout: Layout, ev: ShellEvidence, want: Callable[[str], bool] =
             return plan
         start, cut = layout.starts[first - 1], layout.starts[line - 1]
         data = layout.data[:start] + layout.data[cut:]
-        inner_layout = Layout(data, shell.parse(data))
+        inner_tree = shell.parse(data)
+        if inner_tree is None:
+            plan.answers["CON004"] = Answer(None, f"the shell parser gave up on it ({shell.GAVE_UP})")
+            return plan
+        inner_layout = Layout(data, inner_tree)
         inner = _complete(inner_layout, ShellEvidence(inner_layout, ev.name, ev.invocations), all_rules, None, has_help)
         from_inner = apply_changes(data, inner.changes)
         block_end = layout.after_line(_block_end(layout, line))

@@ -22,8 +22,8 @@ def _tree(script):
     if script.language != "shell" or script.file.text is None:
         return None
     if script.sh_tree is None:
-        raise RuleUnavailable(f"{display_path(script.path)}: the shell parser gave up on it after "
-                              f"{shell.PARSE_SECONDS:g} s; the shell rules that read its syntax skipped it")
+        raise RuleUnavailable(f"{display_path(script.path)}: the shell parser gave up on it ({shell.GAVE_UP}); "
+                              "the shell rules that read its syntax skipped it")
     return script.sh_tree
 
 

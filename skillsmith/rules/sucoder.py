@@ -355,7 +355,7 @@ def shell_capabilities(data: bytes):
 
     tree = shell.parse(data)
     if tree is None:
-        yield "process", f"could not be parsed within {shell.PARSE_SECONDS:g} s", 1
+        yield "process", f"could not be parsed ({shell.GAVE_UP})", 1
         return
     for cmd in shell.commands(tree.root_node, data):
         name = PurePosixPath(cmd.name).name

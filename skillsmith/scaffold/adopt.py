@@ -8,8 +8,11 @@
 2. With a baseline, every finding ``check`` reports today is recorded, so ``check`` passes in
    CI at once and the list can be burnt down: an inline ignore with a reason where a comment
    provably changes nothing (:mod:`skillsmith.fix.baseline`), the rest as ``per-file-ignores``
-   in that config (a comment names the rules). Security findings (``SEC``) are left out and
-   named unless asked for: a team must look at each before it silences one.
+   in that config (a comment names the rules). Security findings (``SEC``, the rules only the
+   user's own config may switch off: :data:`skillsmith.config.PROTECTED`) are left out and
+   named unless asked for, since a team must look at each before it silences one; asked for,
+   they go to the config only (an inline ignore of them counts only where the user's config
+   sets ``allow-security-ignores``).
 3. ``check`` runs again; what it still reports is the result (``remaining``).
 
 Nothing the user wrote is removed or changed: only comments and config entries are added, and
@@ -27,10 +30,6 @@ from pathlib import Path
 from skillsmith import config as configuration
 from skillsmith.errors import InvalidInputError, NotFoundError, UsageError
 from skillsmith.rules.finding import Finding
-
-#: the family whose findings a baseline records only when asked to
-SECURITY = "SEC"
-
 
 @dataclass
 class Adopted:
@@ -124,7 +123,7 @@ def adopt(root: str | Path = ".", *, target: str | None = None, baseline: bool =
 
 
 def write_config(out: Adopted, *, target: str | None = None, per_file_ignores: dict[str, list[str]] | None = None,
-                 reason=None, allow_security_ignores: bool = False) -> None:
+                 reason=None) -> None:
     """Add *target* and *per_file_ignores* to the config file; record it in *out* when it changed."""
     from skillsmith.scaffold.render import read_source, write_bytes, write_text
 
@@ -134,7 +133,6 @@ def write_config(out: Adopted, *, target: str | None = None, per_file_ignores: d
     try:
         new = configuration.edited_config(
             text, path.name == "pyproject.toml", target=target, per_file_ignores=per_file_ignores, reason=reason,
-            allow_security_ignores=allow_security_ignores,
             table_comment=f"baseline of {date.today().isoformat()} (skillsmith init --baseline): the findings the "
                           "collection had; fix them and remove their entries",
         )
@@ -165,20 +163,20 @@ def record_baseline(out: Adopted, findings: list[Finding], *, inline: bool, secu
     """Record *findings*: inline ignores where proved harmless, then ``per-file-ignores`` for the rest."""
     chosen = []
     for f in findings:
-        if f.rule.startswith(SECURITY) and not security:
+        if configuration.is_protected(f.rule) and not security:
             out.left_out.append(f)
         elif not recordable(f.rule):
             out.unrecordable.append(f)
         else:
             chosen.append(f)
-    if security and any(f.rule.startswith(SECURITY) for f in chosen):
-        # recorded security ignores count only where the user's own config allows them
-        write_config(out, allow_security_ignores=True)
-    if inline and chosen:
-        out.inline = write_inline_ignores(out, chosen)
+    # an inline ignore of a security rule silences nothing unless the user's own config allows
+    # the tree's ignores (allow-security-ignores): those are recorded in the config only
+    inline_ones = [f for f in chosen if not configuration.is_protected(f.rule)]
+    if inline and inline_ones:
+        out.inline = write_inline_ignores(out, inline_ones)
         # what the comments did not silence (or what they caused): the config records it
         chosen = [f for f in current_findings(out.root)
-                  if (security or not f.rule.startswith(SECURITY)) and recordable(f.rule)]
+                  if (security or not configuration.is_protected(f.rule)) and recordable(f.rule)]
     if chosen:
         out.configured = write_per_file_ignores(out, chosen)
 

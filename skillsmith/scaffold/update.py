@@ -146,10 +146,10 @@ def update(skill_dir: str | Path = ".", *, pretend: bool = False, data: dict[str
     clone of the repository, and only when Copier succeeded there is its change applied to the
     skill (one ``git apply``, which writes nothing unless all of it applies), so a failure
     leaves the skill and its answers file as they were. Changes are left uncommitted for
-    review; conflicts are marked inline. With *pretend*, nothing is applied and only the diff
-    is returned. *data* answers questions anew (key -> text, as ``--data key=value`` gives
-    them), validated as ``new`` validates; with new answers an update runs even when the
-    template version is current.
+    review; conflicts are marked inline (the files hold the markers; git's index is untouched).
+    With *pretend*, nothing is applied and only the diff is returned. *data* answers questions
+    anew (key -> text, as ``--data key=value`` gives them), validated as ``new`` validates;
+    with new answers an update runs even when the template version is current.
     """
     import tempfile
 
