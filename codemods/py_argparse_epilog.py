@@ -93,7 +93,7 @@ class ArgparseEpilog(WalkOnlyInto, VisitorBasedCodemodCommand):
                     args=[a.with_changes(value=new_value) if a is epilog else a for a in call.args]
                 )
         if add_formatter:
-            new_args.append(self._keyword("formatter_class", self._formatter(aliases)))
+            new_args.append(self._keyword("formatter_class", self._formatter(aliases, updated_node.func)))
         return _split_long_epilog(add_arguments(call, new_args)) if new_args else call
 
     def _keyword(self, name: str, value: cst.BaseExpression) -> cst.Arg:
@@ -103,7 +103,11 @@ class ArgparseEpilog(WalkOnlyInto, VisitorBasedCodemodCommand):
             equal=cst.AssignEqual(whitespace_before=no_space, whitespace_after=no_space),
         )
 
-    def _formatter(self, aliases: dict[str, str]) -> cst.BaseExpression:
+    def _formatter(self, aliases: dict[str, str], func: cst.BaseExpression) -> cst.BaseExpression:
+        """The formatter, by a name bound where *func* (the parser class) is called: its own
+        module prefix (``argparse.`` imported in the function), an imported name, or a new import."""
+        if isinstance(func, cst.Attribute):
+            return cst.Attribute(value=func.value, attr=cst.Name(FORMATTER))
         for local, target in aliases.items():
             if target == f"argparse.{FORMATTER}":
                 return cst.Name(local)

@@ -206,7 +206,7 @@ def amended_docstring(literal: str, facts: ScriptFacts, first_line: int | None =
             _extend_exit(lines, index(exit_field.line), exit_field, missing, replace, inserts, header.exit_codes)
 
     # missing fields, and Examples
-    missing_fields = [name for name in FIELDS if name != "Examples" and name not in header.fields and name in values]
+    missing_fields = [name for name in header.missing if name != "Examples" and name in values]
     present = [f for name, f in header.fields.items() if name != "Examples" and f.line <= HEAD_LINES]
     if field_lines:  # values start where the author's do (a longer name takes the room it needs)
         column = value_column(field_lines)
@@ -216,7 +216,7 @@ def amended_docstring(literal: str, facts: ScriptFacts, first_line: int | None =
         new_field_lines = [field_line(name, values[name], indent, width) for name in missing_fields]
     examples = header.fields.get("Examples")
     example_items = [f"{indent}  {e}" for e in facts.examples(help_added=help_added)] \
-        if examples is None or not header.examples else []
+        if "Examples" in header.missing or examples is not None and not header.examples else []
     examples_block = [f"{indent}Examples:"] + example_items if examples is None and example_items else []
     # existing fields that agents see now (within line 25) must stay there
     existing = [index(f.line) for f in header.fields.values() if f.line <= HEAD_LINES]

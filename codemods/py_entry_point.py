@@ -7,7 +7,7 @@ import re
 import libcst as cst
 from libcst.codemod import VisitorBasedCodemodCommand
 from skillsmith.codemods.pyscript import fix_context
-from skillsmith.lang.interpreter import PEP723_SHEBANG, SHEBANGS
+from skillsmith.lang.interpreter import python_shebang
 
 _COOKIE = re.compile(r"^[ \t\f]*#.*?coding[:=]")
 
@@ -21,7 +21,7 @@ def cookie_on_second_line(module: cst.Module) -> bool:
 class EntryPoint(VisitorBasedCodemodCommand):
     DESCRIPTION = (
         "Add a shebang to entry scripts: #!/usr/bin/env python3, or #!/usr/bin/env -S uv run --script "
-        "for a PEP 723 script (its # /// script block declares what it needs). Not where a first line "
+        "for a PEP 723 script whose # /// script block declares dependencies. Not where a first line "
         "would not run (a CRLF file, a byte-order mark) or would move a coding cookie."
     )
     RULES = ("CON001",)
@@ -39,11 +39,8 @@ class EntryPoint(VisitorBasedCodemodCommand):
             return module
         if module.default_newline == "\r\n":
             return module  # "python3\r" is not an interpreter: the shebang would not run
-        shebang = PEP723_SHEBANG if is_pep723(module) else SHEBANGS["python"]
+        shebang = python_shebang([line.comment.value if line.comment else "" for line in module.header],
+                                 fix_context(self.context).invocations)
         line = cst.EmptyLine(comment=cst.Comment(shebang))
         return module.with_changes(header=[line] + list(module.header))
 
-
-def is_pep723(module: cst.Module) -> bool:
-    """Whether the module declares inline script metadata (``# /// script`` ... ``# ///``, PEP 723)."""
-    return any(line.comment is not None and line.comment.value.strip() == "# /// script" for line in module.header)

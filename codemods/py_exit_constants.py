@@ -56,7 +56,8 @@ class ExitConstants(WalkOnlyInto, VisitorBasedCodemodCommand):
             if exitcodes.is_constant(name):
                 own.setdefault(value, []).append(name)
         self.names = {value: names[0] for value, names in own.items() if len(names) == 1}
-        named = {id(call): name for call, name in literal_exit_names(facts.module, facts.facts, documented)}
+        named = {id(call): name for call, name in literal_exit_names(facts.module, facts.facts, documented,
+                                                                               facts.code.splitlines())}
 
         def literal_exit(n) -> bool:
             return (

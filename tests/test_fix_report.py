@@ -36,6 +36,7 @@ def test_fix_names_each_file_with_the_rules_it_fixed(skill):
 
 
 def test_fix_gives_the_reason_for_each_fixable_finding_it_did_not_fix(skill):
+    (skill / "scripts" / "tool.py").chmod(0o444)  # read-only: its fixes are not applied, and fix says why
     r = run_cli("fix", "report-tool", cwd=skill.parent, env={"PATH": "/usr/bin:/bin"})
     not_fixed = [m.groups() for m in map(NOT_FIXED.match, r.stderr.splitlines()) if m]
     summary = r.stderr.splitlines()[-1]

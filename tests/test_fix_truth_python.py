@@ -121,7 +121,7 @@ def test_every_example_runs_from_the_skill_folder(fixed_skill):
     """Each example, run as written from the skill's folder: exit 0, and no argument of its own reported missing."""
     root = fixed_skill[0]
     examples = _examples(root)
-    assert len(examples) >= 20
+    assert len(examples) >= 15
     assert {n for n, _ in examples} >= {"csv_stats", "notes_cli", "usage_print", "manual_args", "prog_epilog"}
     failures = []
     for name, example in examples:
@@ -273,3 +273,71 @@ def test_imports_go_with_the_imports(fixed_skill):
 def test_a_pep723_script_gets_its_runner_as_shebang(fixed_skill):
     text = _fixed(fixed_skill[0], "pep723")
     assert text.startswith("#!/usr/bin/env -S uv run --script\n# /// script\n")
+
+
+def test_whole_commands_under_usage_are_the_examples(fixed_skill):
+    """The author's Usage block of calls is their Examples: none added twice; --help shows the same calls."""
+    root = fixed_skill[0]
+    header, _ = _docstring(root, "usage_block")
+    assert "Examples" not in header.fields
+    assert header.usage_examples == ["python3 scripts/usage_block.py assets/notes.txt",
+                                     "python3 scripts/usage_block.py assets/notes.txt --blank"]
+    assert "examples:\\n\"\n            \"  python3 scripts/usage_block.py assets/notes.txt\\n" in _fixed(root, "usage_block")
+    header, _ = _docstring(root, "sectioned_docstring")
+    assert "Examples" not in header.fields and header.usage_examples
+
+
+def test_a_docstring_that_is_the_help_gets_no_second_examples(fixed_skill):
+    """description=__doc__: --help already ends with the docstring's Examples; only the formatter goes in."""
+    root, _, _, before, after = fixed_skill
+    text = _fixed(root, "doc_help")
+    assert "epilog" not in text and "formatter_class=argparse.RawDescriptionHelpFormatter" in text
+    rules = {f["rule"] for f in before if f["path"] == "scripts/doc_help.py"}
+    assert "PYS002" not in rules and "PYS003" in rules
+
+
+def test_no_formatter_for_a_parser_with_nothing_to_rewrap(fixed_skill):
+    """A one-line description and no epilog: the default formatter changes nothing, so nothing is said or done."""
+    root, _, _, before, _ = fixed_skill
+    for name in ("envelope", "shared_parser", "usage_kw", "mentioned"):
+        assert "formatter_class" not in _fixed(root, name), name
+        assert not [f for f in before if f["path"] == f"scripts/{name}.py" and f["rule"] == "PYS003"], name
+
+
+def test_a_path_named_in_a_list_is_not_an_example(fixed_skill):
+    """``- `scripts/mentioned.py` — greets`` names the script; running it bare fails (exit 1): no example."""
+    root, _, _, _, after = fixed_skill
+    header, _ = _docstring(root, "mentioned")
+    assert "Examples" not in header.fields and "scripts/mentioned.py" not in _fixed(root, "mentioned").split('"""')[1]
+    assert any(f["rule"] == "CON006" and "Examples: a worked invocation" in f["message"]
+               for f in after if f["path"] == "scripts/mentioned.py")
+    header, _ = _docstring(root, "plain_parser")  # "Run `scripts/plain_parser.py` to list ...": a call
+    assert header.examples == ["scripts/plain_parser.py"]
+
+
+def test_no_example_only_asks_for_the_help(fixed_skill):
+    root = fixed_skill[0]
+    for name in NAMES:
+        header, _ = _docstring(root, name)
+        if header is not None:
+            assert not [e for e in header.examples if e.split()[-1] in ("-h", "--help")], name
+
+
+def test_a_pep723_script_without_dependencies_runs_under_python3(fixed_skill):
+    assert _fixed(fixed_skill[0], "pep723_plain").startswith("#!/usr/bin/env python3\n# /// script\n")
+
+
+def test_an_exit_the_author_explains_otherwise_keeps_its_number(fixed_skill):
+    """``sys.exit(2)  # exit code 2 signals that a person must answer``: not argparse's usage error."""
+    root, _, _, _, after = fixed_skill
+    text = _fixed(root, "exit_comment")
+    assert "sys.exit(2)  # exit code 2 signals" in text and "EXIT_USAGE" not in text
+    assert "Exit:" not in text.split('"""')[1]  # "2 usage" would be false here
+    assert any(f["rule"] == "CON014" for f in after if f["path"] == "scripts/exit_comment.py")
+
+
+def test_the_formatter_is_named_as_the_parser_is(fixed_skill):
+    """argparse imported inside main(): the formatter uses that name; no second, module-level import."""
+    text = _fixed(fixed_skill[0], "local_import")
+    assert "formatter_class=argparse.RawDescriptionHelpFormatter" in text
+    assert text.count("import argparse") == 1

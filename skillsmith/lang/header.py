@@ -37,6 +37,10 @@ _EXIT_SENTENCE = re.compile(r"^\s*exit\s+(\d{1,3}\s*[:=-].*)$", re.IGNORECASE)
 #: an ``Exit:`` field that starts inside another field's line (``stderr: chatter. Exit: 0 ok``)
 _INLINE_EXIT = re.compile(r"(?<=[.;])\s+(exit(?:\s+(?:codes?|status))?)\s*:\s*(\S.*)$", re.IGNORECASE)
 _CODE = re.compile(r"\b(\d{1,3})\b")
+#: a line that runs a script, and notation that makes a usage line a synopsis rather than a call:
+#: brackets, placeholders (``<file>``, ``FILE``, ``CONFIG.json``; ``SKILL.md`` is a real name), ellipses
+_RUNS_SCRIPT = re.compile(r"(?:^|[\s/])[\w.-]+\.(?:py|sh|bash)(?:\s|$)")
+_SYNOPSIS = re.compile(r"[<>\[\]{}]|\.\.\.|\u2026|(?<![\w.$-])[A-Z][A-Z0-9_]{2,}(?![\w-]|\.md\b)")
 #: one documented exit code: ``2 usage``, ``- 2: usage``, ``2 = Not a git repo``, ``2 (usage)``
 _CODE_MEANING = re.compile(r"^\W*?(?:exit\s+)?(\d{1,3})\b\s*(?:[-=:\u2013\u2014>]+|\bon\b|\bif\b|\bwhen\b)?\s*\(?\s*(.*?)\s*\)?[.;,]*$",
                            re.IGNORECASE)
@@ -106,6 +110,26 @@ class Header:
             return []
         items = [ex.value.strip()] if ex.value.strip() else []
         return items + [i.strip() for i in ex.items if i.strip()]
+
+    @property
+    def usage_examples(self) -> list[str]:
+        """Whole command lines under the ``Usage:`` field (``python x.py --in a.csv``): the
+        author's own examples. A synopsis (``x.py [--top N] <query>``) is not one."""
+        usage = self.fields.get("Usage")
+        if usage is None:
+            return []
+        found = []
+        for line in [usage.value_line] + usage.items:
+            command = re.sub(r"^\$\s+", "", re.sub(r"\s+#\s.*$", "", line).strip())
+            if command and _RUNS_SCRIPT.search(command) and not _SYNOPSIS.search(command):
+                found.append(command)
+        return found
+
+    @property
+    def missing(self) -> list[str]:
+        """The contract's fields the header lacks; whole commands under ``Usage:`` are its Examples."""
+        return [name for name in FIELDS
+                if name not in self.fields and not (name == "Examples" and self.usage_examples)]
 
     @property
     def text(self) -> str:

@@ -26,6 +26,40 @@ OTHER_INTERPRETERS = {"node", "nodejs", "deno", "bun", "tsx", "ts-node", "ruby",
                       "osascript", "pwsh", "fish", "tclsh", "awk", "gawk", "julia"}
 
 
+def python_shebang(lines: list[str], invocations: tuple[str, ...] | list[str] = ()) -> str:
+    """The shebang that runs this Python script as it is meant to run: ``uv run --script`` for a
+    PEP 723 script whose ``# /// script`` block declares dependencies (the runner installs them)
+    or that its skill runs with ``uv run`` (*invocations*), else ``python3`` (a block that declares
+    none, such as only ``requires-python``, needs no runner)."""
+    block = pep723_block(lines)
+    if block is None:
+        return SHEBANGS["python"]
+    if any(re.match(r"(\S+=\S*\s+)*uv\s+run\b", i) for i in invocations):
+        return PEP723_SHEBANG
+    import tomllib
+
+    try:
+        metadata = tomllib.loads("\n".join(block))
+    except tomllib.TOMLDecodeError:
+        return PEP723_SHEBANG  # the runner reads it: what it holds is not known here
+    return PEP723_SHEBANG if metadata.get("dependencies") else SHEBANGS["python"]
+
+
+def pep723_block(lines: list[str], limit: int = 200) -> list[str] | None:
+    """The TOML of a leading ``# /// script`` block (PEP 723), comment markers removed, or None."""
+    for i, line in enumerate(lines[:limit]):
+        if line.rstrip() == "# /// script":
+            body = []
+            for item in lines[i + 1:i + 1 + limit]:
+                if item.rstrip() == "# ///":
+                    return body
+                if not item.startswith("#"):
+                    return None
+                body.append(item[2:] if item.startswith("# ") else item[1:])
+            return None
+    return None
+
+
 def interpreter_language(interp: str | None) -> str | None:
     """``python`` or ``shell`` for an interpreter (or launcher) name, else None."""
     if interp is None:

@@ -427,7 +427,20 @@ def _own_nodes(stmt: ast.stmt):
         todo.extend(c for c in ast.iter_child_nodes(node) if not isinstance(c, ast.stmt))
 
 
-def exit_meanings(module: ast.Module, f: PythonFacts, documented: dict[int, str]) -> dict[int, str | None]:
+def explained_elsewise(node: ast.AST, meaning: str | None, lines: list[str] | None) -> bool:
+    """Whether the comment after the exit at *node* (``sys.exit(2)  # 2 signals interactive mode``)
+    tells what the code means here in words that are not *meaning*: the author's word wins."""
+    if not lines or getattr(node, "end_lineno", None) is None or node.end_lineno > len(lines):
+        return False
+    rest = lines[node.end_lineno - 1][node.end_col_offset:]
+    comment = rest.split("#", 1)[1].lower() if "#" in rest else ""
+    if not re.search(r"\b(exit|code|signal|means?|status|return)", comment):
+        return False
+    return not (meaning and any(word in comment for word in meaning.lower().split()))
+
+
+def exit_meanings(module: ast.Module, f: PythonFacts, documented: dict[int, str],
+                  lines: list[str] | None = None) -> dict[int, str | None]:
     """Each exit code the script uses -> what it means, or None when nothing says (one meaning per code).
 
     The author's words on the ``Exit:`` line (*documented*) come first; else every place that
@@ -451,10 +464,13 @@ def exit_meanings(module: ast.Module, f: PythonFacts, documented: dict[int, str]
             out[code] = "usage"  # argparse exits 2 on bad usage: the script's own 2 is read the same
         else:
             out[code] = meanings.pop() if len(meanings) == 1 else None
+        if any(explained_elsewise(s.node, out[code], lines) for s in here):
+            out[code] = None  # a comment at the exit says it means something else: a person names it
     return out
 
 
-def literal_exit_names(module: ast.Module, f: PythonFacts, documented: dict[int, str]) -> list[tuple[ast.Call, str | None]]:
+def literal_exit_names(module: ast.Module, f: PythonFacts, documented: dict[int, str],
+                       lines: list[str] | None = None) -> list[tuple[ast.Call, str | None]]:
     """Each literal non-zero exit (``sys.exit(3)``, ``raise SystemExit(3)``), in source order, with
     the constant the evidence names it, or None.
 
@@ -470,12 +486,14 @@ def literal_exit_names(module: ast.Module, f: PythonFacts, documented: dict[int,
              and type(c.args[0].value) is int and c.args[0].value != 0]
     if not calls:
         return []
-    meanings = exit_meanings(module, f, documented)
+    meanings = exit_meanings(module, f, documented, lines)
     out = []
     for call in sorted(calls, key=lambda c: (c.lineno, c.col_offset)):
         code = call.args[0].value
         mine = own.get(code, [])
-        if len(mine) == 1:
+        if explained_elsewise(call, meanings.get(code), lines):
+            name = None
+        elif len(mine) == 1:
             name = mine[0]
         elif documented.get(code):
             name = exitcodes.documented_name(code, documented[code])

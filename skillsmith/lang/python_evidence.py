@@ -251,7 +251,8 @@ class ScriptFacts:
         """What the code means (:func:`skillsmith.lang.python.exit_meanings`), or None when nothing says."""
         if not hasattr(self, "_exit_meanings"):
             h = self.header
-            self._exit_meanings = python.exit_meanings(self.module, self.facts, h.exit_meanings if h else {})
+            self._exit_meanings = python.exit_meanings(self.module, self.facts, h.exit_meanings if h else {},
+                                                      self.code.splitlines())
         return self._exit_meanings.get(code)
 
     def exit_line(self, codes: list[int] | None = None) -> str | None:
@@ -479,6 +480,8 @@ class ScriptFacts:
             return False
         if any(_PLACEHOLDER.search(a) and not (_UPPER.match(a) and self._choice(a)) for a in args):
             return False
+        if any(a.startswith("[") for a in args):
+            return False  # synopsis notation: ``x.py index [--max-age-days 90]``
         if not args:  # a bare path: an example only of a script known to need nothing (stdin included)
             if self.reads_stdin:
                 return False
@@ -504,14 +507,14 @@ class ScriptFacts:
         *help_added*: the fix gives the script its -h/--help branch in this run.
         """
         h = self.header
-        own = h.examples if h is not None else []
+        own = (h.examples or h.usage_examples) if h is not None else []
         if for_epilog:
             # copied into --help: calls that work, not the author's comments, not how to get the help itself
             own = [e for e in own if not e.startswith("#") and not _asks_help(e) and self.accepted(e)]
         if own:
             return own
         if self.epilog_examples and not for_epilog:
-            return list(self.epilog_examples)
+            return list(self.epilog_examples)  # the author's own, as --help shows them
         found: list[str] = []
         candidates = list(self.invocations) + self._usage_examples()
         seen: set[tuple[str, ...]] = set()
@@ -526,9 +529,7 @@ class ScriptFacts:
             return found
         if not self.reads_arguments and not self.reads_stdin:
             return [self.prog]  # it takes nothing: running it is the example
-        if not for_epilog and (self.answers_help or help_added):
-            return [f"{self.prog} --help"]
-        return []
+        return []  # ``x.py --help`` only says how to get the help: not an example of use
 
     @property
     def needs_help_branch(self) -> bool:
@@ -581,8 +582,9 @@ class ScriptFacts:
         if h is None:
             return []
         values = self.contract_fields()
-        names = [n for n in contract.FIELDS if n != "Examples" and n not in h.fields and n in values]
-        if ("Examples" not in h.fields or not h.examples) and self.examples(help_added=self.help_fixable()):
+        names = [n for n in h.missing if n != "Examples" and n in values]
+        wanted = "Examples" in h.missing or "Examples" in h.fields and not h.examples
+        if wanted and self.examples(help_added=self.help_fixable()):
             names.append("Examples")
         return names
 
@@ -600,6 +602,8 @@ class ScriptFacts:
         formatter = python.keyword(call, "formatter_class")
         if formatter is not None and (python.dotted(formatter.value) or "").rsplit(".", 1)[-1] not in RAW_FORMATTERS:
             return False
+        if self.docstring_is_help(call):
+            return False  # the docstring is the help: its Examples are the help's (CON006 adds them)
         if not self.examples(for_epilog=True):
             return False
         epilog = python.keyword(call, "epilog")
@@ -610,8 +614,38 @@ class ScriptFacts:
         return _one_literal(ast.get_source_segment(self.code, epilog.value) or "")
 
     def formatter_fixable(self, call: ast.Call) -> bool:
-        """Whether the epilog fix adds ``formatter_class`` to *call*: none given, no ``**kwargs``."""
-        return python.keyword(call, "formatter_class") is None and not any(k.arg is None for k in call.keywords)
+        """Whether the epilog fix adds ``formatter_class`` to *call*: none given, no ``**kwargs``, and
+        an epilog going in or help text laid out in lines that the default formatter would reflow."""
+        if python.keyword(call, "formatter_class") is not None or any(k.arg is None for k in call.keywords):
+            return False
+        return self.reflows(call) or self.epilog_fixable(call)
+
+    def reflows(self, call: ast.Call) -> bool:
+        """Whether *call*'s help text is laid out in lines (an epilog or description of several
+        lines, or ``description=__doc__``) that argparse's default formatter joins into one paragraph."""
+        epilog = python.keyword(call, "epilog")
+        if epilog is not None:
+            text = _literal(epilog.value)
+            if not isinstance(text, str) and python.dotted(epilog.value):
+                text = _module_string(self.module, python.dotted(epilog.value))
+            if isinstance(text, str) and "\n" in text.strip():
+                return True
+        return self.docstring_is_help(call) or isinstance(self._description_text(call), str) and \
+            "\n" in self._description_text(call).strip()
+
+    def docstring_is_help(self, call: ast.Call) -> bool:
+        """``ArgumentParser(description=__doc__)``: --help shows the module docstring."""
+        desc = python.keyword(call, "description")
+        return desc is not None and isinstance(desc.value, ast.Name) and desc.value.id == "__doc__"
+
+    def help_has_examples(self, call: ast.Call) -> bool:
+        """Whether --help already shows examples: the docstring's, when it is the description."""
+        h = self.header
+        return self.docstring_is_help(call) and h is not None and bool(h.examples or h.usage_examples)
+
+    def _description_text(self, call: ast.Call) -> str | None:
+        desc = python.keyword(call, "description")
+        return _literal(desc.value) if desc is not None else None
 
     def _usage_examples(self) -> list[str]:
         """Concrete command lines of the docstring's Usage field (``python x.py --in a.csv``)."""

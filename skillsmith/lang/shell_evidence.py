@@ -229,16 +229,19 @@ class ShellEvidence:
         """Lines under an ``Examples:`` heading of the usage text that run the script."""
         found = []
         for lines, _node in self.usage_blocks:
-            inside, pending = False, ""
+            inside, pending, indent = False, "", None
             for ln in lines:
                 if re.match(r"^\s*examples?\s*:?\s*$", ln, re.I):
                     inside = True
                     continue
                 if inside:
                     if not ln.strip():
-                        if found:
-                            break
-                        continue
+                        continue  # examples may be spaced out, each under its comment
+                    depth = len(ln) - len(ln.lstrip())
+                    if indent is None:
+                        indent = depth
+                    elif depth < indent or re.match(r"^\s*[A-Za-z][\w ]*:\s*$", ln):
+                        break  # the next section (``OPTIONS:``)
                     if pending:
                         ln = pending + " " + ln.strip()
                         pending = ""

@@ -156,6 +156,8 @@ def extract(lines: list[str], first_line: int) -> list[Citation]:
 
 
 _FENCE = re.compile(r"^\s{0,3}(```|~~~)")
+#: prose that asks for the span after it to be run: "Run `scripts/x.sh`"
+_RUN_VERB = re.compile(r"\b(run|execute|invoke|call|launch)(\s+(it|this|the\s+\w+))?\s*:?\s*$", re.IGNORECASE)
 _LAUNCHER = re.compile(
     r"^(?:\$\s+)?((?:[A-Za-z_][A-Za-z0-9_]*=\S*\s+)*"
     r"(?:(?:bash|sh|zsh|dash|ksh)\s+"  # a shell
@@ -196,8 +198,11 @@ def invocation(lines: list[str], citation: Citation, fenced: bool) -> str | None
     else:
         if before.count("`") % 2 == 0:
             return None  # prose, not code
+        prose = before[:before.rfind("`")]
         before = before[before.rfind("`") + 1:]
         after = after.split("`", 1)[0]
+        if not before.strip() and not after.strip() and not _RUN_VERB.search(prose[-40:]):
+            return None  # a path named in a list or a table (`scripts/x.py` — what it does), not a call
     before = re.split(r"&&|\|\||;", before)[-1].lstrip()
     producer, _, command = before.rpartition("|")  # `printf 'a\n' | bash scripts/x.sh` keeps its input
     m = _LAUNCHER.match(command.lstrip())

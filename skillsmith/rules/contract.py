@@ -6,9 +6,9 @@ import re
 from pathlib import PurePosixPath
 
 from skillsmith import exitcodes
-from skillsmith.lang.header import FIELDS, HEAD_LINES
+from skillsmith.lang.header import HEAD_LINES
 from skillsmith.lang.interpreter import (
-    PEP723_SHEBANG,
+    python_shebang,
     SHEBANGS,
     interpreter_language,
     is_other_language,
@@ -74,15 +74,14 @@ def shebang_missing(script):
 
     ## Fix safety
     Safe: adds `#!/usr/bin/env bash` or `#!/usr/bin/env python3` as the first line
-    (`#!/usr/bin/env -S uv run --script` for a PEP 723 script with a `# /// script` block).
+    (`#!/usr/bin/env -S uv run --script` for a PEP 723 script whose `# /// script` block
+    declares dependencies).
     Not where it would not run: after a byte-order mark, or in a CRLF file, where the kernel
     would look for `bash\r`; not for a shell file other scripts source.
     """
     f = script.file
     if f.text is not None and f.shebang is None:
-        wanted = SHEBANGS[script.language]
-        if script.language == "python" and any(line.strip() == "# /// script" for line in f.lines[:10]):
-            wanted = PEP723_SHEBANG  # its runner installs what the # /// script block declares
+        wanted = python_shebang(f.lines, script.invocations) if script.language == "python" else SHEBANGS[script.language]
         message = f"no shebang; start the script with {wanted}"
         if script.language == "shell" and (f.newline == "\r\n" or script.sourced_by):
             from skillsmith.lang.shell_plans import CRLF, sourced
@@ -301,7 +300,8 @@ def header_field_missing(script):
     """
     ## What it does
     Checks that the header block has each field of the contract: `Usage:`, `Input:`,
-    `Output:`, `Stderr:`, `Exit:` and `Examples:`.
+    `Output:`, `Stderr:`, `Exit:` and `Examples:`. Whole commands listed under `Usage:`
+    (`python3 scripts/x.py in.csv`, no `[options]` or `<placeholders>`) are its examples.
 
     ## Why is this bad?
     Each field answers a question the agent would otherwise answer by trial: what to pass,
@@ -321,7 +321,7 @@ def header_field_missing(script):
     h = script.header if header_usable(script) else None
     if h is None:
         return
-    missing = [name for name in FIELDS if name not in h.fields]
+    missing = h.missing
     if missing:
         message = f"the header has no {', '.join(m + ':' for m in missing)} field{'s' if len(missing) > 1 else ''}"
         plan = shell_plan(script)
@@ -646,14 +646,13 @@ def exit_code_literal(script):
     (an author's `2 = not a git repo` is not `EXIT_USAGE`); unsafe in a script that sources
     files or runs `eval`, which may assign the same name (`readonly` would then fail).
     """
-    words = script.header.exit_words if script.header is not None else {}
     if script.language == "python":
         if script.py_facts is None:
             return
         from skillsmith.lang import python
 
         documented = script.header.exit_meanings if script.header is not None else {}
-        for call, name in python.literal_exit_names(script.py[0], script.py_facts, documented):
+        for call, name in python.literal_exit_names(script.py[0], script.py_facts, documented, script.file.lines):
             code = call.args[0].value
             if name is not None:
                 message = f"exit code {code} is a literal; name it ({name} = {code})"

@@ -65,7 +65,8 @@ def argparse_epilog_missing(script):
     """
     ## What it does
     Flags `argparse.ArgumentParser(...)` calls (aliases included) without an `epilog=` that
-    shows examples.
+    shows examples. A parser whose description is the module docstring (`description=__doc__`)
+    shows the docstring's examples already, and is left alone.
 
     ## Why is this bad?
     `--help` must end with an EXAMPLES section: it is what the agent copies from. argparse
@@ -90,6 +91,8 @@ def argparse_epilog_missing(script):
     """
     ev = script.py_evidence if _python(script) else None
     for call in _parsers(script):
+        if ev is not None and ev.help_has_examples(call):
+            continue  # description=__doc__, and the docstring shows the examples
         epilog = keyword(call, "epilog")
         can = ev is not None and ev.epilog_fixable(call)
         why = "" if can else "; by hand: a worked invocation (none in SKILL.md or the docstring that the parser accepts)"
@@ -106,7 +109,9 @@ def argparse_formatter_missing(script):
     """
     ## What it does
     Flags `ArgumentParser(...)` calls without `formatter_class=RawDescriptionHelpFormatter`
-    (or `RawTextHelpFormatter`).
+    (or `RawTextHelpFormatter`) whose help text is laid out in lines: an epilog or description
+    of several lines, or `description=__doc__`. A parser with no such text is left alone (an
+    epilog the fix adds for PYS002 comes with the formatter).
 
     ## Why is this bad?
     The default formatter rewraps the epilog into one paragraph, so the examples come out as
@@ -129,8 +134,11 @@ def argparse_formatter_missing(script):
     for call in _parsers(script):
         fmt = keyword(call, "formatter_class")
         if fmt is None:
-            can = ev is not None and ev.formatter_fixable(call)
-            yield Hit(script.path, "ArgumentParser has no formatter_class=argparse.RawDescriptionHelpFormatter; the examples get rewrapped",
+            if ev is None or not ev.reflows(call):
+                continue  # nothing laid out in lines to rewrap (an epilog the fix adds brings the formatter: PYS002)
+            can = ev.formatter_fixable(call)
+            yield Hit(script.path, "ArgumentParser has no formatter_class=argparse.RawDescriptionHelpFormatter; "
+                                   "its help text's lines get joined into one paragraph",
                       call.lineno, call.col_offset + 1, fix=DECLARED if can else None)
             continue
         name = dotted(fmt.value) or ""
