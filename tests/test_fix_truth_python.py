@@ -341,3 +341,11 @@ def test_the_formatter_is_named_as_the_parser_is(fixed_skill):
     text = _fixed(fixed_skill[0], "local_import")
     assert "formatter_class=argparse.RawDescriptionHelpFormatter" in text
     assert text.count("import argparse") == 1
+
+
+def test_output_says_when_the_script_writes_files(fixed_skill):
+    """notes_cli stores its notes with open(STORE, "w"): stdout is not all it makes."""
+    header, _ = _docstring(fixed_skill[0], "notes_cli")
+    assert header.fields["Output"].value == "results on stdout; writes files"
+    header, _ = _docstring(fixed_skill[0], "csv_stats")
+    assert "writes files" not in header.fields["Output"].value

@@ -398,17 +398,32 @@ class ScriptFacts:
         prints = [(s, c) for s, c in self._prints if s == "stdout"]
         if not prints:
             return None
+        files = "; writes files" if self.writes_files else ""
         json_prints = [c for _, c in prints if self._is_json_print(c)]
         envelope = any(name == "emit_json" for name, _ in self.facts.calls) or any(
             _is_success_envelope(_printed(c, self.facts.aliases)) for _, c in prints)
         guarded = bool(json_prints) and self.json_flag and all(self._under_json_flag(c) for c in json_prints)
         if envelope and self.json_flag:
-            return "results on stdout; with --json the JSON envelope {data, meta}"
+            return "results on stdout; with --json the JSON envelope {data, meta}" + files
         if guarded:
-            return "results on stdout; JSON with --json"
+            return "results on stdout; JSON with --json" + files
         if json_prints and len(json_prints) == len(prints):
-            return "JSON on stdout"
-        return "results on stdout"
+            return "JSON on stdout" + files
+        return "results on stdout" + files
+
+    @property
+    def writes_files(self) -> bool:
+        """Whether the script writes files: ``open(p, "w")``, ``write_text``, a print or dump into a file."""
+        for name, call in self.facts.calls:
+            if name.endswith(("write_text", "write_bytes")) or name.split(".")[-1] in ("copy", "copyfile", "copy2",
+                                                                                        "copytree", "move"):
+                return True
+            if name in ("open", "io.open", "codecs.open") or name.endswith(".open"):
+                mode = call.args[1] if len(call.args) > 1 else (python.keyword(call, "mode").value
+                                                                if python.keyword(call, "mode") else None)
+                if isinstance(_literal(mode), str) and set(_literal(mode)) & set("wax+"):
+                    return True
+        return any(stream == "" for stream, _ in self._prints)
 
     def _is_json_print(self, call: ast.Call) -> bool:
         return _printed(call, self.facts.aliases) is not None
