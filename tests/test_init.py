@@ -246,7 +246,7 @@ def test_baseline_makes_check_pass_and_only_adds_comments_and_config(tmp_path):
     py = after["skills/demo/scripts/tool.py"].decode().split("\n")
     assert py[1] == '"""Format a CSV table as JSON."""  # skillsmith: ignore[CON006] baseline: header-field-missing'
     assert py[7].startswith('    parser = argparse.ArgumentParser(description="Format a CSV table as JSON.")  # '
-                            "skillsmith: ignore[PYS002, PYS003] baseline: ")
+                            "skillsmith: ignore[PYS002] baseline: argparse-epilog-missing")
     toml = after["pyproject.toml"].decode()
     assert toml.endswith('"skills/demo/scripts/run.sh" = ["CON006", "CON009", "SHL001", "SHL003"] # baseline: '
                          "header-field-missing, help-missing, strict-mode-missing, unknown-flag-exit-missing\n")
