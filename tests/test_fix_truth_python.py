@@ -349,3 +349,12 @@ def test_output_says_when_the_script_writes_files(fixed_skill):
     assert header.fields["Output"].value == "results on stdout; writes files"
     header, _ = _docstring(fixed_skill[0], "csv_stats")
     assert "writes files" not in header.fields["Output"].value
+
+
+def test_a_shim_that_runs_another_modules_main_gets_no_invented_contract(fixed_skill):
+    """``from notes_tool.cli import main; raise SystemExit(main())``: its arguments, output, exit codes and
+    --help are the package's. No "Input: none", no "Exit: 0 ok", no help branch that would hide the real help."""
+    root, _, _, _, after = fixed_skill
+    assert _fixed(root, "shim") == (CASES / "shim.py").read_text()
+    left = {f["rule"] for f in after if f["path"] == "scripts/shim.py"}
+    assert {"CON006", "CON009"} <= left

@@ -297,3 +297,16 @@ def test_examples_spaced_out_under_their_comments_are_all_read(tmp_path):
         proc = subprocess.run(example.split(), cwd=root, capture_output=True, text=True, timeout=30,
                               stdin=subprocess.DEVNULL)
         assert proc.returncode == 0 and "EXPOSE" in proc.stdout, (example, proc.stderr)
+
+
+def test_output_says_when_a_shell_script_writes_files(tmp_path):
+    """A generator that writes its product with `cat > "$OUT"`: stdout is not all it makes."""
+    root = write_tree(tmp_path / "gen", {
+        "SKILL.md": "---\nname: gen\ndescription: Write a file. Use when a file is wanted.\n---\n"
+                    "Run `bash scripts/make.sh out.txt`.\n",
+        "scripts/make.sh": '#!/usr/bin/env bash\n# Write a greeting into a file.\n\nset -uo pipefail\n\n'
+                           'out="${1:-out.txt}"\ncat > "$out" <<EOF\nhello\nEOF\necho "wrote $out"\n',
+    })
+    run_cli("fix", str(root))
+    head = (root / "scripts" / "make.sh").read_text().split("\nset -uo pipefail")[0]
+    assert "# Output:  text on stdout; writes files" in head, head

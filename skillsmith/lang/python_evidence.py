@@ -49,6 +49,8 @@ MAX_USAGE_OPTIONS = 5
 MAX_USAGE_WIDTH = 72
 #: at most this many examples are written
 MAX_EXAMPLES = 3
+#: what a module's entry point is called: a shim that calls another module's runs that module
+ENTRY_FUNCTIONS = {"main", "run", "cli", "app", "entry", "entry_point", "entrypoint"}
 
 
 
@@ -275,6 +277,31 @@ class ScriptFacts:
         return bool(modules & (OTHER_PARSERS | {"getopt"}))
 
     @property
+    def delegates(self) -> bool:
+        """The script hands its run to code of another module (``from pkg.cli import main`` then
+        ``main()``, ``runpy.run_module``): what it takes, prints and exits with is that code's."""
+        if not hasattr(self, "_delegates"):
+            import sys
+
+            top = list(self.module.body)
+            for stmt in self.module.body:
+                if isinstance(stmt, ast.If) and "__name__" in ast.unparse(stmt.test):
+                    top += stmt.body
+            found = False
+            for stmt in top:
+                for node in ast.walk(stmt) if not isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef,
+                                                                      ast.ClassDef)) else ():
+                    if isinstance(node, ast.Call):
+                        name = python.qualified(node.func, self.facts.aliases) or ""
+                        root = name.split(".")[0]
+                        if name.startswith("runpy.") or "." in name and root not in sys.stdlib_module_names \
+                                and (python.dotted(node.func) or "").split(".")[0] in self.facts.aliases \
+                                and name.rsplit(".", 1)[-1] in ENTRY_FUNCTIONS:
+                            found = True
+            self._delegates = found
+        return self._delegates
+
+    @property
     def reads_arguments(self) -> bool:
         """The script takes arguments: a parser with some, ``sys.argv``, another parsing library.
 
@@ -455,6 +482,8 @@ class ScriptFacts:
 
     def contract_fields(self) -> dict[str, str]:
         """The header fields the evidence supports (name -> value); a field nothing supports is absent."""
+        if self.delegates:
+            return {}  # the code it runs is elsewhere: nothing here says what it takes or gives
         h = self.header
         usage = self.usage()
         has_usage = usage is not None or h is not None and "Usage" in h.fields
@@ -542,7 +571,7 @@ class ScriptFacts:
                 break
         if found:
             return found
-        if not self.reads_arguments and not self.reads_stdin:
+        if not self.reads_arguments and not self.reads_stdin and not self.delegates:
             return [self.prog]  # it takes nothing: running it is the example
         return []  # ``x.py --help`` only says how to get the help: not an example of use
 
@@ -550,7 +579,7 @@ class ScriptFacts:
     def needs_help_branch(self) -> bool:
         """Whether the script parses its arguments by hand and does not answer -h/--help (:mod:`py_help`)."""
         return (self.parser is None and not self.other_parser and not self.answers_help
-                and "-h" not in self.facts.strings)
+                and "-h" not in self.facts.strings and not self.delegates)  # a shim's delegate has its own
 
     # -- what the fix can do: the rules mark a finding fixable only then ------------------------
 
