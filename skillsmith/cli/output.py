@@ -6,7 +6,6 @@ stderr; colour only on a TTY and never with ``NO_COLOR``.
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 from typing import Any
@@ -79,6 +78,8 @@ def emit_json(items: list[Any], schema: str, **meta: Any) -> None:
     """Print the success envelope ``{"data": [...], "meta": {...}}`` on stdout."""
     doc = envelope(items, schema)
     doc["meta"].update(meta)
+    import json  # here, not at the top: ``--help`` does not need it
+
     sys.stdout.write(json.dumps(doc, indent=2, ensure_ascii=False) + "\n")
 
 
@@ -86,6 +87,8 @@ def emit_error(error: SkillsmithError, as_json: bool) -> int:
     """Report *error*: a human line on stderr, plus the JSON error envelope on stdout."""
     note(f"skillsmith: error: {error.message}")
     if as_json:
+        import json  # here, not at the top: ``--help`` does not need it
+
         doc = {"error": {"code": error.code, "message": error.message, "details": error.details}}
         sys.stdout.write(json.dumps(doc, indent=2, ensure_ascii=False) + "\n")
     return error.exit_code
