@@ -80,6 +80,7 @@ def check_paths(paths: list[str | Path], options: Options | None = None, done: P
             "warnings": result.warnings, "counts": result.counts,
             "tools": tools, "tool_state": [list(t) for t in _tools_state(tools)],
         })
+        cache.flush()
     return result
 
 
@@ -284,6 +285,7 @@ def check_batch(units: list[Unit], options: Options) -> list[dict]:
     for p in prepared:
         out.append(p.result if p.result is not None else evaluate_unit(p, options))
         release(p)
+    cache.flush()
     return out
 
 
@@ -360,17 +362,73 @@ def prepare_unit(unit: Unit, options: Options) -> Prepared:
     use_cache = options.use_cache and not options.run and unit.kind != "project" and options.suppressions
     stat_key = _stat_key(unit, model, options) if use_cache else None
     if stat_key is not None:
-        hit = _unit_hit(cache.get(stat_key))  # nothing changed since the last run: no file is read
+        doc = _unit_hit(cache.get(stat_key))  # nothing changed since the last run: no file is read
+        hit = placed(doc, unit) if doc is not None else None
         if hit is not None:
             return Prepared(unit, model, "", [], None, hit, stat_key, use_cache)
     prepared = resolve(Prepared(unit, model, "", [], None, None, stat_key, use_cache), options)
     if prepared.key is not None:
-        hit = _unit_hit(cache.get(prepared.key))
+        doc = _unit_hit(cache.get(prepared.key))
+        hit = placed(doc, unit) if doc is not None else None
         if hit is not None:
             if stat_key is not None:
-                cache.put(stat_key, hit)
+                cache.put(stat_key, doc)
             prepared.result = hit
     return prepared
+
+
+def portable(result: dict, unit: Unit) -> dict:
+    """*result* as the cache stores it: its paths relative to the unit's root (``.`` is the root).
+
+    So a copy of the tree at another path (a CI checkout) can use it. A result that names
+    where the tree is in any other way (a path outside the unit, the folder in a message) is
+    stored as it is, with its ``root``, and answers for that root only.
+    """
+    root = Path(unit.root).as_posix()
+    where = Path(unit.top).as_posix() if unit.top is not None else root
+    as_is = {**result, "root": root}
+
+    def relative(items: list[dict]) -> list[dict] | None:
+        out = []
+        for item in items:
+            path = item["path"]
+            if path == root:
+                out.append({**item, "path": "."})
+            elif path.startswith(root + "/") and root != "/":
+                out.append({**item, "path": path[len(root) + 1:]})
+            else:
+                return None
+        return out
+
+    texts = [f["message"] for f in result["findings"]] + list(result["notes"])
+    texts += [w["message"] for w in result.get("warnings", ())]
+    if any(where in text for text in texts):
+        return as_is
+    findings, held, warnings = (relative(result.get(k, [])) for k in ("findings", "held", "warnings"))
+    if findings is None or held is None or warnings is None:
+        return as_is
+    return {**result, "findings": findings, "held": held, "warnings": warnings, "root": None}
+
+
+def placed(doc: dict, unit: Unit) -> dict | None:
+    """A stored result (:func:`portable`) for *unit*, its paths below the unit's root; None when it is another root's."""
+    root = Path(unit.root).as_posix()
+    stored = doc.get("root")
+    result = {k: v for k, v in doc.items() if k != "root"}
+    if stored is not None:
+        return result if stored == root else None
+    if "root" not in doc:
+        return None  # not a stored result
+
+    def absolute(items: list) -> list:
+        return [{**i, "path": root if i["path"] == "." else f"{root}/{i['path']}"} for i in items]
+
+    for k in ("findings", "held", "warnings"):
+        if not isinstance(result.get(k, []), list) or not all(isinstance(i, dict) and isinstance(i.get("path"), str)
+                                                              for i in result.get(k, [])):
+            return None
+        result[k] = absolute(result.get(k, []))
+    return result
 
 
 def load_model(unit: Unit, options: Options):
@@ -474,9 +532,10 @@ def evaluate_unit(prepared: Prepared, options: Options) -> dict:
     result = {"findings": out, "notes": notes, "errors": errors, "undecided": undecided, "warnings": warnings,
               "held": held}
     if key is not None and not errors and not undecided:
-        cache.put(key, result)
+        stored = portable(result, unit)
+        cache.put(key, stored)
         if prepared.stat_key is not None:
-            cache.put(prepared.stat_key, result)
+            cache.put(prepared.stat_key, stored)
     return result
 
 
@@ -522,9 +581,9 @@ def _cache_key(unit: Unit, model, rules, target: str) -> str:
         ",".join(r.id for r in rules).encode(),
         target.encode(),
         unit.kind.encode(),
-        os.fsencode(unit.root),
-        _encode(repr(unit.config)),
-        _encode(repr(guard_for(unit.config))),
+        _place(unit),
+        _encode(repr(_config_seen_from(unit.config, unit.root))),
+        _encode(repr(_config_seen_from(guard_for(unit.config), unit.root))),
         _encode(repr(_tool_versions(rules))),
     ]
     for rel, f in sorted(model.files.items()):
@@ -533,6 +592,34 @@ def _cache_key(unit: Unit, model, rules, target: str) -> str:
         parts.append(data if data is not None else _encode(f.read_error or ""))
     _tree_parts(model, parts)
     return cache.unit_key(parts)
+
+
+def _place(unit: Unit) -> bytes:
+    """Where *unit* is, as far as its findings may tell: its path below the folder it was found from, and its name.
+
+    Without that folder (a unit made by hand), its absolute path.
+    """
+    if unit.top is not None:
+        try:
+            rel = Path(unit.root).relative_to(unit.top).as_posix()
+        except ValueError:
+            rel = None
+        if rel is not None:
+            return _encode(f"{rel}\0{Path(unit.root).name}")
+    return os.fsencode(unit.root)
+
+
+def _config_seen_from(config: Config, root: Path) -> Config:
+    """*config* with its file's paths relative to *root*: the same config beside a copy of the tree keys the same."""
+    import dataclasses
+
+    def rel(path):
+        return None if path is None else Path(os.path.relpath(path, root))
+
+    problem = config.problem
+    if problem is not None:
+        problem = dataclasses.replace(problem, path=rel(problem.path))
+    return dataclasses.replace(config, root=rel(config.root), source=rel(config.source), problem=problem)
 
 
 def _stat_key(unit: Unit, model, options: Options) -> str | None:
