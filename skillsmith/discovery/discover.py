@@ -31,6 +31,12 @@ class Unit:
     ignorer: Ignorer | None = None  # shared by every unit found under one given path
     unread: Unread | None = None  # loose: what the search for scripts could not look at
     top: Path | None = None  # the folder the unit was found from (a given path, or a given file's folder)
+    part: int = 0  # loose scripts of one folder come in parts of LOOSE_UNIT: which one this is
+
+
+#: the most loose scripts in one unit: a ``scripts/`` tree of thousands is many units, spread over
+#: the workers and freed one by one (their rules look at one script at a time)
+LOOSE_UNIT = 32
 
 
 def discover(paths: list[str | Path]) -> list[Unit]:
@@ -81,7 +87,10 @@ def discover(paths: list[str | Path]) -> list[Unit]:
         elif not found:
             loose, unread = loose_scripts(p, ignorer)
             if loose or unread.count or unread.unlisted:
-                add(units, seen, p, Unit("loose", p, config, loose, ignorer=ignorer, unread=unread))
+                for part, start in enumerate(range(0, max(len(loose), 1), LOOSE_UNIT)):
+                    # the first part reports what could not be read; each part is checked on its own
+                    add(units, seen, p, Unit("loose", p, config, loose[start:start + LOOSE_UNIT], ignorer=ignorer,
+                                             unread=unread if part == 0 else Unread(), part=part))
         elif unlisted:  # folders the search for skills could not look into: reported, not passed over
             add(units, seen, p, Unit("loose", p, config, ignorer=ignorer, unread=Unread(unlisted=unlisted)))
     return units
@@ -108,7 +117,7 @@ def skill_root_of(path: str | Path) -> Path | None:
 
 
 def add(units: list[Unit], seen: set[Path], given: Path, unit: Unit) -> None:
-    unit.top = given if unit.kind != "loose" or not unit.files or given.is_dir() else given.parent
+    unit.top = given if given.is_dir() else given.parent
     if unit.kind == "project":
         key = ("project", unit.root)
     else:

@@ -170,7 +170,8 @@ def _check(paths: list[str | Path], options: Options, done: Progress | None = No
         errors += out["errors"]
         undecided = undecided or out.get("undecided", False)
     findings = unique_findings(findings)
-    return Result(findings, len(units), notes, errors, undecided, warnings=warnings, counts=unit_counts(units))
+    units_checked = sum(1 for u in units if u.part == 0)  # a folder of loose scripts in parts is one unit
+    return Result(findings, units_checked, notes, errors, undecided, warnings=warnings, counts=unit_counts(units))
 
 
 def unit_counts(units: list[Unit]) -> dict:
