@@ -27,7 +27,7 @@ from skillsmith.rules.finding import Finding, Hit, finding_fix, printable
 if TYPE_CHECKING:
     from skillsmith.discovery.discover import Unit
 
-#: below this many units the pool costs more than it saves
+#: below this much work (units, a loose script counting as one) the pool costs more than it saves
 POOL_THRESHOLD = 24
 #: units loaded together (sharing one ``bash -n`` run); also the largest pool task
 BATCH = 64
@@ -233,7 +233,7 @@ def _map_units(units: list[Unit], options: Options, batch_fn, *args, done: Progr
             if done is not None:
                 done(unit, finished, len(units))
 
-    if len(units) < POOL_THRESHOLD or jobs < 2:
+    if sum(unit_weight(u) for u in units) < POOL_THRESHOLD or jobs < 2:
         # smaller batches only to report progress: a batch shares one `bash -n`
         size = BATCH if done is None else max(1, min(BATCH, len(units) // 8))
         outs = []
@@ -267,6 +267,11 @@ def _map_units(units: list[Unit], options: Options, batch_fn, *args, done: Progr
             results[i] = batch_fn(batch, options, *args)
             report(batch)
     return [out for i in range(len(work)) for out in results[i]]
+
+
+def unit_weight(unit: Unit) -> int:
+    """How much work *unit* is, in skills: a part of a folder of loose scripts counts each script."""
+    return max(1, len(unit.files)) if unit.kind == "loose" else 1
 
 
 def batches(units: list[Unit], size: int) -> list[list[Unit]]:
