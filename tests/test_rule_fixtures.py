@@ -24,6 +24,7 @@ DYNAMIC = {
     "RUN001": "tests/test_check_run.py",
     "RUN002": "tests/test_check_run.py",
     "STE013": "tests/test_stabledge.py (sparse 21 MB file)",
+    "STE019": "tests/test_stabledge.py (opt-in: checked with --select STE019)",
     "SHL090": "tests/test_shellcheck.py (needs shellcheck on PATH)",
     # audit rules need a git history and permissions: tests/test_audit.py
     "SUC010": "tests/test_audit.py::test_file_unreadable_to_others_is_flagged",
@@ -33,6 +34,7 @@ DYNAMIC = {
     "SUC020": "tests/test_audit.py::test_scope_creep_tools_network_and_process",
     "SUC021": "tests/test_audit.py::test_scope_creep_tools_network_and_process",
     "SUC022": "tests/test_audit.py::test_scope_creep_tools_network_and_process",
+    "SUC030": "tests/test_audit_reviewer.py (a real reviewer process: approve, flag, garbage, timeout, non-zero exit)",
 }
 
 
