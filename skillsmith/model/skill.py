@@ -37,6 +37,16 @@ class BashSyntaxMixin:
     """What a unit knows across its scripts: ``bash -n`` over all shell scripts (one process
     when they are clean), and which modules its Python scripts import."""
 
+    def release(self) -> None:
+        """Drop the derived facts (scripts and their parse trees, the parsed ``SKILL.md``).
+
+        Each ``Script`` points back at its unit, so a unit holding its scripts is a reference
+        cycle that only a full garbage collection frees; once the rules are done with a unit,
+        this breaks the cycle and its parse trees are freed at once. The files stay.
+        """
+        for name in ("scripts", "doc", "linked_citations", "bash_errors"):
+            self.__dict__.pop(name, None)
+
     @cached_property
     def bash_errors(self) -> dict:
         """rel -> (line, message) of a shell script's syntax error, or the ``bashcheck.NotChecked`` it could not check."""
