@@ -41,7 +41,7 @@ from pathlib import Path
 from typing import Any
 
 from skillsmith.fix.context import FixContext, Target
-from skillsmith.model.sourcefile import EncodeError, SourceFile
+from skillsmith.model.sourcefile import EncodeError, SourceFile, shebang_works
 from skillsmith.rules.finding import display_path
 
 KINDS = ("python", "shell", "file")
@@ -203,7 +203,7 @@ def fix_file(f: SourceFile, rules: set[str], unsafe: bool, unit=None, targets: t
             if chosen:
                 script = script_of(f, kind, unit)
                 context = FixContext(f.path, targets, held, tuple(getattr(script, "invocations", ())), unsafe,
-                                     tuple(getattr(script, "sourced_by", ())))
+                                     tuple(getattr(script, "sourced_by", ())), f.bom)
                 new = transform(kind, script, chosen, out, context)
         chosen = [x for x in load_fixers("file") if x.rules & rules and x.allowed(unsafe)
                   and fnmatch.fnmatch(f.rel, x.pattern or "*")]
@@ -223,8 +223,8 @@ def fix_file(f: SourceFile, rules: set[str], unsafe: bool, unit=None, targets: t
         return out
     if new != data:
         out.new_data = new
-    if MODE_RULES & rules and not f.mode & 0o100:
-        # the executable bit for whoever may read the file
+    if MODE_RULES & rules and not f.mode & 0o100 and shebang_works(new):
+        # the executable bit for whoever may read the file, only with a shebang that runs
         out.new_mode = f.mode | ((f.mode & 0o444) >> 2) | 0o100
         out.applied.append("executable-bit")
         out.fixed_rules |= MODE_RULES & rules
