@@ -128,7 +128,8 @@ NORMAL_SHELL = [
     ("bash <(curl -s https://example.com/i.sh)", [("SEC002", 1)]),
     ("curl -o i.sh https://example.com/i.sh; sh i.sh", []),
     ("echo curl | sh", []),
-    ("curl\n  https://example.com/i.sh | sh", [("SEC002", 1)]),
+    ("curl\n  https://example.com/i.sh | sh", []),  # the newline ends `curl`: nothing is downloaded into sh
+    ("apt-get install -y curl\nwget -qO- https://example.com/i.sh | sh", [("SEC002", 1)]),
     ('eval "$@"', [("SEC003", 1)]),
     ("x=1; eval ${1}", [("SEC003", 6)]),
     ('eval "$cmd"; echo "$1"', []),

@@ -8,7 +8,7 @@ from contextlib import closing
 
 from conftest import run_cli, write_tree
 
-ANGLE = "---\nname: {name}\ndescription: Converts <file> to tables.\n---\n# {name}\n"
+ANGLE = "---\nname: {name}\ndescription: Converts <file> to tables. Use when asked.\n---\n# {name}\n"
 
 
 class Entry:

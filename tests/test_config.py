@@ -7,7 +7,7 @@ from conftest import RUN_FLAGS, run_cli, write_tree
 
 from skillsmith.rules.registry import get_rule
 
-ANGLE = "---\nname: {name}\ndescription: Converts <file> to tables.\n---\n# {name}\n"  # SPC011 on line 3
+ANGLE = "---\nname: {name}\ndescription: Converts <file> to tables. Use when asked.\n---\n# {name}\n"  # SPC011 on line 3
 NETWORK = "---\nname: {name}\ndescription: Fetches. Use when fetching.\nnetwork: false\n---\n# {name}\n"  # SPC015 for agentskills
 LATIN1 = "---\nname: {name}\ndescription: caf\xe9\n---\n".encode("latin-1")  # FIL003
 
@@ -103,7 +103,7 @@ def test_markdown_suppression(tmp_path):
     body[499] = "<!-- skillsmith: ignore[SPC016] -->"  # the line before the finding
     write_tree(tmp_path, {
         "long/SKILL.md": "---\nname: long\ndescription: Long. Use when long.\n---\n" + "\n".join(body) + "\n",
-        "angle/SKILL.md": "---\nname: angle\ndescription: Converts <file> to tables.  # skillsmith: ignore[SPC011]\n---\n",
+        "angle/SKILL.md": "---\nname: angle\ndescription: Converts <file> to tables. Use when asked.  # skillsmith: ignore[SPC011]\n---\n",
     })
     assert rules_of(check(tmp_path)) == []
     (tmp_path / "long" / "SKILL.md").write_text(

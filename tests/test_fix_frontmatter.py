@@ -31,7 +31,7 @@ MEANT = {
     "both-quotes": ("description", "Use when the user writes \"wispr fix: X to Y\" or it's misheard."),
     "backslash": ("description", "Cleans paths like C:\\temp\\x: use on Windows."),
     "argument-hint": ("argument-hint", "[pr-number] [--strict]"),
-    "at-sign": ("description", "@Observable state management and navigation patterns for SwiftUI."),
+    "at-sign": ("description", "@Observable state management and navigation patterns for SwiftUI. Use when asked."),
     "backtick": ("description", "`jq` recipes for JSON. Use when the user pipes JSON."),
     "quoted-then-text": ("description", "\"Fast\" PDF tools. Use when the user has a PDF."),
     "asterisk": ("description", "*Always* run the linter first. Use before committing."),
@@ -40,7 +40,7 @@ MEANT = {
     "tabs": ("metadata", {"author": "someone", "version": "1.0"}),
     "nested-value": ("metadata", {"short-description": "Fast: very", "author": "someone"}),
     "two-values": ("argument-hint", "[file] [options]"),
-    "mixed-line-endings": ("description", "Converts files: PDF to text."),
+    "mixed-line-endings": ("description", "Converts files: PDF to text. Use when asked."),
 }
 
 

@@ -17,8 +17,9 @@ codes (SC2086) select and ignore like rules.
 """
 EPILOG = """\
 exit codes:
-  0 no findings (at or above --fail-on), 2 usage, 3 path not found, 4 invalid config,
-  5 --run without a sandbox (install bubblewrap, or pass --unsandboxed), 10 findings
+  0 no findings (at or above --fail-on), 2 usage, 3 path not found, 4 invalid config
+  or input (a file that is neither a skill nor a script), 5 --run without a sandbox
+  (install bubblewrap, or pass --unsandboxed), 10 findings
 
 examples:
   skillsmith check                         # the current folder

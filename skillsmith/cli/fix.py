@@ -17,7 +17,8 @@ how many more fixes --unsafe-fixes would apply; on a terminal, progress.
 """
 EPILOG = """\
 exit codes:
-  0 no fixable finding remains, 2 usage, 3 path not found, 4 invalid config,
+  0 no fixable finding remains, 2 usage, 3 path not found, 4 invalid config or input
+  (a file that is neither a skill nor a script),
   5 a fixed file could not be written (a read-only folder, a full disk),
   10 findings remain that need a person (with --check/--diff: something would change;
      with --exit-non-zero-on-fix: also when a file was written)

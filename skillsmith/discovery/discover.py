@@ -64,6 +64,10 @@ def discover(paths: list[str | Path]) -> list[Unit]:
                 raise InvalidInputError(f"{given}: cannot read: {exc.strerror}", {"path": str(given)})
             if p.name == "SKILL.md":
                 add(units, seen, p, Unit("skill", p.parent, config))
+            elif not checkable_file(p):
+                raise InvalidInputError(
+                    f"{given}: neither a skill nor a script; give a skill folder (with a SKILL.md), a script "
+                    "(.py, .sh, or a shebang) or a Markdown or text file", {"path": str(given)})
             else:
                 add(units, seen, p, Unit("loose", p.parent, config, [(p.name, p)]))
             continue
@@ -81,7 +85,7 @@ def discover(paths: list[str | Path]) -> list[Unit]:
         real = p.resolve()  # walks follow no links, so a skill's real path is below the top's
         for root in found:
             add(units, seen, p, Unit("skill", root, config_for(root, real / root.relative_to(p)), ignorer=ignorer))
-        if not found and any((p / d).is_dir() for d in ("references", "assets")):
+        if not found and any((p / d).is_dir() and not ignorer.skip(str(p / d), True) for d in ("references", "assets")):
             # a skill's folders without the SKILL.md that makes it a skill
             add(units, seen, p, Unit("skill", p, config, ignorer=ignorer))
         elif not found:
@@ -94,6 +98,17 @@ def discover(paths: list[str | Path]) -> list[Unit]:
         elif unlisted:  # folders the search for skills could not look into: reported, not passed over
             add(units, seen, p, Unit("loose", p, config, ignorer=ignorer, unread=Unread(unlisted=unlisted)))
     return units
+
+
+#: what a file given on its own may be besides a script: prose the text rules read
+PROSE_SUFFIXES = (".md", ".markdown", ".txt", ".org", ".rst")
+
+
+def checkable_file(path: Path) -> bool:
+    """Whether a file given on its own is something ``check`` reads: a script, or Markdown or text."""
+    if path.suffix.lower() in PROSE_SUFFIXES:
+        return True
+    return script_language(SourceFile.from_path(path, path.name, path.stat())) is not None
 
 
 def skill_root_of(path: str | Path) -> Path | None:

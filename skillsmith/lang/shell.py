@@ -48,10 +48,14 @@ def parse(data: bytes):
     Characters beyond U+FFFF are parsed as ``____`` (same byte length): tree-sitter-bash
     0.25 crashes the whole process (a segmentation fault) on some of them right after ``{``,
     e.g. ``b"{\xf3\xb9\x81\x92"``. In shell syntax they can only be part of words, strings
-    and comments, so four placeholder bytes keep every node and offset.
+    and comments, so four placeholder bytes keep every node and offset. Heredoc body lines
+    that tree-sitter would take for the end are parsed as bash reads them
+    (:func:`heredoc_lines_masked`).
     """
     if _ASTRAL.search(data):
         data = _ASTRAL.sub(b"____", data)
+    if b"<<" in data:
+        data = heredoc_lines_masked(data)
     deadline = time.monotonic() + PARSE_SECONDS
     try:  # the source by chunks: tree-sitter asks whether to go on only when it reads through a callback
         tree = parser().parse(lambda offset, _point: data[offset:offset + _CHUNK],
@@ -60,6 +64,43 @@ def parse(data: bytes):
         parser().reset()
         return None
     return None if deeper_than(tree.root_node, MAX_DEPTH) else tree
+
+
+#: a heredoc's start: ``<<WORD``, ``<<-WORD``, ``<<'WORD'``, ``<<"WORD"``, ``<<\WORD`` (not ``<<<``)
+_HEREDOC_START = re.compile(rb"(?<!<)<<(?!<)(-?)[ \t]*(?:(['\"])([^'\"\n]+)\2|\\?([A-Za-z0-9_][\w.-]*))")
+
+
+def heredoc_lines_masked(data: bytes) -> bytes:
+    """*data* with the first byte of each heredoc body line that begins with the delimiter but is
+    not the delimiter line replaced (same length), so tree-sitter ends the heredoc where bash does.
+
+    bash ends a heredoc only at a line that is exactly the delimiter (after leading tabs with
+    ``<<-``); tree-sitter-bash also ends it at ``EOF is the word``, ``EOF;`` or an indented
+    ``  EOF``. A heredoc whose delimiter line never comes is left as it is.
+    """
+    lines = data.split(b"\n")
+    out = list(lines)
+    number = 0
+    while number < len(lines):
+        opened = [(m.group(1) == b"-", m.group(3) or m.group(4)) for m in _HEREDOC_START.finditer(lines[number])]
+        number += 1
+        for strip_tabs, word in opened:
+            body = number
+            while body < len(lines):
+                line = lines[body].rstrip(b"\r")
+                if (line.lstrip(b"\t") if strip_tabs else line) == word:
+                    break
+                body += 1
+            else:
+                break  # never closed: leave the rest as it is
+            for k in range(number, body):
+                line = lines[k]
+                indent = len(line) - len(line.lstrip(b" \t"))
+                if line[indent:].startswith(word):
+                    first = line[indent:indent + 1]
+                    out[k] = line[:indent] + (b"x" if first != b"x" else b"y") + line[indent + 1:]
+            number = body + 1
+    return b"\n".join(out) if out != lines else data
 
 
 def deeper_than(node, limit: int) -> bool:
@@ -370,25 +411,43 @@ _NO_QUOTING = {
 _SAFE_SPECIALS = re.compile(r"^\$\{?[#?$!\-]\}?$|^\$\{#")
 
 
+#: commands whose arguments are code (eval, let) or numbers (exit codes, process ids, counts)
+_NO_WORD_ARGUMENTS = frozenset({"eval", "let", "exit", "return", "wait", "kill", "shift", "sleep"})
+#: a variable that holds a list of options (or none) on purpose (``$PYTEST_ARGS``, ``${CURL_OPTS}``,
+#: ``$wflag``), and ``$(seq ...)``, whose words are the point
+_WORD_LIST = re.compile(r"^\$\{?[A-Za-z_][A-Za-z0-9_]*?(?:ARGS?|OPTS?|OPTIONS|FLAGS?|args?|opts?|options|flags?)\}?$|^\$\(seq\s")
+
+
+def alternate_value(node) -> bool:
+    """Whether *node* is ``${x+word}`` or ``${x:+word}``: words only when *x* is set, on purpose
+    unquoted (``${arr[@]+"${arr[@]}"}``, ``${X:+--flag "$X"}``), since quoting makes an empty
+    argument of "unset"."""
+    return node.type == "expansion" and any(c.type in ("+", ":+") for c in node.children)
+
+
 def unquoted_expansions(root, data: bytes) -> list:
     """Expansion nodes (``$var``, ``${var}``, ``$@``, ``$(cmd)``) left unquoted in command arguments.
 
     Not counted: anything inside ``[[ ]]``/``[ ]``, arithmetic, assignments, declarations,
-    ``case`` items, heredocs or strings; arguments of ``eval`` and ``let``; ``$#``, ``$?``,
-    ``$$``, ``$!`` and ``${#...}``, which expand to numbers.
+    ``case`` items, heredocs or strings; arguments of ``eval`` and ``let`` (code) and of
+    ``exit``, ``return``, ``wait``, ``kill``, ``shift``, ``sleep`` (numbers); ``$#``, ``$?``,
+    ``$$``, ``$!`` and ``${#...}``, which expand to numbers; alternate values
+    (:func:`alternate_value`); variables named as option lists (``$PYTEST_ARGS``,
+    ``${CURL_OPTS}``, ``$FLAGS``), split on purpose.
     """
     found = []
     for node, quiet in walk_within(root, _NO_QUOTING):
         if quiet or node.type != "command":
             continue
         name_node = node.child_by_field_name("name")
-        if name_node is None or text(name_node, data) in ("eval", "let"):
+        if name_node is None or text(name_node, data) in _NO_WORD_ARGUMENTS:
             continue
         for arg in node.children_by_field_name("argument"):
             parts = [arg] if arg.type in _EXPANSIONS else (
                 [c for c in arg.children if c.type in _EXPANSIONS] if arg.type == "concatenation" else [])
             for part in parts:
-                if not _SAFE_SPECIALS.match(text(part, data)):
+                written = text(part, data)
+                if not _SAFE_SPECIALS.match(written) and not alternate_value(part) and not _WORD_LIST.search(written):
                     found.append(part)
     return found
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import fnmatch
 import os
 import re
 from pathlib import PurePosixPath
@@ -14,16 +15,78 @@ SEED = "000 §1"
 TOC_AFTER_LINES = 300
 ASSET_MAX_BYTES = 500 * 1024
 HUMAN_DOCS = re.compile(r"^(README|CHANGELOG|CHANGES|HISTORY|INSTALL|INSTALLATION)(\.[A-Za-z0-9]+)?$", re.I)
+#: the suffixes of documents (a script named ``install.sh`` or ``changes.py`` is a program, not one)
+DOC_SUFFIXES = frozenset({"", ".md", ".markdown", ".txt", ".rst", ".org", ".adoc", ".asciidoc", ".html", ".htm"})
+MARKDOWN = (".md", ".markdown")
+#: files that only keep an empty folder in git
+PLACEHOLDERS = frozenset({".gitkeep", ".keep", ".placeholder", ".empty"})
+#: where a skill names its files besides its Markdown: Codex's interface file
+NAMING_FILES = ("agents/openai.yaml",)
+TEST_FOLDERS = frozenset({"tests", "test", "__tests__", "fixtures", "testdata"})
+_NAME_TOKEN = re.compile(r"[\w@+%*][\w./@+%*-]*")
 _TOC = re.compile(r"^\s*#{1,6}\s*(table of contents|contents|toc)\b", re.I)
 _ANCHOR_LINK = re.compile(r"\]\(#[^)]+\)")
 
 
-@rule("RES001", "resource-not-cited", summary="A file under references/ or assets/ is never cited from SKILL.md.", seed=SEED, scope="skill")
+def is_human_doc(rel: str) -> bool:
+    """Whether *rel* is a README, CHANGELOG, INSTALL ... document (a program of that name is not)."""
+    name = PurePosixPath(rel)
+    return bool(HUMAN_DOCS.match(name.name)) and name.suffix.lower() in DOC_SUFFIXES
+
+
+def is_test_data(rel: str) -> bool:
+    """Whether *rel* lies in a test folder (``tests/``, ``fixtures/``) or a hidden one (``.github/``):
+    data for the skill's tests or its repository's tools, not for the agent."""
+    return any(part in TEST_FOLDERS or part.startswith(".") for part in rel.split("/")[:-1])
+
+
+def file_names_in(skill) -> dict[str, frozenset[str]]:
+    """For each Markdown file of *skill* (and ``agents/openai.yaml``): the file names and paths its text names.
+
+    A token ``references/tld-selection.md`` gives both the path and its last part, so a file
+    named by its bare name (``- `tld-selection.md` — when ...``) counts as named.
+    """
+    found = {}
+    for rel, f in skill.files.items():
+        if not (rel.endswith(MARKDOWN) or rel in NAMING_FILES) or f.text is None:
+            continue
+        names = set()
+        for token in _NAME_TOKEN.findall(f.text):
+            token = token.rstrip(".-")
+            if token.startswith("./"):
+                token = token[2:]
+            names.add(token)
+            names.add(token.rsplit("/", 1)[-1])
+        found[rel] = frozenset(names)
+    return found
+
+
+def named_elsewhere(rel: str, names: dict[str, frozenset[str]]) -> bool:
+    """Whether a file other than *rel* names it: by its path, its file name, or a folder that
+    holds it written as a folder (``themes/``)."""
+    parts = rel.split("/")
+    wanted = {rel, parts[-1], *("/".join(parts[:i]) + "/" for i in range(1, len(parts)))}
+    for other, got in names.items():
+        if other == rel:
+            continue
+        if not wanted.isdisjoint(got):
+            return True
+        if any("*" in g and "." in g and (fnmatch.fnmatchcase(rel, g) or fnmatch.fnmatchcase(parts[-1], g)) for g in got):
+            return True  # a pattern: `reference/web-cache-deception*.md`
+    return False
+
+
+@rule("RES001", "resource-not-cited", summary="A file of the skill (references/, assets/, any Markdown) is never named.", seed=SEED, scope="skill")
 def resource_not_cited(skill):
     """
     ## What it does
-    Flags files under `references/` and `assets/` that `SKILL.md` never mentions, by path or
-    by a folder that holds them.
+    Flags files under `references/` and `assets/`, and Markdown files anywhere in the skill,
+    that nothing names: not `SKILL.md` (by path, or by a folder that holds them), not another
+    Markdown file of the skill or Codex's `agents/openai.yaml` (by path, by bare file name, or
+    by a folder that holds them written as one: `themes/`, or by a pattern:
+    `reference/attack-*.md`).
+    Placeholders (`.gitkeep`, `.keep`) and people's documents (README, CHANGELOG: RES006) are
+    not flagged.
 
     ## Why is this bad?
     The agent only loads what `SKILL.md` points to. An unreferenced resource is dead weight
@@ -39,8 +102,16 @@ def resource_not_cited(skill):
     """
     if skill.doc is None:
         return
+    names = None
     for rel, f in skill.files.items():
-        if rel.startswith(("references/", "assets/")) and not skill.cited(rel):
+        if PurePosixPath(rel).name in ("SKILL.md", *PLACEHOLDERS) or is_human_doc(rel):
+            continue
+        if not (rel.startswith(("references/", "assets/")) or rel.endswith(MARKDOWN) and "/" in rel and not is_test_data(rel)):
+            continue
+        if skill.cited(rel):
+            continue
+        names = file_names_in(skill) if names is None else names
+        if not named_elsewhere(rel, names):
             yield Hit(f.path, f"{rel} is not cited from SKILL.md; say when the agent should load it")
 
 
@@ -114,8 +185,9 @@ def path_escapes_skill(skill):
 def reference_without_toc(skill):
     """
     ## What it does
-    Flags Markdown files under `references/` longer than 300 lines without a table of
-    contents (a "Contents" heading, or a list of in-page links) in their first 60 lines.
+    Flags Markdown files of the skill (besides `SKILL.md`, whose length SPC016 judges, and
+    people's documents) longer than 300 lines without a table of contents (a "Contents"
+    heading, or a list of in-page links) in their first 60 lines.
 
     ## Why is this bad?
     Agents read long files in slices; a table of contents lets them jump to the part they
@@ -133,7 +205,7 @@ def reference_without_toc(skill):
     ```
     """
     for rel, f in skill.files.items():
-        if not rel.startswith("references/") or f.suffix not in (".md", ".markdown") or f.text is None:
+        if rel == "SKILL.md" or not rel.endswith(MARKDOWN) or is_human_doc(rel) or is_test_data(rel) or f.text is None:
             continue
         lines = f.lines
         if len(lines) <= TOC_AFTER_LINES:
@@ -170,9 +242,10 @@ def asset_too_large(skill):
 def human_docs_in_skill(skill):
     """
     ## What it does
-    Flags README, CHANGELOG, CHANGES, HISTORY and INSTALL files inside a skill that SKILL.md
-    does not cite (a cited one is written for the agent). Files under `assets/` are skipped:
-    a README template may be a legitimate asset.
+    Flags README, CHANGELOG, CHANGES, HISTORY and INSTALL documents (Markdown, text, no
+    suffix) inside a skill that SKILL.md does not cite (a cited one is written for the agent).
+    Files under `assets/` are skipped: a README template may be a legitimate asset; programs
+    of those names (`install.sh`, `changes.py`) are not documents.
 
     ## Why is this bad?
     They are written for people, not agents: hosts list them as resources, the agent may read
@@ -187,7 +260,7 @@ def human_docs_in_skill(skill):
     for rel, f in skill.files.items():
         if rel.startswith("assets/"):
             continue
-        if HUMAN_DOCS.match(PurePosixPath(rel).name) and not skill.cited(rel):
+        if is_human_doc(rel) and not skill.cited(rel):
             yield Hit(f.path, f"{rel} is a document for people; hosts bundle it with the skill")
 
 
@@ -220,3 +293,49 @@ def symlink_leaves_skill(skill):
             yield Hit(link, f"{rel} is a symlink that leaves the skill ({target})")
         elif not os.path.lexists(joined):
             yield Hit(link, f"{rel} is a broken symlink ({target})")
+
+
+_HOME_PATH = re.compile(r"(?<![\w.~$/-])(/Users/)([A-Za-z0-9._-]*[A-Za-z0-9_-])(?=/)")
+#: user names that stand for "any user" in examples and on CI machines
+EXAMPLE_USERS = frozenset({
+    "user", "username", "user-name", "user_name", "you", "yourname", "your-name", "your_name", "yourusername",
+    "your-username", "your_username", "me", "name", "someone", "somebody", "example", "foo", "bar", "jdoe", "john",
+    "johndoe", "jane", "janedoe", "alice", "bob", "dev", "developer", "runner", "ubuntu", "node", "vscode", "admin",
+    "test", "tester", "demo", "USER", "USERNAME", "x", "xxx", "myuser", "my-user", "shared", "public", "default",
+})
+
+
+@rule("RES008", "hard-coded-home-path", summary="A path into one person's home folder on a Mac (/Users/<name>/).",
+      seed="001 (paths)", scope="file", severity="warning")
+def hard_coded_home_path(subject):
+    """
+    ## What it does
+    Flags paths into a named user's home folder on macOS (`/Users/jsmith/...`) in the skill's
+    Markdown and scripts. Names that stand for any user in examples (`/Users/you/`,
+    `/Users/username/`) and test data are not flagged, nor Linux's `/home/<name>/` and
+    Windows' `C:\\Users\\<name>\\`: those are as often a container's or a service's user, or the
+    sample data of a forensics guide (`C:\\Users\\victim\\`), as a person's folder.
+
+    ## Why is this bad?
+    The path exists on the author's machine only: the agent's command fails everywhere else,
+    and the skill tells everyone the author's user name and folder layout.
+
+    ## Example
+    ```bash
+    python /Users/jsmith/code/skills/pdf/scripts/fill.py form.pdf
+    ```
+
+    Use instead: a path relative to the skill (`scripts/fill.py`), or `~`/`$HOME`.
+    """
+    _unit, f = subject
+    text = f.text
+    if not text or "/Users/" not in text or is_test_data(f.rel):
+        return
+    if f.is_binary or f.suffix in (".json", ".lock", ".svg", ".csv") or f.rel.startswith("assets/"):
+        return
+    for m in _HOME_PATH.finditer(text):
+        if m.group(2) in EXAMPLE_USERS or m.group(2).lower() in EXAMPLE_USERS:
+            continue
+        line, col = f.line_col(m.start())
+        yield Hit(f.path, f"{m.group(1)}{m.group(2)} is one machine's home folder; use a path relative to the skill, ~ or $HOME",
+                  line, col)

@@ -10,6 +10,7 @@ import unicodedata
 from functools import lru_cache
 from typing import Callable, Iterator
 
+from skillsmith.model.citations import fenced_lines
 from skillsmith.rules.finding import Hit
 from skillsmith.rules.registry import rule
 
@@ -28,7 +29,9 @@ _STAGE_END = re.compile(r"[\n|;&]")
 _NOT_SPACE = re.compile(r"\S")
 #: after the ``|``: a shell (maybe through sudo and its flags), or Python (not ``python -m json.tool``)
 _INTO_SHELL = re.compile(r"\s*(?:sudo\s+(?:-\S+\s+)*)?(?:ba|z|da|k)?sh\b")
-_INTO_PYTHON = re.compile(r"\s*(?:sudo\s+)?python3?\b(?!\s+-m\s+json)")
+#: ... or Python reading the download as its program (``| python3``, ``| python3 -``), not a
+#: script or ``-c``/``-m`` that reads it as data (``| python3 tool.py``, ``| python3 -m json.tool``)
+_INTO_PYTHON = re.compile(r"\s*(?:sudo\s+)?python[\d.]*(?:\s+-(?![cm]\b)[A-Za-z]+)*(?:\s+-)?(?=[ \t]*(?:$|[\n|;&)`\"']))", re.M)
 #: ``sh -c "$(curl ...)"`` and ``bash <(curl ...)``
 _SHELL_RUNS_DOWNLOAD = re.compile(r"\b(?:ba|z)?sh\s+(?:(?:-c\s+)?[\"']?\$\(|<\()\s*(?:curl|wget)\b")
 
@@ -70,6 +73,8 @@ def _download_pipes(text: str) -> Iterator[tuple[int, int]]:
         if arg is None:
             return
         at = arg.start()
+        if "\n" in text[m.end():at]:
+            continue  # the word ends its line ("apt install -y curl"): no arguments, no pipe
         if not stage_from <= at <= stage_end:
             stop = _STAGE_END.search(text, at)
             stage_from, stage_end = at, stop.start() if stop else len(text)
@@ -147,7 +152,11 @@ def download_piped_to_shell(subject):
     ## What it does
     Flags `curl ... | sh`, `wget -O- ... | bash`, `bash <(curl ...)`, `sh -c "$(curl ...)"`
     and `curl ... | python` in scripts and in SKILL.md and references (where an agent would
-    copy it from).
+    copy it from). Not flagged: `curl ... | python -c '...'` (the download is data for the
+    program), install hints a script prints (`echo "  curl ... | sh"`; in Python, a string not
+    handed to a shell), test modules and data (`test_x.py`, `tests/`, `fixtures/`), and in Markdown and
+    text: a vendor's installer over HTTPS (a URL naming `install`, as installation docs show
+    it), table rows (where `|` separates cells), and teaching material as for SEC050.
 
     ## Why is this bad?
     Whatever the server returns runs with the agent's rights, unreviewed, and differently on
@@ -167,9 +176,48 @@ def download_piped_to_shell(subject):
         return
     if "curl" not in text and "wget" not in text and "Invoke-WebRequest" not in text and "iwr" not in text:
         return
+    prose = f.suffix in PROSE_SUFFIXES
+    if in_test_folder(f.rel) and prose or is_test_module(f.rel, text):
+        return
+    teaches = None
     for start in pipe_to_shell(text):
         line, col = f.line_col(start)
+        if not prose and printed_hint(f.lines[line - 1], col - 1, f.suffix == ".py"):
+            continue
+        if prose:
+            shown = f.lines[line - 1]
+            if installer_shown(shown[col - 1:]) or shown.lstrip().startswith("|") or _COUNTER_EXAMPLE.search(shown):
+                continue  # installation docs; a table's "|" separates cells; what not to do
+            if teaches is None:
+                teaches = bool(_TEACHING.search(lowered(text)))
+            if teaches and shown_as_example(" ".join(shown.lower().split()), (0, 0), False):
+                continue
         yield Hit(f.path, "a download is piped into a shell or interpreter; download, verify, then run", line, col)
+
+
+_INSTALLER_URL = re.compile(r"https://(?:\S*install|(?:get|sh)\.[\w.-]+)", re.I)
+_COUNTER_EXAMPLE = re.compile(r"\b(?:dangerous|insecure|unsafe|bad|don'?t|never|avoid)\b|\u274c", re.I)
+_PRINTS = re.compile(r"\b(?:echo|printf|print|console\.log|log(?:ger)?\.\w+|warn|die|info|error)\b")
+_RUNS_PYTHON_STRING = re.compile(r"\b(?:os\.system|os\.popen|subprocess|Popen|check_call|check_output|shell=True|\.run\()")
+
+
+def printed_hint(line: str, at: int, python: bool) -> bool:
+    """Whether the download at offset *at* of a script's *line* is text the script prints or keeps
+    (an install hint: ``echo "  curl ... | sh"``, ``print("Install uv: curl ... | sh")``), not a
+    command it runs. In Python a string is a command only on a line that hands it to a shell."""
+    before = line[:at]
+    quoted = before.count('"') % 2 == 1 or before.count("'") % 2 == 1
+    if python:
+        return quoted and not _RUNS_PYTHON_STRING.search(line)
+    return quoted and bool(_PRINTS.search(before))
+
+
+def installer_shown(command: str) -> bool:
+    """Whether *command* (a download piped to a shell, in prose) runs a vendor's installer over
+    HTTPS (``curl -fsSL https://bun.sh/install | bash``): installation docs, which a person
+    runs once, not a step the skill has the agent take with whatever a server returns."""
+    stage = command.split("|", 1)[0]
+    return bool(_INSTALLER_URL.search(stage))
 
 
 @rule("SEC003", "eval-of-arguments", summary="eval of positional parameters ($1, $@, $*).", seed="000 §6", scope="file")
@@ -286,16 +334,20 @@ _SECRET = (
     r"|bearer tokens?|session (?:tokens?|cookies?)|private[ _-]?keys?|ssh[ _-]?keys?|environment variables|env vars"
     r"|\$[a-z_]*(?:token|secret|key|password)\b|" + _SECRET_FILES + ")"
 )
-_SEND = r"(?:send|upload|post|transmit|exfiltrate|forward|e-?mail|leak|paste|copy|share|submit|attach|pipe)"
+_SEND = r"(?:send|upload|post|transmit|exfiltrate|forward|e-?mail|paste|copy|share|submit|attach|pipe)"
+#: where an instruction to exfiltrate sends things: an address, a URL, a service outside the machine
+_REMOTE = (r"(?:(?:the|this|that|a|an|my|our|their|following)\s+)?[`'\"(<]?(?:https?://|ftp://|[\w.+-]+@[\w-]+\.[\w.]+"
+           r"|(?:remote|external|public|attacker)\b|webhooks?\b|pastebin|gist\b|(?:collection |my |our )?server\b|endpoint\b|url\b"
+           r"|slack\b|discord\b|telegram\b|channel\b|third[- ]part)")
 _SENTENCE_END = re.compile(r"[.!?;]\s")
 _NEGATION = re.compile(r"\b(?:never|not|don't|do not|must not|mustn't|avoid|without)\b")
 EXFILTRATION = re.compile(
-    # verb, a few words, the secret, then where it goes: "upload the contents of ~/.ssh/id_rsa to"
-    rf"\b{_SEND}(?:s|es|ed|ing)?\s+(?:[^\s.!?]+\s+){{0,6}}?{_SECRET}[^!?]{{0,60}}?\s(?:to|into)\s"
+    # verb, a few words, the secret, then where it goes: "upload the contents of ~/.ssh/id_rsa to https://..."
+    rf"\b{_SEND}\s+(?:[^\s.!?]+\s+){{0,6}}?(?:~/)?{_SECRET}(?:[^.!?]|\.(?=\S)){{0,60}}?\s(?:to|into)\s+{_REMOTE}"
     # the secret straight to a destination: "your .env to https://..."
     rf"|{_SECRET}\s+(?:\S+\s+){{0,3}}?(?:to|into)\s+(?:https?://|(?:a|the|this|my|our) (?:webhook|pastebin|gist|server|endpoint|url))"
     # a command that ships a credential file: "curl -d @~/.aws/credentials"
-    rf"|\b(?:curl|wget|nc|scp|rsync)\b[^\n]{{0,80}}{_SECRET_FILES}"
+    rf"|\b(?:curl|wget|nc|scp|rsync)\s+[^\n|;`&,]{{0,80}}{_SECRET_FILES}"
 )
 
 _AGENT_FILES = (
@@ -341,7 +393,7 @@ EXFILTRATION_KEYS = ((
     "secret", "credential", "password", "passphrase", "token", "key", "cookie", "ssh", "id_rsa", "id_ed25519",
     ".aws", ".netrc", ".npmrc", ".pypirc", ".env", ".git-credentials", "environment variables", "env vars",
 ), (
-    "send", "upload", "post", "transmit", "exfiltrat", "forward", "mail", "leak", "paste", "copy", "share", "submit",
+    "send", "upload", "post", "transmit", "exfiltrat", "forward", "mail", "paste", "copy", "share", "submit",
     "attach", "pipe", "curl", "wget", "nc", "scp", "rsync", "http", "webhook", "pastebin", "gist", "server", "endpoint",
     "url",
 ))
@@ -355,10 +407,10 @@ SELF_MODIFY_KEYS = ((
 
 _HIDDEN_CUES = re.compile(
     r"\b(?:you|agent|assistant|claude|model|llm|ai)\b[^.!?]{0,40}\b(?:must|should|shall|will|always|never|need to|have to)\b"
-    r"|^(?:always|never|do not|don't|make sure|ensure|remember|secretly|silently|quietly|instead)\b"
+    r"|^(?:assistant|claude|agent|ai|llm|model|system|note to (?:the )?(?:assistant|agent|ai|model|claude))\s*:"
     r"|\bwithout (?:telling|asking|informing|notifying|mentioning)\b"
-    r"|\b(?:do not|don't|never) (?:tell|mention|reveal|show|inform|disclose)\b"
-    r"|\b(?:secretly|silently|quietly)\b"
+    r"|\b(?:do not|don't|never) (?:tell|mention|reveal|show|inform|disclose)\b[^.!?]{0,20}\buser\b"
+    r"|\bsecretly\b"
 )
 _SUPPRESSION = re.compile(r"^\s*skillsmith:\s*ignore(?:-file)?\[")
 
@@ -382,14 +434,64 @@ override = first_match(OVERRIDE)
 exfiltration = first_match(EXFILTRATION)
 
 
-def _scan(file, find: Callable[[str], tuple[int, int] | None], keys: tuple[tuple[str, ...], ...], what: str):
-    """Hits for lines where *find* finds a span; every such span holds a key of each group of *keys*."""
-    if file.suffix not in PROSE_SUFFIXES or file.text is None:
+#: folders of test data: a detector's fixtures hold the very text it detects
+TEST_FOLDERS = frozenset({"tests", "test", "__tests__", "fixtures", "testdata"})
+#: words of a text that teaches about attacks (threat models, detectors, red-team guides)
+_TEACHING = re.compile(
+    r"\b(?:prompt[- ]injections?|injections?|jailbreak\w*|payloads?|attack(?:s|er|ers)?|red[- ]team\w*|guardrails?"
+    r"|threat[- ]model\w*|adversarial|exfiltrat\w*|malicious|phishing|detect(?:s|ion|or|ors)?|pentest\w*|owasp)\b"
+)
+_EXAMPLE_MARK = re.compile(r"\be\.g\.|(?<![./])\bexamples?\b(?!\.\w)|\bsuch as\b|\bfor instance\b|\[[a-z][a-z _-]*\]")
+_QUOTES = '"`\u201c\u201d'
+
+
+def is_test_module(rel: str, text: str) -> bool:
+    """Whether *rel* is a Python test module (``test_x.py`` or ``x_test.py`` defining tests): its
+    strings are samples for the code under test, not commands. Any other script keeps its findings."""
+    name = rel.rsplit("/", 1)[-1]
+    return name.endswith(".py") and (name.startswith("test_") or name.endswith("_test.py")) and (
+        "def test_" in text or "import unittest" in text or "import pytest" in text)
+
+
+def in_test_folder(rel: str) -> bool:
+    """Whether *rel* lies in a folder of test data (``tests/``, ``fixtures/``)."""
+    return any(part in TEST_FOLDERS for part in rel.split("/")[:-1])
+
+
+def shown_as_example(line: str, span: tuple[int, int], fenced: bool) -> bool:
+    """Whether the phrase at *span* of a normalized *line* is shown, not said: quoted, in a table
+    row or a code block, or on a line that names it an attack or an example (``e.g.``, a
+    ``[placeholder]``)."""
+    before, after = line[:span[0]], line[span[1]:]
+    return (
+        fenced
+        or line.lstrip().startswith("|")
+        or any(q in before for q in _QUOTES) and any(q in after for q in _QUOTES)
+        or bool(_TEACHING.search(line)) or bool(_EXAMPLE_MARK.search(line))
+    )
+
+
+def _scan(file, find: Callable[[str], tuple[int, int] | None], keys: tuple[tuple[str, ...], ...], what: str,
+          teaching: bool = False):
+    """Hits for lines where *find* finds a span; every such span holds a key of each group of *keys*.
+
+    With *teaching*, a file about attacks (:data:`_TEACHING`) that shows the phrase as an
+    example (:func:`shown_as_example`) is teaching material, not an instruction; text hidden
+    in invisible characters never is.
+    """
+    if file.suffix not in PROSE_SUFFIXES or file.text is None or in_test_folder(file.rel):
         return
+    teaches = fenced = None
     for number, line, hidden in sorted(candidate_lines(file.text, keys)):
         span = find(line)
         if span is None or negated(line, span[1]):
             continue
+        if teaching and not hidden:
+            if teaches is None:
+                teaches = bool(_TEACHING.search(lowered(file.text)))
+                fenced = fenced_lines(file.lines) if teaches else set()
+            if teaches and shown_as_example(line, span, number in fenced):
+                continue
         where = " (hidden in invisible Unicode characters)" if hidden else ""
         yield Hit(file.path, f"{what}: {quote(line[span[0]:span[1]])}{where}", number, 1)
 
@@ -400,7 +502,10 @@ def instruction_override(subject):
     """
     ## What it does
     Flags prose (Markdown, text, Org) that tells the agent to ignore, disregard or override its
-    previous, system or safety instructions, or announces a new system prompt.
+    previous, system or safety instructions, or announces a new system prompt. Teaching
+    material is not flagged: in a text about attacks (prompt injection, jailbreaks, red
+    teaming, detectors), a phrase shown as an example (quoted, in a table or a code block, on
+    a line that calls it an attack or an example); nor test data (`tests/`, `fixtures/`).
 
     ## Why is this bad?
     A skill is loaded into the agent's context as trusted instructions. Text that overrides
@@ -419,7 +524,7 @@ def instruction_override(subject):
     No automatic fix: a human has to decide whether the text is an attack.
     """
     _unit, file = subject
-    yield from _scan(file, override, OVERRIDE_KEYS, "instruction to override earlier instructions")
+    yield from _scan(file, override, OVERRIDE_KEYS, "instruction to override earlier instructions", teaching=True)
 
 
 @rule("SEC051", "secret-exfiltration", summary="Skill text tells the agent to send secrets or credentials somewhere.",
@@ -428,8 +533,12 @@ def secret_exfiltration(subject):
     """
     ## What it does
     Flags prose that tells the agent to send, upload, post or paste secrets (credentials, API
-    keys, tokens, SSH keys, `.env`, environment variables) to a destination. Sentences that
-    forbid it ("never send your API key ...") are not flagged.
+    keys, tokens, SSH keys, `.env`, environment variables) to a destination. Not flagged:
+    sentences that forbid it ("never send your API key ..."), descriptions ("leaked
+    credentials", "forwards credentials to"), copies that stay on the machine or go to the
+    user's own stores ("Copy .env.example to .env", "copy the signing secret to your platform
+    secrets": the destination must be an address, a URL or an outside service), and teaching
+    material as for SEC050.
 
     ## Why is this bad?
     An agent runs with its user's credentials within reach. An instruction to ship them to a
@@ -447,7 +556,7 @@ def secret_exfiltration(subject):
     No automatic fix.
     """
     _unit, file = subject
-    yield from _scan(file, exfiltration, EXFILTRATION_KEYS, "instruction to send secrets away")
+    yield from _scan(file, exfiltration, EXFILTRATION_KEYS, "instruction to send secrets away", teaching=True)
 
 
 @rule("SEC052", "self-modification", summary="Skill text tells the agent to change its own settings or permissions.",
@@ -499,9 +608,11 @@ def html_comments(text: str) -> Iterator[tuple[int, str]]:
 def hidden_comment_instruction(subject):
     """
     ## What it does
-    Flags HTML comments (`<!-- ... -->`) in Markdown that address the agent or give orders
-    ("you must", "always", "do not tell the user", "silently"), and comments that hold any of
-    the SEC050-SEC052 phrases. `skillsmith: ignore[...]` directives are not flagged.
+    Flags HTML comments (`<!-- ... -->`) in Markdown that address the agent
+    (`<!-- assistant: ... -->`, "you must", "the agent should"), ask for secrecy ("do not tell
+    the user", "without asking", "secretly"), or hold any of the SEC050-SEC052 phrases.
+    Not flagged: `skillsmith: ignore[...]` directives, notes to the file's editors ("do not
+    add here: ..."), comments inside code blocks (which render as written) and test data.
 
     ## Why is this bad?
     Rendered Markdown hides comments, so a human reviewing the skill never sees them; the agent
@@ -521,6 +632,9 @@ def hidden_comment_instruction(subject):
     if file.suffix not in (".md", ".markdown") or file.text is None or "<!--" not in file.text:
         return
     text = file.text
+    if in_test_folder(file.rel):
+        return
+    fenced = None
     line, counted = 1, 0
     for start, body in html_comments(text):
         body, hidden = reveal(body)
@@ -529,4 +643,127 @@ def hidden_comment_instruction(subject):
             continue
         if _HIDDEN_CUES.search(body) or override(body) or exfiltration(body) or self_modify(body):
             line, counted = line + text.count("\n", counted, start), start
+            fenced = fenced_lines(file.lines) if fenced is None else fenced
+            if line in fenced:
+                continue  # in a code block a comment is shown as it is written, not hidden
             yield Hit(file.path, f"instruction hidden in an HTML comment: {quote(body)}", line, 1)
+
+
+#: commands that fetch a package and run or install it, and the options of each that take a value
+_PACKAGE_RUNNERS = re.compile(
+    r"(?<![\w/.-])(?:(?P<npx>npx|bunx|pnpm\s+dlx)|(?P<uvx>uvx|pipx\s+run|uv\s+tool\s+(?:run|install)|pipx\s+install)"
+    r"|(?P<pip>(?:uv\s+)?pip3?\s+install|python3?\s+-m\s+pip\s+install))(?=\s)"
+)
+_VALUE_OPTIONS = frozenset({
+    "-p", "--package", "--python", "--with", "--from", "-c", "--constraint", "--index-url", "-i", "--extra-index-url",
+    "--target", "-t", "--prefix", "--root", "--cache", "--registry", "--userconfig", "--platform", "--python-version",
+})
+#: what installs from a file, a folder or a URL: the versions are written elsewhere
+_FROM_ELSEWHERE = frozenset({"-r", "--requirement", "-e", "--editable"})
+_COMMAND_STOP = re.compile(r"[;&|`#)\n]")
+_PLACEHOLDER = re.compile(r"[<>{}$\[\]*]|^\.\.\.$|^(?:package|pkg|name|tool|your-\w+)$", re.I)
+_PINNED = re.compile(r"(?:===?|~=|>=|<=|<|>|!=)\s*\S|@(?:v?\d|\^|~|[0-9a-f]{7,}\b)")
+
+
+def unpinned_package(command: str, kind: str) -> str | None:
+    """The package *command* (what follows ``npx``, ``uvx`` or ``pip install``) fetches without
+    a version, or None: when it names a version (``pkg@1.2.3``, ``pkg==1.2.3``, any range),
+    installs from a file, a folder or a URL, or is a placeholder. ``npx`` counts only when it
+    installs without asking (``-y``, ``--yes``) or asks for ``@latest``, since it otherwise
+    runs the project's own installed copy."""
+    words = command.split()
+    auto_install = kind != "npx"
+    i = 0
+    while i < len(words):
+        word = words[i].strip("'\"")
+        if word in _FROM_ELSEWHERE:
+            return None
+        if word in ("-y", "--yes"):
+            auto_install = True
+        if word == "--from" and i + 1 < len(words):  # uvx --from pkg==1.2 tool: the package is the value
+            value = words[i + 1].strip("'\"")
+            return None if _PINNED.search(value) or _PLACEHOLDER.search(value) or "/" in value else value
+        if word.startswith("-"):
+            i += 2 if word in _VALUE_OPTIONS else 1
+            continue
+        if word.endswith("@latest") or word.endswith("@next"):
+            return word
+        if not auto_install or _PLACEHOLDER.search(word) or "/" in word.lstrip("@").split("@")[0] and not word.startswith("@"):
+            return None  # a path, a URL or a placeholder, or npx running the project's copy
+        if word.startswith((".", "git+", "http:", "https:", "file:")) or word.endswith((".whl", ".tar.gz", ".zip")):
+            return None
+        if not _PACKAGE_NAME.match(word):
+            return None  # not a package name: prose after the command word, a glob, an expression
+        return None if _PINNED.search(word) or word in PACKAGING_TOOLS else word
+    return None
+
+
+#: upgrading the installer itself (``pip install -U pip``) fetches no code of the skill's
+PACKAGING_TOOLS = frozenset({"pip", "setuptools", "wheel", "uv", "pipx"})
+
+
+_SHELL_COMMENT = re.compile(r"(?:^|\s)#")
+_PACKAGE_NAME = re.compile(r"^@?[A-Za-z0-9][\w.-]*(?:/[\w.-]+)?(?:\[[\w,.-]+\])?(?:@[\w.^~-]+)?$")
+
+
+def markdown_code(lines: list[str]) -> Iterator[tuple[int, int, str]]:
+    """(line, 1-based column, text) of the code in Markdown *lines*: each line of a fenced block, each inline code span."""
+    fenced = fenced_lines(lines)
+    for number, line in enumerate(lines, 1):
+        if number in fenced:
+            comment = _SHELL_COMMENT.search(line)  # a comment in a shell block is prose, not a command
+            yield number, 1, line[:comment.start()] if comment else line
+        elif "`" in line:
+            parts = line.split("`")
+            at = len(parts[0]) + 1
+            for k in range(1, len(parts) - 1, 2):
+                yield number, at + 1, parts[k]
+                at += len(parts[k]) + len(parts[k + 1]) + 2
+
+
+@rule("SEC004", "unpinned-package-run", summary="Markdown tells the agent to fetch a package without a version (npx -y, uvx, pip install).",
+      seed="000 §6", scope="file", severity="warning")
+def unpinned_package_run(subject):
+    """
+    ## What it does
+    Flags commands in the code of a skill's Markdown (fenced blocks and inline code) that
+    fetch a package from a registry without naming its version: `uvx tool`, `pipx run tool`,
+    `pip install pkg`, `npx -y pkg` or `npx pkg@latest`. Not flagged: a version or a range
+    (`pkg==1.2`, `pkg@1.2.3`, `pkg>=2`), installs from a requirements file, a folder or a URL,
+    placeholders (`<package>`), plain `npx tool` (which runs the project's installed copy), and
+    people's documents (README, INSTALL) and test data.
+
+    ## Why is this bad?
+    Every run of the skill installs whatever the registry serves that day: a new major
+    version breaks the instructions, and a hijacked release runs with the agent's rights.
+
+    ## Example
+    ```bash
+    uvx markitdown report.pdf
+    ```
+
+    Use instead:
+    ```bash
+    uvx markitdown==0.1.2 report.pdf
+    ```
+    """
+    _unit, f = subject
+    if f.suffix not in (".md", ".markdown") or f.text is None or in_test_folder(f.rel):
+        return
+    text = f.text
+    if not any(w in text for w in ("npx", "bunx", "dlx", "uvx", "pipx", "install", "uv tool")):
+        return
+    from skillsmith.rules.resources import is_human_doc
+
+    if is_human_doc(f.rel):
+        return
+    for number, column, code in markdown_code(f.lines):
+        for m in _PACKAGE_RUNNERS.finditer(code):
+            stop = _COMMAND_STOP.search(code, m.end())
+            rest = code[m.end():stop.start() if stop else len(code)]
+            kind = "npx" if m.group("npx") else "uvx" if m.group("uvx") else "pip"
+            package = unpinned_package(rest, kind)
+            if package is not None:
+                what = " ".join(m.group().split())
+                yield Hit(f.path, f"`{what} {package}` fetches whatever version the registry has today; name the version",
+                          number, column + m.start())

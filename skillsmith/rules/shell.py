@@ -217,7 +217,10 @@ def unquoted_expansion(script):
     ## What it does
     Flags `$var`, `${var}`, `$@`, `${arr[@]}` and `$(cmd)` passed unquoted as command
     arguments. Not flagged: expansions inside `[[ ]]`, `[ ]`, arithmetic, assignments,
-    declarations, `case` patterns, heredocs or strings; `$#`, `$?`, `$$`, `$!` and `${#x}`.
+    declarations, `case` patterns, heredocs or strings; `$#`, `$?`, `$$`, `$!` and `${#x}`;
+    arguments of `exit`, `return`, `wait`, `kill`, `shift` and `sleep` (numbers); alternate
+    values (`${arr[@]+"${arr[@]}"}`, `${X:+--flag "$X"}`) and variables named as option
+    lists (`$PYTEST_ARGS`, `$CURL_OPTS`), which are split on purpose.
 
     ## Why is this bad?
     An unquoted expansion is split on whitespace and expanded as a glob. A file name with a

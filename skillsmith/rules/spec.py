@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from skillsmith.model.frontmatter import yaml_type
 from skillsmith.rules.finding import Hit
 from skillsmith.rules.registry import rule
@@ -11,6 +13,9 @@ from skillsmith.targets.agentskills import description_markup, description_probl
 SPEC = "Agent Skills spec"
 COMPATIBILITY_MAX = 500
 BODY_MAX_LINES = 500
+#: the specification's recommended most for the body, and the estimate of a token's size
+BODY_MAX_TOKENS = 5000
+CHARS_PER_TOKEN = 4
 
 #: top-level fields every target understands (each target adds its own: ``Target.fields``)
 SPEC_FIELDS = {"name", "description", "license", "compatibility", "metadata", "allowed-tools"}
@@ -405,19 +410,19 @@ def metadata_invalid(skill):
             return
 
 
-@rule("SPC014", "allowed-tools-invalid", summary="'allowed-tools' is not a space-separated string.", seed=SPEC, scope="skill")
+@rule("SPC014", "allowed-tools-invalid", summary="'allowed-tools' is not a space-separated string or a list of tool names.", seed=SPEC, scope="skill")
 def allowed_tools_invalid(skill):
     """
     ## What it does
-    Checks that the optional `allowed-tools` field is one string of space-separated tool names.
+    Checks that the optional `allowed-tools` field is one string of space-separated tool names,
+    or a YAML list of tool names (which Claude Code reads too).
 
     ## Why is this bad?
-    The specification defines it as a string; a YAML list is read differently by different
-    hosts, some of which ignore it and grant nothing.
+    A number, a mapping or an empty value grants nothing, and the author believes it does.
 
     ## Example
     ```yaml
-    allowed-tools: [Bash, Read]
+    allowed-tools: {Bash: true}
     ```
 
     Use instead:
@@ -429,6 +434,8 @@ def allowed_tools_invalid(skill):
     if fm is None or "allowed-tools" not in fm.data:
         return
     value = fm.data["allowed-tools"]
+    if isinstance(value, list) and value and all(isinstance(v, str) and v.strip() for v in value):
+        return
     if not isinstance(value, str):
         yield at_key(skill, "allowed-tools", f"'allowed-tools' must be a space-separated string, not a {yaml_type(value)}")
     elif not value.strip():
@@ -475,11 +482,13 @@ def _close(a: str, b: str) -> bool:
     return difflib.SequenceMatcher(None, a.lower(), b.lower()).ratio() >= 0.8
 
 
-@rule("SPC016", "body-too-long", summary="The SKILL.md body is over 500 lines.", seed=SPEC, scope="skill", severity="warning")
+@rule("SPC016", "body-too-long", summary="The SKILL.md body is over 500 lines or about 5,000 tokens.", seed=SPEC, scope="skill", severity="warning")
 def body_too_long(skill):
     """
     ## What it does
-    Warns when the body of `SKILL.md` (after the frontmatter) is longer than 500 lines.
+    Warns when the body of `SKILL.md` (after the frontmatter) is longer than 500 lines, or
+    than the specification's recommended ~5,000 tokens (estimated as 4 characters a token).
+    One finding for a body that is both.
 
     ## Why is this bad?
     The whole body is loaded into the agent's context whenever the skill triggers. Long
@@ -492,9 +501,152 @@ def body_too_long(skill):
     into `references/api.md`, cited with when to read it.
     """
     doc = skill.doc
-    if doc is not None and len(doc.body_lines) > BODY_MAX_LINES:
+    if doc is None:
+        return
+    if len(doc.body_lines) > BODY_MAX_LINES:
         yield Hit(
             doc.file.path,
             f"body is {len(doc.body_lines)} lines; keep it under {BODY_MAX_LINES} and move detail to references/",
             doc.body_start + BODY_MAX_LINES,
         )
+        return
+    tokens = body_tokens(doc.body_lines)
+    if tokens > BODY_MAX_TOKENS:
+        yield Hit(
+            doc.file.path,
+            f"body is about {tokens:,} tokens; keep it under {BODY_MAX_TOKENS:,} and move detail to references/",
+            doc.body_start,
+        )
+
+
+def body_tokens(lines: list[str]) -> int:
+    """About how many tokens *lines* cost an agent: 4 characters a token, the usual estimate for English and code."""
+    return sum(len(line) + 1 for line in lines) // CHARS_PER_TOKEN
+
+
+#: words that say when to use a skill (the specification: what it does *and when to use it*)
+_WHEN = re.compile(
+    r"\b(?:when|whenever|if|use|used|trigger\w*|invoke\w*|ask\w*|request\w*|need\w*|want\w*|before|after|during"
+    r"|while|for (?:any|all|tasks?|work|questions?|requests?|users?)|wenn|quand|cuando|lorsque)\b|\u65f6|\u6642|\u5f53",
+    re.I,
+)
+
+
+_ENGLISH = re.compile(r"\b(?:the|and|of|to|for|with|from|in|on|a|an|or|by)\b", re.I)
+
+
+@rule("SPC017", "description-no-when", summary="The description says what the skill does but not when to use it.",
+      seed=SPEC, scope="skill", severity="warning", targets=NAMED_IN_FRONTMATTER)
+def description_no_when(skill):
+    """
+    ## What it does
+    Warns when `description` has no word that says when the skill applies ("use when",
+    "if the user", "for requests about", "before", "triggers"). Descriptions in a language
+    whose words for "when" it does not know are not judged.
+
+    ## Why is this bad?
+    Agents pick a skill from its description alone. The specification asks it to say what the
+    skill does and when to use it; one that only says what is picked too rarely, or for the
+    wrong requests.
+
+    ## Example
+    ```yaml
+    description: Toolkit for styling slides with a colour theme.
+    ```
+
+    Use instead:
+    ```yaml
+    description: Styles slides with a colour theme. Use when the user asks for a theme or a consistent look.
+    ```
+    """
+    fm = frontmatter(skill)
+    if fm is None:
+        return
+    description = fm.data.get("description")
+    if not isinstance(description, str) or not description.strip() or _WHEN.search(description):
+        return
+    if not _ENGLISH.search(description):
+        return  # the words that say when are only known in English (and a few others)
+    yield at_key(skill, "description", "'description' says what the skill does but not when to use it; add 'Use when ...'")
+
+
+#: words Claude's skill upload refuses in a name
+RESERVED_WORDS = ("anthropic", "claude")
+
+
+@rule("SPC018", "name-reserved-word", summary="'name' contains a word hosts reserve ('anthropic', 'claude').",
+      seed=SPEC, scope="skill", severity="info", targets=NAMED_IN_FRONTMATTER)
+def name_reserved_word(skill):
+    """
+    ## What it does
+    Warns when `name` contains `anthropic` or `claude`.
+
+    ## Why is this bad?
+    Claude's skill upload (the API and claude.ai) refuses names with these reserved words, so
+    the skill cannot be installed there. Info, since other hosts (Claude Code among them)
+    accept such names.
+
+    ## Example
+    ```yaml
+    name: claude-helper
+    ```
+
+    Use instead: name the skill after what it does: `name: commit-helper`.
+    """
+    fm = frontmatter(skill)
+    if fm is None:
+        return
+    name = fm.data.get("name")
+    if not isinstance(name, str):
+        return
+    found = [w for w in RESERVED_WORDS if w in name.lower()]
+    if found:
+        yield at_key(skill, "name", f"'name' {name!r} contains the reserved word {found[0]!r}, which Claude's skill upload refuses")
+
+
+#: folders whose SKILL.md files are data (templates, examples, test cases), not skills
+NOT_NESTED_SKILLS = frozenset({"assets", "templates", "template", "examples", "example", "tests", "test", "fixtures"})
+
+
+@rule("SPC019", "nested-skill-invalid", summary="A SKILL.md inside another skill has a missing or invalid name or description.",
+      seed=SPEC, scope="skill", targets=NAMED_IN_FRONTMATTER)
+def nested_skill_invalid(skill):
+    """
+    ## What it does
+    Checks each `SKILL.md` below the skill's own (a skill nested in another, as plugin bundles
+    and collections ship them): its frontmatter must parse and give a valid `name` equal to
+    its folder's name and a non-empty `description`. Templates, examples and test data
+    (`assets/`, `templates/`, `examples/`, `tests/`) are not skills.
+
+    ## Why is this bad?
+    Hosts that list the nested skill refuse or misname it; nothing else checks it, because
+    the folder around it is a skill.
+
+    ## Example
+    `my-skill/extras/Helper Tool/SKILL.md` with `name: Helper Tool`.
+
+    Use instead: give it a valid name that equals its folder (`helper-tool/`), or move it out
+    to be a skill of its own.
+    """
+    from skillsmith.model import frontmatter as fmparse
+
+    for rel, f in skill.files.items():
+        if not rel.endswith("/SKILL.md") or f.text is None or not NOT_NESTED_SKILLS.isdisjoint(rel.split("/")[:-1]):
+            continue
+        folder = rel.rsplit("/", 2)[-2]
+        fm = fmparse.parse(f.text)
+        if fm.error is not None or not isinstance(fm.data, dict):
+            yield Hit(f.path, f"{rel}: the frontmatter of this nested skill does not parse", 1)
+            continue
+        name, line = fm.data.get("name"), fm.key_lines.get("name", fm.start_line)
+        if name is None:
+            yield Hit(f.path, f"{rel}: this nested skill has no 'name'", fm.start_line)
+        elif (why := name_problem(name)) is not None:
+            yield Hit(f.path, f"{rel}: {why}", line)
+        elif name != folder:
+            yield Hit(f.path, f"{rel}: 'name' {name!r} differs from its folder {folder!r}", line)
+        description = fm.data.get("description")
+        if description is None:
+            yield Hit(f.path, f"{rel}: this nested skill has no 'description'", fm.start_line)
+        elif (why := description_problem(description)) is not None:
+            yield Hit(f.path, f"{rel}: {why}", fm.key_lines.get("description", fm.start_line))

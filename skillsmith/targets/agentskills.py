@@ -69,9 +69,10 @@ TARGET = Target(
     name="agentskills",
     summary="The Agent Skills specification and the script contract; the default",
     fields=frozenset({
-        # Claude Code
-        "when_to_use", "argument-hint", "model", "disable-model-invocation", "user-invocable",
-        "context", "agent", "hooks", "version", "mode", "effort", "paths", "shell",
+        # Claude Code (its skills frontmatter reference, and fields its releases read)
+        "when_to_use", "argument-hint", "arguments", "model", "disable-model-invocation", "user-invocable",
+        "context", "agent", "hooks", "version", "mode", "effort", "paths", "shell", "disallowed-tools",
+        "display-name", "default-enabled", "fallback",
     }),
     new=Scaffold(template="skill", name_problem=name_problem, description_problem=new_description_problem),
     file_fixers=(
