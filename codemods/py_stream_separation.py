@@ -11,7 +11,7 @@ from skillsmith.codemods.pyscript import (
     module_alias,
 )
 
-from skillsmith.lang.python import is_status_text as is_status
+from skillsmith.lang.status import is_status_text as is_status
 
 
 def literal_text(node) -> str | None:
