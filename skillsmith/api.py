@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Iterable
 
 from skillsmith import targets
-from skillsmith.errors import MissingDependencyError, UsageError
+from skillsmith.errors import UsageError
 from skillsmith.rules.engine import Options, Progress, Result, check_paths
 from skillsmith.rules.finding import Finding
 from skillsmith.rules.registry import selectors, validated_selectors
@@ -70,12 +70,7 @@ def check_result(paths: list[str | Path], options: Options, done: Progress | Non
     if options.run and not options.unsandboxed:
         from skillsmith import sandbox
 
-        why = sandbox.unavailable()
-        if why is not None:
-            raise MissingDependencyError(
-                f"--run runs scripts in a sandbox, and none can be made here: {why}; {sandbox.INSTALL_HINT}, "
-                "or pass --unsandboxed to run them as you, with your files and network",
-                {"tool": "bwrap"})
+        sandbox.require("--run runs scripts")
     return check_paths(paths or ["."], options, done)
 
 

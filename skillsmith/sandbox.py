@@ -62,7 +62,7 @@ class Outcome:
 
 
 def environment(home: str, tmp: str) -> dict[str, str]:
-    """What a program sees: a PATH, a UTF-8 locale, a dumb terminal, a throwaway HOME."""
+    """What a program sees: a PATH, a UTF-8 locale, a dumb terminal, a throwaway HOME, bytecode kept in *tmp*."""
     return {
         "PATH": os.environ.get("PATH", os.defpath),
         "HOME": home,
@@ -72,6 +72,9 @@ def environment(home: str, tmp: str) -> dict[str, str]:
         "TERM": "dumb",
         "NO_COLOR": "1",
         "PYTHONDONTWRITEBYTECODE": "1",  # leave no __pycache__ in the skill
+        # and what is compiled on purpose (py_compile, compileall) goes to the scratch folder,
+        # not beside the source: the skill is read-only in the sandbox and left as it was without it
+        "PYTHONPYCACHEPREFIX": os.path.join(tmp, "pycache"),
         "PYTHONIOENCODING": "utf-8",
     }
 
@@ -141,6 +144,22 @@ def unavailable() -> str | None:
         why = done.stderr.decode("utf-8", "replace").strip().splitlines()
         return f"bwrap could not start a sandbox: {why[-1] if why else f'exit {done.returncode}'}"
     return None
+
+
+def require(what: str) -> None:
+    """Raise :class:`~skillsmith.errors.MissingDependencyError` (exit 5) when no sandbox can be made here.
+
+    *what* says what would run in it (``--run runs scripts``), for the message, which also
+    names the way out: install bubblewrap, or ``--unsandboxed``.
+    """
+    why = unavailable()
+    if why is not None:
+        from skillsmith.errors import MissingDependencyError
+
+        raise MissingDependencyError(
+            f"{what} in a sandbox, and none can be made here: {why}; {INSTALL_HINT}, "
+            "or pass --unsandboxed to run them as you, with your files and network",
+            {"tool": "bwrap"})
 
 
 # -- a run ------------------------------------------------------------------------------------

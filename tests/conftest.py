@@ -202,3 +202,19 @@ def offline_install_env(base: Path) -> dict[str, str]:
         "SKILLSMITH_CACHE_DIR": str(base / "skillsmith-cache"),
     })
     return env
+
+
+def survivors(marker: str) -> list[int]:
+    """Processes whose command line holds *marker* (zombies do not count), from ``/proc``."""
+    found = []
+    for name in os.listdir("/proc"):
+        try:
+            with open(f"/proc/{name}/cmdline", "rb") as fh:
+                cmdline = fh.read()
+            with open(f"/proc/{name}/stat") as fh:
+                state = fh.read().rsplit(")", 1)[1].split()[0]
+        except (OSError, IndexError):
+            continue
+        if marker.encode() in cmdline and state != "Z":
+            found.append(int(name))
+    return found

@@ -12,7 +12,7 @@ import time
 import uuid
 
 import pytest
-from conftest import EXAMPLE, RUN_FLAGS, needs_sandbox, run_cli, write_tree
+from conftest import EXAMPLE, RUN_FLAGS, needs_sandbox, run_cli, survivors, write_tree
 
 #: both ways scripts run: in the sandbox (where there is one) and --unsandboxed
 MODES = [pytest.param([], id="sandbox", marks=needs_sandbox), pytest.param(["--unsandboxed"], id="unsandboxed")]
@@ -276,22 +276,6 @@ def test_sandboxed_script_cannot_open_a_connection(tmp_path):
             done.set()
             thread.join()
     assert accepted == [] and found == [], r.stdout
-
-
-def survivors(marker: str) -> list[int]:
-    """Processes whose command line holds *marker* (zombies do not count)."""
-    found = []
-    for name in os.listdir("/proc"):
-        try:
-            with open(f"/proc/{name}/cmdline", "rb") as fh:
-                cmdline = fh.read()
-            with open(f"/proc/{name}/stat") as fh:
-                state = fh.read().rsplit(")", 1)[1].split()[0]
-        except (OSError, IndexError):
-            continue
-        if marker.encode() in cmdline and state != "Z":
-            found.append(int(name))
-    return found
 
 
 @pytest.fixture

@@ -26,6 +26,7 @@ DYNAMIC = {
     "RUN003": "tests/test_check_run.py::test_bare_json_of_a_worked_invocation_is_run003",
     "RUN004": "tests/test_check_run.py::test_a_json_error_without_the_envelope_is_run004",
     "STE013": "tests/test_stabledge.py (sparse 21 MB file)",
+    "STE019": "tests/test_stabledge.py (opt-in: checked with --select STE019)",
     "SHL090": "tests/test_shellcheck.py (needs shellcheck on PATH)",
     # audit rules need a git history and permissions: tests/test_audit.py
     "SUC010": "tests/test_audit.py::test_file_unreadable_to_others_is_flagged",
@@ -35,6 +36,7 @@ DYNAMIC = {
     "SUC020": "tests/test_audit.py::test_scope_creep_tools_network_and_process",
     "SUC021": "tests/test_audit.py::test_scope_creep_tools_network_and_process",
     "SUC022": "tests/test_audit.py::test_scope_creep_tools_network_and_process",
+    "SUC030": "tests/test_audit_reviewer.py (a real reviewer process: approve, flag, garbage, timeout, non-zero exit)",
 }
 
 

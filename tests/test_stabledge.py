@@ -183,3 +183,74 @@ def test_fix_resolves_each_fixable_stabledge_fixture(tmp_path, rule_id):
     assert r.code == 0, r.stdout + r.stderr
     assert run_cli("check", str(work), "--no-cache").code == 0
     assert run_cli("fix", str(work), "--check").code == 0
+
+
+def test_a_declared_link_is_ste017_not_ste008_and_fix_drops_it(tmp_path):
+    import shutil
+
+    from conftest import FIXTURES
+
+    work = tmp_path / "skill"
+    shutil.copytree(FIXTURES / "rules" / "STE017", work, symlinks=True)
+    assert (work / "pdf-text" / "references" / "schema.md").is_symlink()
+    before = run_cli("check", str(work), "--json", "--no-cache").json()["data"]
+    assert [(f["rule"], f["line"]) for f in before] == [("STE017", 8)]
+    assert before[0]["message"] == ("declared resource 'references/schema.md' is a symbolic link; "
+                                    "StablEdge's file listing skips links: copy the file into the skill")
+    assert run_cli("fix", str(work)).code == 0
+    text = (work / "pdf-text" / "SKILL.md").read_text()
+    assert "references/schema.md" not in text.split("---")[1] and "references/api.md" in text
+    assert run_cli("check", str(work), "--no-cache").code == 0
+
+
+def test_a_resource_in_a_linked_folder_is_ste017(tmp_path):
+    root = write_tree(tmp_path / "pdf", {
+        "SKILL.md": "---\nname: pdf\ndescription: Reads PDFs. Use when the user shares a PDF.\nprogressive: true\n"
+                    "resources:\n  - path: references/api.md\n    role: reference\n---\n# pdf\n\nRead references/api.md.\n",
+        "shared/api.md": "# API\n",
+    })
+    (root / "references").symlink_to("shared")
+    found = run_cli("check", str(root), "--json", "--no-cache", "--select", "STE").json()["data"]
+    assert [(f["rule"], f["message"]) for f in found if f["rule"] in ("STE008", "STE017")] == [
+        ("STE017", "declared resource 'references/api.md' lies in references, a symbolic link; "
+                   "StablEdge's file listing skips links: copy the file into the skill")]
+
+
+@pytest.mark.parametrize(("args", "count"), [
+    (["a.csv"] * 64, 0),
+    (["a.csv"] * 65, 1),
+    (["x" * 8192], 0),
+    (["x" * 8193], 1),
+    (["a.csv", ">", "out.txt", "2>errors.log", "|", *(["b"] * 80)], 0),  # redirections and a pipe are not argv
+])
+def test_argv_limits_of_a_cited_invocation(tmp_path, args, count):
+    import shutil
+
+    from conftest import FIXTURES
+
+    root = tmp_path / "stabledge-counter"
+    shutil.copytree(FIXTURES / "compliant" / "stabledge-counter", root)
+    md = root / "SKILL.md"
+    md.write_text(md.read_text() + f"\nRun `python3 scripts/count.py {' '.join(args)}` for all of them.\n")
+    found = run_cli("check", str(root), "--json", "--no-cache").json()["data"]
+    assert [f["rule"] for f in found] == ["STE018"] * count, found
+
+
+def test_install_high_risk_is_opt_in_and_only_for_skills_with_programs():
+    from conftest import FIXTURES
+
+    with_scripts = FIXTURES / "compliant" / "stabledge-counter"
+    without = FIXTURES / "compliant" / "stabledge-report"
+    for selection in ([], ["--select", "STE"], ["--select", "ALL"]):
+        r = run_cli("check", str(with_scripts), "--json", "--no-cache", *selection)
+        assert r.code == 0 and r.json()["data"] == [], (selection, r.stdout)
+    for selector in ("STE019", "install-high-risk", "STE,STE019"):
+        r = run_cli("check", str(with_scripts), str(without), "--json", "--no-cache", "--select", selector)
+        found = r.json()["data"]
+        assert [(f["rule"], f["severity"], os.path.basename(os.path.dirname(f["path"]))) for f in found] == [
+            ("STE019", "info", "stabledge-counter")], (selector, found)
+        assert found[0]["message"] == (
+            "holds scripts or executable files (scripts/count.py): StablEdge's install preview marks the skill "
+            "high-risk (SKILL_INSTALL_EXECUTABLE_CONTENT) and asks users to check it first")
+    other = run_cli("check", str(FIXTURES / "compliant" / "python-counter"), "--json", "--no-cache", "--select", "STE019")
+    assert other.json()["data"] == []  # not a StablEdge skill

@@ -57,7 +57,7 @@ def test_a_project_root_is_checked_for_sucoder(tmp_path):
 def test_file_fixers_are_the_targets():
     declared = [(ff.name, ff.fix) for t in targets.TARGETS for ff in t.file_fixers]
     assert [(fx.name, fx.impl) for fx in load_fixers("file")] == declared
-    assert [name for name, _ in declared] == ["stabledge-resources"]
+    assert [name for name, _ in declared] == ["frontmatter-quote", "stabledge-resources"]
 
 
 def target_name_branches(path) -> list[str]:

@@ -17,7 +17,7 @@ from skillsmith.errors import NotFoundError, SkillsmithError, UsageError
 from skillsmith.exitcodes import ExitCode
 
 #: commands in the order ``--help`` lists them
-COMMANDS = ("new", "add", "update", "init", "check", "fix", "pack", "rules", "link", "audit", "lsp")
+COMMANDS = ("new", "add", "update", "init", "check", "fix", "test", "pack", "rules", "link", "audit", "lsp")
 
 DESCRIPTION = """\
 skillsmith: scaffold, check and fix agent skills.

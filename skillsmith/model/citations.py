@@ -171,6 +171,24 @@ def fenced_lines(lines: list[str]) -> set[int]:
     return found
 
 
+def code_after(lines: list[str], citation: Citation, fenced: bool) -> str | None:
+    """The code after *citation* on its line, or None when the citation is prose.
+
+    In an inline code span: up to its closing backtick. On a line of a fenced block: to the end
+    of the line, joined with the lines a trailing ``\\`` continues, without a trailing ``# comment``.
+    """
+    after = citation.after
+    if fenced:
+        number = citation.line
+        while after.rstrip().endswith("\\") and number < len(lines):
+            after = after.rstrip()[:-1] + " " + lines[number].strip()
+            number += 1
+        return re.sub(r"\s+#\s.*$", "", after)
+    if lines[citation.line - 1][:citation.column - 1].count("`") % 2 == 0:
+        return None
+    return after.split("`", 1)[0]
+
+
 def invocation(lines: list[str], citation: Citation, fenced: bool) -> str | None:
     """The command line a citation starts in code, as written (``bash scripts/x.sh --json a.log``), or None.
 
@@ -179,20 +197,12 @@ def invocation(lines: list[str], citation: Citation, fenced: bool) -> str | None
     with the path (``chmod +x scripts/x.sh``) is not an invocation of it; a command after
     ``&&`` or ``;`` is; ``| jq`` after it stays part of the example.
     """
-    text = lines[citation.line - 1]
-    before = text[:citation.column - 1]
-    after = citation.after
-    if fenced:
-        number = citation.line
-        while after.rstrip().endswith("\\") and number < len(lines):
-            after = after.rstrip()[:-1] + " " + lines[number].strip()
-            number += 1
-        after = re.sub(r"\s+#\s.*$", "", after)
-    else:
-        if before.count("`") % 2 == 0:
-            return None  # prose, not code
+    after = code_after(lines, citation, fenced)
+    if after is None:
+        return None  # prose, not code
+    before = lines[citation.line - 1][:citation.column - 1]
+    if not fenced:
         before = before[before.rfind("`") + 1:]
-        after = after.split("`", 1)[0]
     before = re.split(r"&&|\|\||;", before)[-1].lstrip()
     producer, _, command = before.rpartition("|")  # `printf 'a\n' | bash scripts/x.sh` keeps its input
     m = _LAUNCHER.match(command.lstrip())

@@ -20,7 +20,8 @@ def rule_markdown(r: Rule, level: int = 1) -> str:
         "",
         r.summary,
         "",
-        f"- Family: {r.family}; severity: {r.severity}; applies to: {targets}",
+        f"- Family: {r.family}; severity: {r.severity}; applies to: {targets}"
+        + ("; opt-in (runs only when selected by its ID or name)" if r.opt_in else ""),
         f"- Source: {r.source}",
         f"- Fix: {FIX_TEXT[r.fix]}",
         "",

@@ -58,6 +58,7 @@ class Rule:
     library: bool = False  # also applies to sourced libraries (scope "script")
     tools: tuple = ()  # external programs the check runs (found on PATH); part of the cache key
     codes: str = ""  # the prefix of an external tool's own codes its findings carry ("SC": SC2086)
+    opt_in: bool = False  # runs only when a selector names it by ID or name (not ALL, not a prefix)
 
     @property
     def family(self) -> str:
@@ -114,6 +115,7 @@ def rule(
     library: bool = False,
     tools: Iterable[str] = (),
     codes: str = "",
+    opt_in: bool = False,
 ) -> Callable:
     """Register the decorated check function as a rule; its docstring is the rule's documentation.
 
@@ -121,7 +123,8 @@ def rule(
     ``SourceFile`` ...) and yields :class:`~skillsmith.finding.Hit` objects. *targets* limits
     the rule to hosts named in :data:`skillsmith.targets.TARGETS` (default: every one). *codes*
     is the prefix of the external tool's codes its hits carry (``Hit.code``), which select and
-    ignore like rule IDs.
+    ignore like rule IDs. An *opt_in* rule runs only when a selector names it exactly (its ID
+    or name): a note that is true of many sound skills, not a defect.
     """
 
     if not _ID.match(id) or id[:3] not in FAMILIES:
@@ -139,7 +142,7 @@ def rule(
             raise ValueError(f"rule {id} ({name}) registered twice")
         doc = cleandoc(check.__doc__ or "")
         _RULES[id] = Rule(id, name, summary, seed, severity, scope, check, targets, fix, doc, library, tuple(tools),
-                          codes)
+                          codes, opt_in)
         return check
 
     return register
@@ -245,8 +248,11 @@ def runs(r: Rule, select: Iterable[str] | None, ignore: Iterable[str]) -> bool:
     """Whether *r* runs under *select* (None: every rule) and *ignore*.
 
     A rule that reports external codes runs when *select* names one of them; ignoring one of
-    its codes does not stop it (:func:`keeps` drops those findings).
+    its codes does not stop it (:func:`keeps` drops those findings). An opt-in rule runs only
+    when *select* names it by ID or name.
     """
+    if r.opt_in and not any(sel.strip().upper() == r.id or sel.strip().lower() == r.name for sel in select or ()):
+        return False
     if select is not None and not (matches(r.id, select) or names_codes_of(r, select)):
         return False
     return not (ignore and matches(r.id, ignore))

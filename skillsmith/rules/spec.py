@@ -108,12 +108,14 @@ def frontmatter_unclosed(skill):
         yield Hit(doc.file.path, doc.frontmatter.error.message)
 
 
-@rule("SPC004", "frontmatter-invalid-yaml", summary="The frontmatter is not valid, safe YAML.", seed=SPEC, scope="skill")
+@rule("SPC004", "frontmatter-invalid-yaml", summary="The frontmatter is not valid, safe YAML.", seed=SPEC, scope="skill",
+      fix="safe")
 def frontmatter_invalid_yaml(skill):
     """
     ## What it does
     Flags frontmatter that does not parse as YAML, uses tags outside YAML's safe subset
-    (`!!python/object`), uses anchors and aliases, or is larger than 64 KB.
+    (`!!python/object`), uses anchors and aliases, or is larger than 64 KB. The message says
+    which character broke it (line and column) and how to quote the value.
 
     ## Why is this bad?
     A host that cannot parse the frontmatter drops the skill. Unsafe tags and alias bombs are
@@ -122,17 +124,39 @@ def frontmatter_invalid_yaml(skill):
     ## Example
     ```yaml
     description: Use when: the user asks
+    argument-hint: [file] [options]
     ```
 
-    Use instead: quote values that contain `: `:
+    Use instead: quote values that YAML would read as structure:
     ```yaml
-    description: "Use when: the user asks"
+    description: 'Use when: the user asks'
+    argument-hint: '[file] [options]'
     ```
+
+    ## Fix safety
+    Safe, and offered only where the author's intent is unambiguous: a `: ` inside a plain
+    value, a value starting with `@`, a backtick, `%`, `,`, `]`, `}` or `*` followed by text, a quoted string
+    followed by more text, text starting with `[` or `{` in a text field (`argument-hint`,
+    `description`, ...), a plain value continued on unindented lines, and tabs indenting a
+    block (each tab becomes two spaces). `fix` quotes just that value (single quotes, or double
+    quotes when that needs fewer escapes) and keeps every other byte of the file (BOM, line
+    endings, comments, key order); the result must parse with the safe loader, keep the same
+    fields and give the value exactly the text the author wrote, or nothing is written.
+    Never repaired: tags, anchors and aliases, block scalars, a value with ` #` (a comment or
+    text?), a field name glued into a value (`...text.license: MIT`: a lost line break), a
+    broken flow list in a list field, indentation that mixes tabs and spaces.
     """
     doc = skill.doc
     if doc is not None and doc.frontmatter.error and doc.frontmatter.error.kind == "yaml":
+        from skillsmith.model.frontmatter_repair import repair
+
         e = doc.frontmatter.error
-        yield Hit(doc.file.path, e.message, e.line, e.column)
+        found = repair(doc.file)
+        if found is None:
+            yield Hit(doc.file.path, e.message, e.line, e.column, fix=None)
+        else:
+            yield Hit(doc.file.path, f"{e.message}: {found.message}", e.line, e.column,
+                      fix="safe" if found.data is not None else None)
 
 
 @rule("SPC005", "frontmatter-not-mapping", summary="The frontmatter is not a mapping of fields.", seed=SPEC, scope="skill")

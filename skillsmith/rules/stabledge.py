@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from skillsmith.model import citations
 from skillsmith.model.skill import script_language
 from skillsmith.model.skillpath import skill_path
 from skillsmith.model.sourcefile import TEXT_SUFFIXES
@@ -280,8 +281,8 @@ def resource_duplicate(skill):
 def resource_missing(skill):
     """
     ## What it does
-    Flags a `resources` item whose path is not a regular file inside the skill folder
-    (missing, a folder, or a symbolic link).
+    Flags a `resources` item whose path is not a file inside the skill folder (missing, or a
+    folder; a symbolic link is STE017).
 
     ## Why is this bad?
     Declaring a file makes StablEdge check upfront that it exists; a missing one fails the
@@ -304,11 +305,9 @@ def resource_missing(skill):
         if d.path is None or stabledge.path_problem(d.path):
             continue
         key = skill_path(d.path).rel
-        if key in skill.files:
-            continue
-        if key in skill.symlinks:
-            why = "is a symbolic link, which StablEdge rejects"
-        elif key in skill.dirs:
+        if key in skill.files or stabledge.linked_part(skill, key) is not None:
+            continue  # present, or a link: STE017
+        if key in skill.dirs:
             why = "is a folder, not a file"
         else:
             why = "does not exist in the skill folder"
@@ -579,3 +578,125 @@ def resource_undeclared(skill):
     for rel, role in stabledge.expected_roles(skill).items():
         if rel not in declared:
             yield Hit(skill.skill_md.path, f"{rel} is not declared in 'resources' (role: {role})", line)
+
+
+@rule(
+    "STE017", "resource-symlink", summary="A declared resource is a symbolic link, or lies in a linked folder.",
+    seed=f"{SEED} How the Agent accesses bundled files", scope="skill", targets=TARGET, fix="safe",
+)
+def resource_symlink(skill):
+    """
+    ## What it does
+    Flags a `resources` item whose path is a symbolic link, or runs through a linked folder
+    (`references/api.md` where `references` links elsewhere).
+
+    ## Why is this bad?
+    StablEdge's `list_files` skips symbolic links, and paths that leave the skill folder
+    through a link are rejected: the declared file is not there for the agent, and the
+    Progressive validation that wants each declared file to exist fails.
+
+    ## Example
+    ```yaml
+    resources:
+      - path: references/api.md   # references/api.md -> ../../shared/api.md
+        role: reference
+    ```
+
+    Use instead: copy the file into the skill (a release step can do it) and declare the copy.
+
+    ## Fix safety
+    `skillsmith fix` removes the item (the agent cannot reach the file either way) and
+    declares the regular files that are present, each with the role its folder implies.
+    """
+    for d in _items(skill):
+        if d.path is None or stabledge.path_problem(d.path):
+            continue
+        link = stabledge.linked_part(skill, skill_path(d.path).rel)
+        if link is None:
+            continue
+        where = "is a symbolic link" if link == skill_path(d.path).rel else f"lies in {link}, a symbolic link"
+        yield Hit(skill.skill_md.path,
+                  f"declared resource {d.path!r} {where}; StablEdge's file listing skips links: "
+                  "copy the file into the skill", d.line)
+
+
+@rule(
+    "STE018", "invocation-argv-limit", summary="A cited invocation passes more than 64 arguments, or one over 8 KB.",
+    seed=f"{SEED} Running scripts (Limits)", scope="skill", targets=TARGET,
+)
+def invocation_argv_limit(skill):
+    """
+    ## What it does
+    Reads each worked invocation of a script under `scripts/` that `SKILL.md` (or the
+    Markdown it links) shows, and flags one that passes more than 64 arguments, or an
+    argument longer than 8 KB (UTF-8), after the script's path. Redirections and what
+    follows a `|` are not arguments.
+
+    ## Why is this bad?
+    `run_script` passes arguments one by one through `argv`, at most 64 items of no more
+    than 8 KB each. An agent that follows the example makes a call the host refuses.
+
+    ## Example
+    ```bash
+    python scripts/merge.py a.pdf b.pdf c.pdf ... (70 files)
+    ```
+
+    Use instead: pass a list file or a folder (`python scripts/merge.py --list files.txt`),
+    or read the large value from a file in the Workspace.
+    """
+    fences: dict[str, set[int]] = {}
+    seen: set[tuple[str, int, int]] = set()
+    for f, c in skill.linked_citations:
+        if not c.target.startswith("scripts/") or c.target not in skill.files or f.text is None:
+            continue
+        if (f.rel, c.line, c.column) in seen:
+            continue
+        seen.add((f.rel, c.line, c.column))
+        if f.rel not in fences:
+            fences[f.rel] = citations.fenced_lines(f.lines)
+        after = citations.code_after(f.lines, c, c.line in fences[f.rel])
+        if after is None:
+            continue
+        args = stabledge.invocation_arguments(after)
+        if len(args) > stabledge.MAX_ARGUMENTS:
+            yield Hit(f.path, f"this invocation of {c.target} passes {len(args)} arguments; "
+                              f"run_script takes at most {stabledge.MAX_ARGUMENTS}", c.line, c.column)
+        for i, arg in enumerate(args, 1):
+            size = len(arg.encode("utf-8"))
+            if size > stabledge.MAX_ARGUMENT_BYTES:
+                yield Hit(f.path, f"argument {i} of this invocation of {c.target} is {size} bytes; "
+                                  f"run_script takes at most {stabledge.MAX_ARGUMENT_BYTES} bytes an argument",
+                          c.line, c.column)
+                break
+
+
+@rule(
+    "STE019", "install-high-risk", summary="The skill holds scripts or executable files: StablEdge's install preview marks it high-risk.",
+    seed=f"{SEED} Running scripts (Safety mechanisms)", scope="skill", severity="info", targets=TARGET, opt_in=True,
+)
+def install_high_risk(skill):
+    """
+    ## What it does
+    Notes, once per skill, that it holds scripts or executable files (a program under
+    `scripts/`, a file with a runtime's extension, a shebang or the executable bit), naming
+    up to three of them. Opt-in: it runs only when selected by its ID or name
+    (`check --select STE019`, or `--select STE,STE019`), since every skill with scripts gets it.
+
+    ## Why is this bad?
+    It is not a defect. During install preview StablEdge marks such a skill as high-risk
+    (`SKILL_INSTALL_EXECUTABLE_CONTENT`) and reminds users to check the content first, and
+    every run of a script asks for its own confirmation. Expect the warning, keep the
+    scripts few and readable, and say in `SKILL.md` what each one does.
+
+    ## Example
+    `report/scripts/build.py` in a skill meant for StablEdge.
+
+    Use instead: nothing to change when the scripts are needed; a skill that needs none can
+    leave them out and install without the warning.
+    """
+    programs = [rel for rel in stabledge.listed_files(skill) if stabledge.looks_like_program(skill.files[rel])]
+    if programs and skill.skill_md is not None:
+        more = f" and {len(programs) - 3} more" if len(programs) > 3 else ""
+        yield Hit(skill.skill_md.path,
+                  f"holds scripts or executable files ({', '.join(programs[:3])}{more}): StablEdge's install preview "
+                  "marks the skill high-risk (SKILL_INSTALL_EXECUTABLE_CONTENT) and asks users to check it first")

@@ -13,7 +13,8 @@ messages show them. Whatever depends on the host asks the protocol, never the ta
 - ``new --target`` and the wizard offer the targets with a :class:`Scaffold` (:func:`new_targets`),
   render its template and validate NAME and the description with its ``name_problem`` and
   ``description_problem``;
-- the fix engine runs the file fixers the targets bring (:class:`FileFixer`).
+- the fix engine runs the file fixers the targets bring (:class:`FileFixer`);
+- ``skillsmith test`` runs the kinds of suite the target's skills carry (``suites``).
 
 Host modules import nothing heavy at module level and nothing from ``skillsmith.rules``
 (which imports this package): ``skillsmith --help`` reads the list.
@@ -72,6 +73,8 @@ class Target:
     named_in_frontmatter: bool = True
     new: Scaffold | None = None
     file_fixers: tuple[FileFixer, ...] = ()
+    #: the kinds of test suite its skills carry, which ``skillsmith test`` runs (:data:`skillsmith.suites.KINDS`)
+    suites: tuple[str, ...] = ("run.sh",)
 
 
 #: the target of a unit no other target claims, and of ``new`` without ``--target``

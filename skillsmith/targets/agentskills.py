@@ -5,6 +5,9 @@ name rule, which every target named that way shares (``SPC007``, ``new`` and the
 :func:`description_problem` and :func:`description_markup` are its description rules
 (``SPC010``, ``SPC011``), which ``new`` applies together (:func:`new_description_problem`).
 Claude Code reads a few fields beyond the specification's; a skill for this target may use them.
+Its file fixer repairs frontmatter that is not valid YAML (``SPC004``,
+:mod:`skillsmith.model.frontmatter_repair`); the fix engine runs every target's file fixers, so
+skills of every target get it.
 """
 
 from __future__ import annotations
@@ -12,7 +15,8 @@ from __future__ import annotations
 import re
 
 from skillsmith.model.frontmatter import yaml_type
-from skillsmith.targets import Scaffold, Target
+from skillsmith.model.frontmatter_repair import fixed_skill_md
+from skillsmith.targets import FileFixer, Scaffold, Target
 
 NAME_MAX = 64
 DESCRIPTION_MAX = 1024
@@ -70,4 +74,10 @@ TARGET = Target(
         "context", "agent", "hooks", "version", "mode", "effort", "paths", "shell",
     }),
     new=Scaffold(template="skill", name_problem=name_problem, description_problem=new_description_problem),
+    file_fixers=(
+        FileFixer(
+            "frontmatter-quote", rules=("SPC004",), safe=True, pattern="SKILL.md", fix=fixed_skill_md,
+            description="Quote the frontmatter values YAML reads as structure, where the author meant text",
+        ),
+    ),
 )

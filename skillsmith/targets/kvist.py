@@ -658,4 +658,5 @@ TARGET = Target(
     named_in_frontmatter=False,
     new=Scaffold(template="kvist", name_problem=new_id_problem, description_problem=new_summary_problem,
                  identifier="kvist id"),
+    suites=("run.sh", "unittest", "contract"),  # tests/test_*.py and tests/contract.json (seed 003)
 )

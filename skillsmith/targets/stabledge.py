@@ -37,6 +37,9 @@ FOREIGN_PROGRAM_SUFFIXES = frozenset(
 )
 MAX_COPY_BYTES = 20 * 1024 * 1024
 LISTED_IN_CONTEXT = 20
+#: run_script's limits on argv: items, and bytes of each (seed 001, Running scripts)
+MAX_ARGUMENTS = 64
+MAX_ARGUMENT_BYTES = 8 * 1024
 BINARY_PROBE_BYTES = 8192
 #: documents written for people, which the seed says to leave out of a skill
 PEOPLE_DOCS = re.compile(r"^(readme|install|installation|changelog|changes|history)(\.[A-Za-z0-9]+)?$", re.I)
@@ -137,6 +140,48 @@ def listed(rel: str) -> bool:
 
 def listed_files(skill) -> list[str]:
     return sorted(rel for rel in skill.files if listed(rel))
+
+
+def linked_part(skill, rel: str) -> str | None:
+    """The symbolic link *rel* is or runs through (*rel* itself or one of its folders), or None."""
+    parts = PurePosixPath(rel).parts
+    for depth in range(1, len(parts) + 1):
+        prefix = "/".join(parts[:depth])
+        if prefix in skill.symlinks:
+            return prefix
+    return None
+
+
+_REDIRECTION = re.compile(r"^\d*(?:>>?|<<?|&>>?)")
+
+
+def invocation_arguments(after: str) -> list[str]:
+    """The arguments a worked invocation passes after the script's path, as ``run_script`` would get them.
+
+    *after* is the code that follows the path (``--json a.log | jq .``). Split as a shell
+    splits words (:mod:`shlex`; plain whitespace when the quoting is broken); redirections and
+    everything from a ``|``, ``&&``, ``||`` or ``;`` on are not arguments.
+    """
+    import shlex
+
+    try:
+        words = shlex.split(after)
+    except ValueError:
+        words = after.split()
+    args = []
+    target_next = False
+    for w in words:
+        if w in ("|", "|&", "&&", "||", ";", "&"):
+            break
+        if target_next:  # the file of a redirection written apart (`2> errors.log`)
+            target_next = False
+            continue
+        m = _REDIRECTION.match(w)
+        if m:
+            target_next = m.end() == len(w)
+            continue
+        args.append(w)
+    return args
 
 
 def runtime(f) -> str | None:
@@ -319,7 +364,7 @@ def fix_skill_md(source, skill) -> bytes | None:
 _PROGRESSIVE = re.compile(r"^progressive\s*:", re.M)
 
 #: the rules whose findings :func:`fix_skill_md` resolves (see their "Fix safety" sections)
-RESOURCES_FIX_RULES = ("STE003", "STE004", "STE005", "STE006", "STE007", "STE008", "STE009", "STE016")
+RESOURCES_FIX_RULES = ("STE003", "STE004", "STE005", "STE006", "STE007", "STE008", "STE009", "STE016", "STE017")
 
 
 def has_progressive_frontmatter(model) -> bool:

@@ -164,12 +164,12 @@ def reviewer_identity(git: Git, given: str | None) -> str:
     """Who accepts: *given* (``Name <email>``), else the repository's git ``user.name`` and ``user.email``."""
     if given is not None:
         if not given.strip() or "\n" in given:
-            raise UsageError("--reviewer must name a person, like 'Ada Lovelace <ada@example.com>'")
+            raise UsageError("--accepted-by must name a person, like 'Ada Lovelace <ada@example.com>'")
         return given.strip()
     email = git.run("config", "user.email", check=False).stdout.decode("utf-8", "replace").strip()
     name = git.run("config", "user.name", check=False).stdout.decode("utf-8", "replace").strip()
     if not email:
-        raise UsageError("accepting concerns records who accepted them: pass --reviewer 'NAME <EMAIL>' "
+        raise UsageError("accepting concerns records who accepted them: pass --accepted-by 'NAME <EMAIL>' "
                          "or set git config user.email")
     return f"{name} <{email}>" if name else f"<{email}>"
 
@@ -202,6 +202,10 @@ class Review:
     changes: list[Change]
     ignored: list[str]
     max_bytes: int = MAX_BYTES
+    #: the external reviewer (``--reviewer CMD``) and its prompt text; SUC030 runs it and keeps its verdict here
+    reviewer: object | None = None  # sucoder_reviewer.Reviewer
+    prompt: str | None = None
+    verdict: object | None = None  # sucoder_reviewer.Verdict, once SUC030 asked
 
     @cached_property
     def base_files(self) -> set[str]:
@@ -295,7 +299,34 @@ class Outcome:
             "approved": self.approved, "accepted": sum(1 for c in self.concerns if c.accepted),
             "reviewer": self.reviewer,
             "reviewed": [{"status": c.status, "path": c.rel} for c in r.changes],
+            "review_command": self.review_command(),
         }
+
+    def review_command(self) -> dict | None:
+        """What the external reviewer (``--reviewer CMD``) said: None without one."""
+        r = self.review
+        if r.reviewer is None:
+            return None
+        v = r.verdict
+        return {"command": r.reviewer.command,  # type: ignore[attr-defined]
+                "verdict": None if v is None else v.verdict,  # type: ignore[attr-defined]
+                "problem": None if v is None else v.problem,  # type: ignore[attr-defined]
+                "concerns": 0 if v is None else len(v.concerns)}  # type: ignore[attr-defined]
+
+    def review_note(self) -> str | None:
+        """One line on what the external reviewer said, for stderr (None without a reviewer)."""
+        r = self.review
+        if r.reviewer is None:
+            return None
+        v = r.verdict
+        if v is None:
+            return "nothing changed: the reviewer was not asked"
+        if v.verdict == "approve":  # type: ignore[attr-defined]
+            return "the reviewer approved"
+        if v.verdict == "flag":  # type: ignore[attr-defined]
+            n = max(1, len(v.concerns))  # type: ignore[attr-defined]
+            return f"the reviewer flagged {n} concern{'s' if n != 1 else ''} (SUC030)"
+        return f"the reviewer did not approve: {v.problem} (SUC030)"  # type: ignore[attr-defined]
 
 
 def excerpt(data: bytes | None, line: int, limit: int = 200) -> str | None:
@@ -526,12 +557,17 @@ def order(c: Concern) -> tuple:
 
 def run_audit(root: Path, *, full: bool = False, since: str | None = None, approve: bool = False,
               init: bool = False, commit: bool = False, max_bytes: int = MAX_BYTES,
-              accept: list[str] | None = None, accept_all: bool = False, reviewer: str | None = None) -> Outcome:
+              accept: list[str] | None = None, accept_all: bool = False, accepted_by: str | None = None,
+              reviewer=None) -> Outcome:
     """Audit *root*; with *approve*, move the baseline when nothing (or nothing not accepted) is flagged.
 
     *accept* (``RULE:PATH[:LINE]`` specs) and *accept_all* accept flagged concerns for this
-    approval; they need *approve* and a *reviewer* (default: git's ``user.name``/``user.email``),
+    approval; they need *approve* and a person, *accepted_by* (default: git's ``user.name``/``user.email``),
     and the approval records them (:func:`trail_message`, a note under :data:`NOTES`).
+
+    *reviewer* (a :class:`~skillsmith.targets.sucoder_reviewer.Reviewer`) is the external
+    reviewer: when something changed, SUC030 hands it the review, and anything but its approval
+    is a concern, so the baseline moves only when the rules and the reviewer both approve.
     """
     notes: list[str] = []
     if (accept or accept_all) and not approve:
@@ -539,9 +575,14 @@ def run_audit(root: Path, *, full: bool = False, since: str | None = None, appro
     for spec in accept or ():
         parse_accept(spec)
     git = open_repo(root, init)
+    prompt = None
+    if reviewer is not None:
+        from skillsmith.targets.sucoder_reviewer import read_prompt
+
+        prompt = read_prompt(reviewer, root, notes)
     acceptance = None
     if accept or accept_all:
-        acceptance = Acceptance(reviewer_identity(git, reviewer), tuple(accept or ()), accept_all)
+        acceptance = Acceptance(reviewer_identity(git, accepted_by), tuple(accept or ()), accept_all)
     if commit:
         if git.commit_all(f"skillsmith audit: snapshot of the skills at {now()}"):
             notes.append("committed pending changes")
@@ -563,7 +604,7 @@ def run_audit(root: Path, *, full: bool = False, since: str | None = None, appro
     ignored = git.paths("ls-files", "-z", "--others", "--ignored", "--exclude-standard", "--directory")
     changes = full_review(entries) if mode == "full" else changes_since(git, root, base, entries, ignored, max_bytes)  # type: ignore[arg-type]
     review = Review(root, git, mode, base if mode == "diff" else None, base_name if mode == "diff" else None,
-                    entries, changes, ignored, max_bytes)
+                    entries, changes, ignored, max_bytes, reviewer, prompt)
     errors: list[str] = []
     concerns = audit_concerns(review, errors) + check_concerns(review, errors)
     concerns.sort(key=order)
