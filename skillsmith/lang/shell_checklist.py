@@ -209,15 +209,6 @@ _CONFIRMS = re.compile(
     r"\b(force|dry_?run|assume_yes|confirm)=|\[y/n\]|\(y/n\)|y/N\b|Y/n\b", re.IGNORECASE)
 
 
-def _in_function(node) -> bool:
-    p = node.parent
-    while p is not None:
-        if p.type == "function_definition":
-            return True
-        p = p.parent
-    return False
-
-
 def caller_paths(root, data: bytes, nodes: list) -> set[str]:
     """Variables the script fills only from its own arguments, outside any function
     (``dir="$1"``, ``out=${2:-}``, ``d) dir=$OPTARG``): every assignment of the name must be
@@ -243,13 +234,15 @@ def confirms(data: bytes) -> bool:
 
 def argument_removals(root, data: bytes, nodes: list) -> list:
     """``rm -r`` commands whose operand is a path the caller gave (``"$1"``, ``"$dir"/*`` with
-    ``dir="$1"``), in a script with no ``--force``/``--yes``/``--dry-run`` and no prompt."""
+    ``dir="$1"``), in a script with no ``--force``/``--yes``/``--dry-run`` and no prompt. Inside a
+    function ``$1`` is the function's own argument, so only the variables count there."""
     found = []
     given = None
-    for cmd in shell.commands(root, data, nodes):
-        if cmd.name != "rm":
+    for node, in_function in shell.walk_within(root, ("function_definition",)):
+        if node.type != "command" or shell.text(node.child_by_field_name("name") or node, data) != "rm":
             continue
-        words = cmd.arg_texts(data)
+        args = node.children_by_field_name("argument")
+        words = [shell.unquote(shell.text(a, data)) for a in args]
         flags = [w for w in words if w.startswith("-") and w != "--"]
         if not any(w == "--recursive" or (not w.startswith("--") and ("r" in w or "R" in w)) for w in flags):
             continue
@@ -257,13 +250,12 @@ def argument_removals(root, data: bytes, nodes: list) -> list:
             if confirms(data):
                 return []
             given = caller_paths(root, data, nodes)
-        in_function = _in_function(cmd.node)
-        for arg in cmd.args:
+        for arg in args:
             m = _WHOLE_EXPANSION.match(shell.text(arg, data).replace('"', ""))
             if m is None:
                 continue
             positional = not (m.group(1)[0].isalpha() or m.group(1)[0] == "_")
             if m.group(1) in given or (positional and not in_function):
-                found.append(cmd.node)
+                found.append(node)
                 break
     return found

@@ -198,8 +198,11 @@ def envelope_problem(stdout: str) -> str | None:
         doc = json.loads(stdout)
     except ValueError:
         return "is not one JSON document"
-    if not isinstance(doc, dict) or not isinstance(doc.get("data"), list):
+    if not isinstance(doc, dict) or "data" not in doc:
         return 'has no "data" list'
+    if not isinstance(doc["data"], list):
+        kind = {dict: "object", str: "string", bool: "boolean", int: "number", float: "number"}.get(type(doc["data"]), "null")
+        return f'has a "data" {kind} where the envelope has a list (one report is a list of one)'
     meta = doc.get("meta")
     if not isinstance(meta, dict) or type(meta.get("count")) is not int or not isinstance(meta.get("schema"), str):
         return 'has no "meta" with an integer "count" and a "schema" name'
