@@ -60,30 +60,39 @@ def unguarded_imports(module: ast.Module) -> list[tuple[str, ast.stmt]]:
     return [(name, node) for name, node in found.items() if name not in stdlib and name != "__future__"]
 
 
-#: import names whose distribution is named otherwise (for finding a declared requirement)
+#: import names whose distribution is named otherwise (for finding a declared requirement);
+#: a module that comes with another package names that package
 DISTRIBUTIONS = {
     "yaml": "pyyaml", "PIL": "pillow", "cv2": "opencv-python", "bs4": "beautifulsoup4", "sklearn": "scikit-learn",
     "dateutil": "python-dateutil", "docx": "python-docx", "pptx": "python-pptx", "fitz": "pymupdf",
     "dotenv": "python-dotenv", "jwt": "pyjwt", "git": "gitpython", "magic": "python-magic", "Crypto": "pycryptodome",
-    "google": "google", "attr": "attrs", "serial": "pyserial", "usb": "pyusb", "jose": "python-jose",
+    "attr": "attrs", "serial": "pyserial", "usb": "pyusb", "jose": "python-jose", "botocore": "boto3",
+    "googleapiclient": "google-api-python-client", "OpenSSL": "pyopenssl", "Levenshtein": "python-levenshtein",
+    "splunklib": "splunk-sdk", "urllib3": "requests",
 }
 
 
-def declared_names(module_name: str) -> set[str]:
-    """The names a declaration may use for *module_name*: itself and its distribution, normalised."""
-    names = {module_name, DISTRIBUTIONS.get(module_name, module_name)}
-    return {re.sub(r"[-_.]+", "-", n).lower() for n in names}
+def _key(word: str) -> str:
+    """A package name without case, punctuation or a ``python``/``py`` prefix or suffix
+    (``taxii2-client`` and ``taxii2client``, ``python-evtx`` and ``Evtx`` meet)."""
+    key = re.sub(r"[^a-z0-9]", "", word.lower())
+    for affix in ("python", "py"):
+        if key.startswith(affix) and len(key) > len(affix) + 2:
+            key = key[len(affix):]
+        if key.endswith(affix) and len(key) > len(affix) + 2:
+            key = key[:-len(affix)]
+    return key
 
 
-def mentions_install(text: str, module_name: str) -> bool:
-    """Whether *text* has a line that installs or requires *module_name* (``pip install requests``,
-    ``uv add pyyaml``, a requirements line)."""
-    wanted = declared_names(module_name)
-    for line in text.splitlines():
-        words = {re.sub(r"[-_.]+", "-", w).lower() for w in re.findall(r"[A-Za-z0-9][A-Za-z0-9_.-]*", line)}
-        if words & wanted and re.search(r"install|requires?|dependenc|uv add|poetry add|==|>=", line, re.IGNORECASE):
-            return True
-    return False
+def names_package(text: str, module_name: str) -> bool:
+    """Whether *text* names *module_name* or its distribution as a word (``NumPy, SciPy`` in a
+    list of prerequisites, ``pip install pyyaml``, ``python-evtx`` for ``Evtx``): documentation
+    that tells the reader about it. ``google`` is named by any ``google-...`` package."""
+    wanted = {_key(module_name), _key(DISTRIBUTIONS.get(module_name, module_name))}
+    words = {_key(w) for w in re.findall(r"[A-Za-z0-9][A-Za-z0-9_.-]*[A-Za-z0-9]|[A-Za-z0-9]", text)}
+    if module_name == "google":
+        return any(w.startswith("google") for w in words)
+    return bool(words & wanted)
 
 
 #: a line that tells the reader to install Python packages

@@ -423,21 +423,21 @@ def _own_module(script, name: str) -> bool:
 
 
 def _skill_says_to_install(script) -> bool:
-    """Whether a Markdown file of the skill tells the reader to install Python packages."""
+    """Whether a file of the skill tells its reader to install Python packages (a Markdown file,
+    a wrapper script that sets up a virtualenv, the script's own docstring)."""
     from skillsmith.lang.python_checklist import says_to_install
 
+    files = script.skill.files.values() if script.skill is not None else [script.file]
+    return any(f.text is not None and says_to_install(f.text) for f in files)
+
+
+def _skill_names_package(script, name: str) -> bool:
+    """Whether a Markdown file of the skill names the package (a prerequisite list, an install line)."""
+    from skillsmith.lang.python_checklist import names_package
+
     if script.skill is None:
         return False
-    return any(rel.endswith(".md") and f.text is not None and says_to_install(f.text)
-               for rel, f in script.skill.files.items())
-
-
-def _skill_mentions_requirement(script, name: str) -> bool:
-    from skillsmith.lang.python_checklist import mentions_install
-
-    if script.skill is None:
-        return False
-    return any(rel.endswith(".md") and f.text is not None and mentions_install(f.text, name)
+    return any(rel.endswith(".md") and f.text is not None and names_package(f.text, name)
                for rel, f in script.skill.files.items())
 
 
@@ -453,9 +453,11 @@ def import_undeclared(script):
       under `if TYPE_CHECKING:`;
     - the script has no PEP 723 block (`# /// script` with its `dependencies`);
     - the skill has no requirements file (`requirements*.txt`, `pyproject.toml`, `setup.py`,
-      `Pipfile`, `environment.yml`), none of its Markdown files tells the reader to install
-      Python packages (`pip install ...`, `uv add ...`: what they install may bring this one
-      along) and none names the package as a requirement (`Requires: pyyaml`);
+      `Pipfile`, `environment.yml`), none of its files tells the reader to install Python
+      packages (`pip install ...`, `uv add ...` in a Markdown file, a wrapper script that sets
+      up a virtualenv, the script's own docstring: what they install may bring this one along)
+      and no Markdown file names any of the script's packages (`- NumPy, SciPy` under
+      Prerequisites: the others may come with the ones named);
     - it is not a module of the skill itself (`helpers.py` or a package folder beside it),
       and the script does not add folders to `sys.path` (its imports may then be modules
       kept beside the skill).
@@ -500,9 +502,9 @@ def import_undeclared(script):
     imports = [(name, node) for name, node in unguarded_imports(script.py[0]) if not _own_module(script, name)]
     if not imports or _skill_says_to_install(script):
         return
+    if any(_skill_names_package(script, name) for name, _ in imports):
+        return  # the skill documents what the script needs; the rest may come with it
     for name, node in imports:
-        if _skill_mentions_requirement(script, name):
-            continue
         yield Hit(script.path, f"imports {name}, which is not in the standard library, with no ImportError guard "
                   "and no declared dependency (a PEP 723 block or a requirements file)", node.lineno, node.col_offset + 1)
 
