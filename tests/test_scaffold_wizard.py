@@ -75,14 +75,19 @@ def test_wizard_asks_validates_summarises_and_creates(tmp_path):
     assert not (skill / "references").exists()
 
 
-def test_wizard_can_be_declined(tmp_path):
-    child = spawn(tmp_path)
+def up_to_the_scripts(child: pexpect.spawn, name: str, description: str, scripts: str) -> None:
+    """The default target, then *name*, *description*, no license or author, and *scripts*."""
     child.expect_exact("Target host:")
     child.send(ENTER)
-    answer(child, "Skill name:", "demo")
-    answer(child, "Description", "A demo. Use in tests.")
+    answer(child, "Skill name:", name)
+    answer(child, "Description", description)
     for prompt in ("License", "Author", "Scripts"):
-        answer(child, prompt, "main.py" if prompt == "Scripts" else "")
+        answer(child, prompt, scripts if prompt == "Scripts" else "")
+
+
+def test_wizard_can_be_declined(tmp_path):
+    child = spawn(tmp_path)
+    up_to_the_scripts(child, "demo", "A demo. Use in tests.", "main.py")
     finish(child, create=False)
     assert child.exitstatus == 0
     assert "nothing created" in child.before
@@ -114,12 +119,7 @@ def test_wizard_refuses_what_check_would_flag(tmp_path):
 
 def test_wizard_asks_the_script_kind_for_python_scripts(tmp_path):
     child = spawn(tmp_path)
-    child.expect_exact("Target host:")
-    child.send(ENTER)
-    answer(child, "Skill name:", "lint-input")
-    answer(child, "Description", "Scans inputs before work. Use before editing a config file.")
-    for prompt in ("License", "Author", "Scripts"):
-        answer(child, prompt, "scan.py" if prompt == "Scripts" else "")
+    up_to_the_scripts(child, "lint-input", "Scans inputs before work. Use before editing a config file.", "scan.py")
     child.expect_exact("Script kind")
     child.send("\x1b[B" + ENTER)  # arrow down: scanner
     for prompt in ("Include example", "accept --json", "staleness verifier"):
