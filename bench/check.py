@@ -1,21 +1,31 @@
 #!/usr/bin/env python3
-"""Benchmark `skillsmith check` against agnix on a synthetic tree of skills.
+"""Benchmark `skillsmith check` against agnix, `--help` against `python -c pass`.
 
-Usage:   python bench/check.py [--skills N] [--scripts N] [--repeat N] [--agnix PATH] [--keep]
-Input:   nothing; the tree is generated in a temporary folder
-Output:  a table of timings, peak memory and ratios, with the goals beside them (stdout)
-Stderr:  progress
+Usage:   python bench/check.py [--tree DIR] [--skills N] [--scripts N] [--repeat N] [--scaling]
+                               [--agnix PATH] [--jobs N] [--keep]
+Input:   DIR, a folder of skills (copied, never changed); without it a synthetic tree is generated
+Output:  the table of the performance issue, each row a ratio against its anchor in the same run (stdout)
+Stderr:  progress and every single measurement
 Exit:    0 measured, 2 usage, 5 agnix missing and not installable
 
-Builds about 2,000 skills and 1,500 scripts, then times `skillsmith check` cold (empty cache)
-and warm (second run), and agnix (a skills linter from PyPI, installed into this bench's own
-virtualenv under the cache folder unless --agnix names a binary) on the same tree. Peak
-memory is the largest resident set of any process of a run (wait4's ru_maxrss).
-Goals: cold <= 1.0x agnix, warm <= 0.25x agnix, peak memory <= 150 MB. Prints, never asserts.
+Rows (medians of --repeat runs; CPU is user + system time of the run's processes, from
+getrusage of the children; peak memory is the largest resident set of any process of a
+run, wait4's ru_maxrss):
+  check cold (empty cache) / agnix           goal <= 1.0x CPU
+  check warm, nothing changed / agnix        goal <= 0.10x
+  check warm after editing one file / agnix  goal <= 0.10x
+  check of a copy at another path / agnix    goal: cache hits (far below cold)
+  peak memory, cold check / agnix's          goal <= 1.0x
+  skillsmith --help / python -c pass         goal <= 35 ms
+and with --scaling, cold CPU for 1x, 2x and 4x copies of the tree side by side (how cost grows).
+
+agnix (a skills linter, on PyPI: `pip install agnix`, an optional dependency of this bench) is
+taken from PATH or --agnix, else installed into a virtualenv under the cache folder. Wall
+time is printed too, but on a shared machine only the CPU ratios of one run compare.
 
 Examples:
-  python bench/check.py
-  python bench/check.py --skills 200 --scripts 150 --repeat 1
+  python bench/check.py --tree ~/skills-collection/skills
+  python bench/check.py --skills 200 --scripts 150 --repeat 1 --scaling
 """
 
 from __future__ import annotations
@@ -29,10 +39,6 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-
-GOAL_COLD = 1.0
-GOAL_WARM = 0.25
-GOAL_MEMORY_MB = 150
 
 SKILL_MD = """---
 name: {name}
@@ -221,24 +227,20 @@ def build_tree(root: Path, n_skills: int, n_scripts: int) -> tuple[int, int]:
     return files, size
 
 
-def timed(cmd: list[str], env: dict | None = None) -> tuple[float, float, float, int]:
-    """(wall seconds, CPU seconds, peak RSS in MB of any process of the run, exit code).
-
-    CPU time (user + system, the run's processes together) is printed beside wall time
-    because wall time alone misleads on a busy machine. Output is discarded.
-    """
+def timed(cmd: list[str], env: dict | None = None, cwd: Path | None = None) -> tuple[float, float, float, int]:
+    """(wall seconds, CPU seconds, peak RSS in MiB of any process of the run, exit code); output discarded."""
     start = time.perf_counter()
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL, env=env)
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL,
+                            env=env, cwd=cwd)
     _, status, usage = os.wait4(proc.pid, 0)
     elapsed = time.perf_counter() - start
-    proc.returncode = os.waitstatus_to_exitcode(status)
-    return elapsed, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024, proc.returncode
+    return elapsed, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024, os.waitstatus_to_exitcode(status)
 
 
 def agnix_binary(explicit: str | None) -> str:
     if explicit:
         return explicit
-    found = shutil.which("agnix")
+    found = shutil.which("agnix") or shutil.which("agnix", path=os.path.dirname(sys.executable))
     if found:
         return found
     base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "skillsmith-bench" / "agnix-venv"
@@ -255,30 +257,61 @@ def agnix_version(agnix: str) -> str:
     return out[-1] if out else "?"
 
 
-def median_run(label: str, cmd: list[str], repeat: int, prepare=None, env=None) -> tuple[float, float, float]:
-    """(median wall seconds, median CPU seconds, largest peak MB) over *repeat* runs."""
-    times, cpus, peaks = [], [], []
-    for _ in range(repeat):
-        if prepare:
-            prepare()
-        seconds, cpu, peak, code = timed(cmd, env)
-        print(f"  {label}: {seconds:.2f} s wall, {cpu:.2f} s CPU, {peak:.0f} MB, exit {code}", file=sys.stderr)
-        times.append(seconds)
-        cpus.append(cpu)
-        peaks.append(peak)
-    return statistics.median(times), statistics.median(cpus), max(peaks)
+class Samples:
+    """Measurements of one row: medians of wall and CPU, the largest peak."""
+
+    def __init__(self, label: str) -> None:
+        self.label, self.walls, self.cpus, self.peaks = label, [], [], []
+
+    def add(self, measured: tuple[float, float, float, int]) -> None:
+        wall, cpu, peak, code = measured
+        print(f"  {self.label}: {wall:.2f} s wall, {cpu:.2f} s CPU, {peak:.0f} MiB, exit {code}", file=sys.stderr)
+        self.walls.append(wall)
+        self.cpus.append(cpu)
+        self.peaks.append(peak)
+
+    @property
+    def wall(self) -> float:
+        return statistics.median(self.walls)
+
+    @property
+    def cpu(self) -> float:
+        return statistics.median(self.cpus)
+
+    @property
+    def peak(self) -> float:
+        return max(self.peaks)
+
+
+def edit_one_file(tree: Path, round_: int) -> None:
+    """Append a line to one skill's SKILL.md (another line each round), as a user's edit."""
+    skill_md = min(tree.rglob("SKILL.md"))
+    with open(skill_md, "a", encoding="utf-8") as fh:
+        fh.write(f"\nEdited in round {round_}.\n")
+
+
+def copies(tree: Path, base: Path, times: int) -> Path:
+    """*times* hard-linked copies of *tree* side by side under one folder (cheap; check only reads them)."""
+    out = base / f"x{times}"
+    for i in range(times):
+        shutil.copytree(tree, out / f"copy{i}", symlinks=True, copy_function=os.link)
+    return out
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0], epilog=__doc__.split("Examples:")[1],
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[1], epilog=__doc__.split("Examples:")[1],
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--skills", type=int, default=2000)
-    parser.add_argument("--scripts", type=int, default=1500)
+    parser.add_argument("--tree", type=Path, help="a folder of skills to measure on (copied first)")
+    parser.add_argument("--skills", type=int, default=2000, help="synthetic tree: skills (without --tree)")
+    parser.add_argument("--scripts", type=int, default=1500, help="synthetic tree: scripts (without --tree)")
     parser.add_argument("--repeat", type=int, default=3, help="runs per measurement; the median counts")
     parser.add_argument("--jobs", type=int, help="passed to skillsmith check --jobs")
+    parser.add_argument("--scaling", action="store_true", help="also time cold checks of 1x, 2x and 4x the tree")
     parser.add_argument("--agnix", help="path to an agnix binary (default: PATH, else install from PyPI)")
-    parser.add_argument("--keep", action="store_true", help="keep the generated tree and print its path")
+    parser.add_argument("--keep", action="store_true", help="keep the temporary folder and print its path")
     args = parser.parse_args()
+    if args.tree is not None and not args.tree.is_dir():
+        parser.error(f"--tree {args.tree}: not a folder")
 
     try:
         agnix = agnix_binary(args.agnix)
@@ -287,44 +320,76 @@ def main() -> int:
         return 5
     base = Path(tempfile.mkdtemp(prefix="skillsmith-bench-"))
     try:
-        tree = base / "tree"
-        files, size = build_tree(tree, args.skills, args.scripts)
-        n_scripts = sum(1 for _ in tree.glob("skills/*/scripts/*"))
-        print(f"tree: {args.skills} skills, {n_scripts} scripts, {files} files, {size / 1e6:.1f} MB in {tree}",
-              file=sys.stderr)
+        tree = base / "a" / "skills"
+        if args.tree is not None:
+            print(f"copying {args.tree} ...", file=sys.stderr)
+            shutil.copytree(args.tree, tree, symlinks=True)
+        else:
+            build_tree(tree, args.skills, args.scripts)
+        checkout = base / "b" / "skills"  # the same tree at another path, as a CI checkout is
+        shutil.copytree(tree, checkout, symlinks=True)
+        n_skills = sum(1 for _ in tree.rglob("SKILL.md"))
+        n_scripts = sum(1 for p in tree.rglob("*") if p.parent.name == "scripts" and p.is_file())
+        n_files = sum(1 for p in tree.rglob("*") if p.is_file())
+        print(f"tree: {n_skills} SKILL.md, {n_scripts} files in scripts/, {n_files} files", file=sys.stderr)
         cache = base / "cache"
         env = dict(os.environ, SKILLSMITH_CACHE_DIR=str(cache))
         env.pop("PYTHONDONTWRITEBYTECODE", None)  # run as installed: compiled modules are reused
-        check = [sys.executable, "-m", "skillsmith", "check", str(tree), "--format", "json", "--exit-zero"]
-        if args.jobs:
-            check += ["--jobs", str(args.jobs)]
+        skillsmith = [sys.executable, "-m", "skillsmith"]
+        flags = ["--format", "json", "--exit-zero"] + (["--jobs", str(args.jobs)] if args.jobs else [])
 
-        found = subprocess.run(check + ["--no-cache"], capture_output=True, text=True, env=env)
-        import json
+        def check(path: Path, *more: str) -> tuple[float, float, float, int]:
+            return timed(skillsmith + ["check", str(path), *flags, *more], env)
 
-        findings = json.loads(found.stdout)["meta"]["count"]
-        print(f"skillsmith: {findings} findings", file=sys.stderr)
-
-        cold, cold_cpu, cold_peak = median_run("skillsmith cold", check, args.repeat,
-                                               prepare=lambda: shutil.rmtree(cache, ignore_errors=True), env=env)
-        warm, warm_cpu, warm_peak = median_run("skillsmith warm", check, args.repeat, env=env)
-        ag, ag_cpu, ag_peak = median_run("agnix", [agnix, "--format", "json", "--max-files", "0", str(tree)], args.repeat)
+        subprocess.run(skillsmith + ["check", str(tree), *flags, "--no-cache"], env=env,
+                       capture_output=True)  # compiles bytecode, warms the disk cache
+        cold, warm, edited, copy, ag = (Samples(n) for n in (
+            "check cold", "check warm", "check after editing one file", "check of a copy elsewhere", "agnix"))
+        for round_ in range(args.repeat):
+            shutil.rmtree(cache, ignore_errors=True)
+            cold.add(check(tree))
+            warm.add(check(tree))
+            edit_one_file(tree, round_)
+            edited.add(check(tree))
+            copy.add(check(checkout))
+            ag.add(timed([agnix, "--format", "json", "--max-files", "0", str(tree)]))
+        helps, passes = Samples("skillsmith --help"), Samples("python -c pass")
+        for _ in range(max(5, args.repeat)):
+            helps.add(timed(skillsmith + ["--help"], env))
+            passes.add(timed([sys.executable, "-c", "pass"], env))
+        scaling = []
+        if args.scaling:
+            for times in (1, 2, 4):
+                row = Samples(f"check cold, {times}x the tree")
+                many = copies(tree, base / "scaling", times)
+                for _ in range(args.repeat):
+                    row.add(check(many, "--no-cache"))
+                scaling.append((times, row))
+                shutil.rmtree(many)
 
         def verdict(ok: bool) -> str:
-            return "ok" if ok else "MISSED"
+            return "met" if ok else "MISSED"
 
-        peak = max(cold_peak, warm_peak)
-        load = os.getloadavg()[0]
-        print(f"{args.skills} skills, {n_scripts} scripts, {files} files; median of {args.repeat}; "
-              f"{os.cpu_count()} CPUs, load average {load:.1f}")
-        print(f"{'':<24} {'wall':>8} {'ratio':>7} {'goal':>8}        {'CPU':>8} {'ratio':>7}")
-        for label, wall, cpu, goal in (("skillsmith check, cold", cold, cold_cpu, GOAL_COLD),
-                                       ("skillsmith check, warm", warm, warm_cpu, GOAL_WARM)):
-            print(f"{label:<24} {wall:>7.2f}s {wall / ag:>6.2f}x {'<= ' + str(goal) + 'x':>8} "
-                  f"{verdict(wall / ag <= goal):<6} {cpu:>7.2f}s {cpu / ag_cpu:>6.2f}x")
-        print(f"{'agnix ' + agnix_version(agnix):<24} {ag:>7.2f}s {1:>6.2f}x {'':>8}        {ag_cpu:>7.2f}s {1:>6.2f}x")
-        print(f"{'skillsmith peak memory':<24} {peak:>6.0f}MB {'':>7} {'<= ' + str(GOAL_MEMORY_MB) + 'MB':>8} "
-              f"{verdict(peak <= GOAL_MEMORY_MB):<6} (agnix {ag_peak:.0f} MB)")
+        print(f"{n_skills} skills, {n_scripts} scripts, {n_files} files; median of {args.repeat}; "
+              f"{os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f}; agnix {agnix_version(agnix)}")
+        print(f"{'measure':<38} {'CPU':>8} {'anchor':>8} {'ratio':>7} {'goal':>10}  {'':6} {'wall':>7}")
+        for row, goal in ((cold, 1.0), (warm, 0.10), (edited, 0.10)):
+            ratio = row.cpu / ag.cpu
+            print(f"{row.label:<38} {row.cpu:>7.2f}s {ag.cpu:>7.2f}s {ratio:>6.2f}x {'<= ' + str(goal) + 'x':>10}  "
+                  f"{verdict(ratio <= goal):<6} {row.wall:>6.2f}s")
+        hits = copy.cpu < 0.5 * cold.cpu
+        print(f"{copy.label:<38} {copy.cpu:>7.2f}s {ag.cpu:>7.2f}s {copy.cpu / ag.cpu:>6.2f}x {'cache hits':>10}  "
+              f"{verdict(hits):<6} {copy.wall:>6.2f}s")
+        print(f"{'peak memory, cold check':<38} {cold.peak:>6.0f}MiB {ag.peak:>5.0f}MiB {cold.peak / ag.peak:>6.2f}x "
+              f"{'<= 1.0x':>10}  {verdict(cold.peak <= ag.peak):<6}")
+        print(f"{'skillsmith --help':<38} {helps.cpu * 1000:>6.0f}ms {passes.cpu * 1000:>6.0f}ms "
+              f"{helps.cpu / passes.cpu:>6.2f}x {'<= 35 ms':>10}  {verdict(helps.cpu <= 0.035):<6} "
+              f"{helps.wall * 1000:>5.0f}ms (CPU; wall beside)")
+        print(f"{'agnix':<38} {ag.cpu:>7.2f}s {'':>8} {1:>6.2f}x {'':>10}  {'':6} {ag.wall:>6.2f}s")
+        for times, row in scaling:
+            first = scaling[0][1].cpu
+            print(f"{row.label:<38} {row.cpu:>7.2f}s {first:>7.2f}s {row.cpu / first:>6.2f}x {'~' + str(times) + 'x':>10}  "
+                  f"{'':6} {row.wall:>6.2f}s  {row.peak:.0f} MiB")
     finally:
         if args.keep:
             print(f"kept {base}", file=sys.stderr)

@@ -1,8 +1,12 @@
 """Name the exit codes: module-level ``EXIT_*`` constants instead of literal numbers.
 
-Names come from the protocol's table (``2`` -> ``EXIT_USAGE``, :func:`skillsmith.exitcodes.constant_name`);
-a code the table leaves open takes the word the docstring's ``Exit:`` line gives it
-(``10 drift`` -> ``EXIT_DRIFT``), as in the shell codemod. Existing constants are reused.
+A name says what the code means, so it comes from evidence (:func:`skillsmith.exitcodes.name_for`):
+the script's own constant for the value, the author's meaning on the ``Exit:`` line
+(``10 drift`` -> ``EXIT_DRIFT``; ``2 Not a git repo`` keeps its literal, since the protocol's
+2 is usage), 1 (error) and 130 (interrupted) by convention, and for 2 to 7 the message or the
+exception around the exit when it agrees with the protocol (``print("... not found")``
+before ``sys.exit(3)`` is ``EXIT_NOT_FOUND``). A literal nothing explains stays, and so does a
+line the author suppressed (``# skillsmith: ignore[CON014]``).
 """
 
 from __future__ import annotations
@@ -14,53 +18,64 @@ from libcst.codemod import VisitorBasedCodemodCommand
 from skillsmith import exitcodes
 from skillsmith.codemods.pyscript import (
     WalkOnlyInto,
+    answers,
     defined_names,
-    defs_containing,
     facts_for,
     insertion_index,
     separated,
+    suppressed,
 )
-from skillsmith.lang.python import EXIT_CALLS, qualified
+from skillsmith.lang.python import EXIT_CALLS, literal_exit_names, qualified
+from skillsmith.lang.python_evidence import defs_containing
+
+RULE = "CON014"
 
 
 class ExitConstants(WalkOnlyInto, VisitorBasedCodemodCommand):
     DESCRIPTION = (
-        "Add module-level EXIT_* constants for the exit codes in use and replace literal "
-        "sys.exit(N), exit(N) and raise SystemExit(N) with them."
+        "Add module-level EXIT_* constants for the exit codes whose meaning the script states and "
+        "replace literal sys.exit(N), exit(N) and raise SystemExit(N) with them."
     )
-    RULES = ("CON014",)
+    RULES = (RULE,)
     SAFE = True
     ORDER = 20
 
     def visit_Module(self, node: cst.Module) -> bool:
         self.added: dict[int, str] = {}
+        self.plan: list[str | None] = []
         facts = facts_for(self, node)
         if facts is None:
             return False
-        self.aliases = facts.facts.aliases
+        self.aliases = aliases = facts.facts.aliases
         self.taken = defined_names(node)
         header = facts.header
-        self.words = header.exit_words if header is not None else {}
-        # existing module-level EXIT_* constants are reused
-        self.names: dict[int, str] = {}
+        documented = header.exit_meanings if header is not None else {}
+        # the script's own EXIT_* constants are reused, when one value has one name
+        own: dict[int, list[str]] = {}
         for name, value in sorted(facts.facts.constants.items()):
             if exitcodes.is_constant(name):
-                self.names.setdefault(value, name)
-        aliases = self.aliases
+                own.setdefault(value, []).append(name)
+        self.names = {value: names[0] for value, names in own.items() if len(names) == 1}
+        named = {id(call): name for call, name in literal_exit_names(facts.module, facts.facts, documented,
+                                                                               facts.code.splitlines())}
 
-        def literal_exit(node) -> bool:
+        def literal_exit(n) -> bool:
             return (
-                isinstance(node, ast.Call) and len(node.args) == 1 and isinstance(node.args[0], ast.Constant)
-                and type(node.args[0].value) is int and qualified(node.func, aliases) in EXIT_CALLS
+                isinstance(n, ast.Call) and len(n.args) == 1 and isinstance(n.args[0], ast.Constant)
+                and type(n.args[0].value) is int and qualified(n.func, aliases) in EXIT_CALLS
             )
 
+        # one entry per literal exit libcst will meet, in source order: the name, or None to leave it
+        calls = sorted((n for n, _ in facts.walked if literal_exit(n)), key=lambda n: (n.lineno, n.col_offset))
+        self.plan = [named.get(id(c)) if answers(self.context, RULE, c.lineno) and not suppressed(self.context, RULE, c.lineno)
+                     else None for c in calls]
         self.walk_only_into(defs_containing(facts, literal_exit))
-        return any(code != 0 for code, _, _ in facts.facts.exit_codes)
+        return any(self.plan)
 
-    def _name_for(self, code: int) -> str:
+    def _constant(self, code: int, wanted: str) -> str:
         if code in self.names:
             return self.names[code]
-        name = exitcodes.constant_name(code, self.words.get(code))
+        name = wanted
         while name in self.taken:
             name = f"{name}_{code}" if not name.endswith(f"_{code}") else name + "_"
         self.taken.add(name)
@@ -73,12 +88,13 @@ class ExitConstants(WalkOnlyInto, VisitorBasedCodemodCommand):
         if len(updated_node.args) != 1 or updated_node.args[0].keyword or updated_node.args[0].star:
             return updated_node
         arg = updated_node.args[0]
-        if not isinstance(arg.value, cst.Integer):
+        if not isinstance(arg.value, cst.Integer) or not self.plan:
+            return updated_node
+        wanted = self.plan.pop(0)
+        if wanted is None:
             return updated_node
         code = int(arg.value.value, 0)
-        if code == 0:
-            return updated_node
-        return updated_node.with_changes(args=[arg.with_changes(value=cst.Name(self._name_for(code)))])
+        return updated_node.with_changes(args=[arg.with_changes(value=cst.Name(self._constant(code, wanted)))])
 
     def leave_Module(self, original_node: cst.Module, updated_node: cst.Module) -> cst.Module:
         if not self.added:

@@ -4,13 +4,9 @@ from __future__ import annotations
 
 import libcst as cst
 from libcst.codemod import VisitorBasedCodemodCommand
-from skillsmith.codemods.pyscript import (
-    WalkOnlyInto,
-    defs_containing,
-    facts_for,
-    module_alias,
-)
+from skillsmith.codemods.pyscript import WalkOnlyInto, facts_for
 
+from skillsmith.lang.python_evidence import defs_containing, top_level_alias
 from skillsmith.lang.status import is_status_text as is_status
 
 
@@ -37,7 +33,7 @@ class StreamSeparation(WalkOnlyInto, VisitorBasedCodemodCommand):
 
     def visit_Module(self, node: cst.Module) -> bool:
         facts = facts_for(self, node)
-        self.sys_name = module_alias(facts.facts.aliases, "sys") if facts else None
+        self.sys_name = top_level_alias(facts.module, "sys") if facts else None
         if facts is None:
             return False
         prints = {id(call) for name, call in facts.facts.calls if name == "print"}

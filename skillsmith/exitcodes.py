@@ -7,9 +7,14 @@ that ask for those names, and the Copier templates (through
 :class:`skillsmith.scaffold.template_globals.ProtocolGlobals`), so a generated script and a
 fixed one use the same name for each code.
 
-Codes 0 to 7 have one name each, whatever a script's header calls them. Codes from 10 are
-domain signals ("ran fine, found something"); each script names its own in its ``Exit:``
-line (``10 drift`` is ``EXIT_DRIFT``), and ``EXIT_DOMAIN_SIGNAL`` names one it does not.
+Codes 0 to 7 have one name each. Codes from 10 are domain signals ("ran fine, found
+something"); each script names its own in its ``Exit:`` line (``10 drift`` is ``EXIT_DRIFT``),
+and ``EXIT_DOMAIN_SIGNAL`` names one it does not. 128 + N is the shell's "killed by signal N"
+(130: Ctrl-C), never a domain signal.
+
+A name is a claim about what the code means, so a script's own words come first: a code whose
+``Exit:`` line (or the message printed before the exit) means something else than the
+protocol's entry keeps no protocol name (:func:`agrees`, :func:`documented_name`).
 """
 
 from __future__ import annotations
@@ -47,6 +52,14 @@ class ExitCode(IntEnum):
         return PREFIX + self.name
 
 
+#: 128 + N: killed by signal N; (name, meaning) of the ones scripts exit with themselves
+SIGNALS = {
+    129: ("HANGUP", "hangup"),
+    130: ("INTERRUPTED", "interrupted"),
+    141: ("BROKEN_PIPE", "broken pipe"),
+    143: ("TERMINATED", "terminated"),
+}
+
 #: skillsmith's own domain signal: findings remain (``check``), changes needed (``fix --check``),
 #: outdated (``update``)
 FINDINGS = ExitCode.DOMAIN_SIGNAL
@@ -72,6 +85,8 @@ def constant_name(code: int, word: str | None = None) -> str:
     known = fixed(code)
     if known is not None:
         return known.constant
+    if code in SIGNALS:
+        return PREFIX + SIGNALS[code][0]
     if word:
         return PREFIX + word.upper().replace("-", "_")
     if code == ExitCode.DOMAIN_SIGNAL:
@@ -91,6 +106,8 @@ def meaning(code: int, constants: dict[str, int] | None = None) -> str:
     known = fixed(code)
     if known is not None:
         return known.meaning
+    if code in SIGNALS:
+        return SIGNALS[code][1]
     stand_in = constant_name(code)
     named = sorted(n for n, v in (constants or {}).items() if v == code and is_constant(n) and n != stand_in)
     if named:
@@ -98,7 +115,118 @@ def meaning(code: int, constants: dict[str, int] | None = None) -> str:
     return ExitCode.DOMAIN_SIGNAL.meaning if code >= ExitCode.DOMAIN_SIGNAL else ExitCode.ERROR.meaning
 
 
+def constant_words(name: str) -> str | None:
+    """What an exit-code constant's name says: ``not found`` for ``EXIT_NOT_FOUND`` or ``ERR_NOT_FOUND``.
+
+    None for a name that is not an upper-case constant or says nothing (``EXIT_CODE_8``, ``RC``).
+    """
+    import re
+
+    name = name.rsplit(".", 1)[-1]
+    if not re.fullmatch(r"[A-Z][A-Z0-9_]*", name):
+        return None
+    core = re.sub(r"^(EXIT|ERR|ERROR|RC|RET|CODE|E)_", "", name)
+    core = re.sub(r"_(EXIT|CODE|RC|STATUS)$", "", core)
+    if core == name and not re.search(r"EXIT|ERR|CODE", name):
+        return None  # a constant that is not about exits
+    if re.fullmatch(r"(CODE_)?\d+|EXIT|CODE|STATUS", core):
+        return None
+    return core.lower().replace("_", " ")
+
+
 def is_constant(name: str) -> bool:
     """Whether *name* is an exit-code constant of the script itself (``EXIT_USAGE``, not ``os.EX_OK``)."""
     return name.startswith(PREFIX) and "." not in name
 
+
+
+#: words that say a code means what the protocol's entry means (for codes 0 to 7 and the signals)
+_AGREES = {
+    0: r"ok|okay|succe|pass|clean|fine|done|complet|valid|nothing|no (issues?|problems?|errors?|changes?)",
+    1: r"error|fail|fatal|problem|exception|unexpected|crash|abort|internal|general|other",
+    2: r"usage|argument|\bargs?\b|option|flag|parameter|invocation|command.line|\bcli\b|syntax|(?<![\w-])--?[a-z]",
+    3: r"not found|missing|no such|does ?n.?t exist|not exist|cannot find|can.t find|could not find|unknown (file|path)",
+    4: r"invalid|validat|malformed|bad (input|data|format|value)|pars|corrupt|schema",
+    5: r"dependenc|not installed|precondition|prerequisite|requirement|\brequired? (tool|program|command)",
+    6: r"time.?out|timed out",
+    7: r"unavailable|network|service|connect|offline|unreachable|rate.?limit",
+    129: r"hang.?up|sighup",
+    130: r"interrupt|sigint|ctrl.?c|cancel|keyboard",
+    141: r"pipe|sigpipe",
+    143: r"terminat|sigterm|kill",
+}
+#: words that say a code 1 is a finding, not an error (``1 issues found``)
+_FINDING = r"found|detected|drift|differ|changes? (needed|required)|warnings?|findings?|violations?"
+
+
+def agrees(code: int, text: str) -> bool:
+    """Whether *text* (an author's meaning for *code*) says what the protocol's entry for it says.
+
+    Codes the protocol leaves open (8, 9, 10 and up, other than the signals) agree with any text:
+    the script names them.
+    """
+    import re
+
+    pattern = _AGREES.get(code)
+    if pattern is None:
+        return True
+    text = text.lower()
+    if code == 1 and re.search(_FINDING, text):
+        return False
+    return bool(re.search(pattern, text))
+
+
+_STOP = {"a", "an", "the", "of", "in", "is", "are", "was", "to", "for", "on", "or", "and", "e", "g", "eg", "when", "if"}
+
+
+def documented_name(code: int, text: str) -> str | None:
+    """The constant for *code* that the author's *text* for it supports, or None.
+
+    ``(3, "file not found")`` is ``EXIT_NOT_FOUND``; ``(2, "Not a git repo")`` is None (the
+    protocol's 2 is usage, and the author means something else); ``(10, "drift found")`` is
+    ``EXIT_DRIFT_FOUND``.
+    """
+    import re
+
+    if fixed(code) is not None or code in SIGNALS:
+        return constant_name(code) if agrees(code, text) else None
+    words = [w for w in re.findall(r"[A-Za-z]+", text) if w.lower() not in _STOP][:3]
+    if not words:
+        return None
+    return PREFIX + "_".join(w.upper() for w in words)
+
+
+def name_for(code: int, documented: str | None = None, hint: str = "") -> str | None:
+    """The constant a literal exit *code* may be given, or None when nothing says what it means.
+
+    *documented* is the author's meaning for it (the ``Exit:`` line); *hint* what the code
+    around the exit says (the message printed before it, the exception caught). 1 is an error
+    and 130 an interrupt by convention; 2 to 7 take the protocol's name only when the script's
+    own words agree, and codes the protocol leaves open only from the author's words.
+    """
+    if documented:
+        return documented_name(code, documented)
+    if code == ExitCode.ERROR or code in SIGNALS:
+        return constant_name(code)
+    if fixed(code) is not None and code != ExitCode.SUCCESS and hint and agrees(code, hint):
+        return constant_name(code)
+    return None
+
+
+def meaning_for(code: int, documented: str | None = None, hint: str = "", constant: str | None = None) -> str | None:
+    """What an ``Exit:`` line may say for *code*, or None when nothing says what it means.
+
+    The author's words come first, then the script's own constant (``EXIT_NO_DATA`` reads
+    ``no data``; a protocol name reads as the protocol's meaning), then the conventions
+    (0 ok, 1 error, 130 interrupted) and a *hint* that agrees with the protocol's entry.
+    """
+    if documented:
+        return documented
+    words = constant_words(constant) if constant else None
+    if words:
+        return meaning(code) if (fixed(code) is not None or code in SIGNALS) and agrees(code, words) else words
+    if code in (ExitCode.SUCCESS, ExitCode.ERROR) or code in SIGNALS:
+        return meaning(code)
+    if fixed(code) is not None and hint and agrees(code, hint):
+        return meaning(code)
+    return None

@@ -193,7 +193,7 @@ def test_fix_survives_code_that_crashes_libcst(tmp_path):
                  files={
                      "scripts/deep.py": "a = 1\nx = " + " and ".join(["a"] * 60_000) + "\n" + PY_MAIN,
                      "scripts/lambdas.py": "x = " + "lambda: " * 1000 + "0\n" + PY_MAIN,
-                     "scripts/ok.py": PY_MAIN,
+                     "scripts/ok.py": "# Print the arguments.\n" + PY_MAIN,  # what it does: the docstring's evidence
                  }, name="deep")
     before = {rel: (root / "scripts" / rel).read_bytes() for rel in ("deep.py", "lambdas.py")}
     r = run_cli("fix", str(root), "--json", timeout=300)

@@ -4,14 +4,50 @@ from __future__ import annotations
 
 import json
 import os
+from contextlib import closing
 
 from conftest import run_cli, write_tree
 
 ANGLE = "---\nname: {name}\ndescription: Converts <file> to tables.\n---\n# {name}\n"
 
 
+class Entry:
+    """One stored result in the cache's store (``results.sqlite3``): its key, its JSON text read and rewritten."""
+
+    def __init__(self, store, key: str) -> None:
+        self.store, self.key = store, key
+
+    def _db(self):
+        import sqlite3
+
+        return sqlite3.connect(self.store, isolation_level=None)
+
+    def read_text(self) -> str:
+        with closing(self._db()) as db:
+            return db.execute("SELECT value FROM entries WHERE key = ?", (self.key,)).fetchone()[0]
+
+    def write_text(self, text: str) -> None:
+        with closing(self._db()) as db:
+            db.execute("UPDATE entries SET value = ? WHERE key = ?", (text, self.key))
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, Entry) and other.key == self.key
+
+    def __lt__(self, other) -> bool:
+        return self.key < other.key
+
+    __hash__ = None
+
+
 def cache_entries(cache):
-    return sorted(cache.rglob("*.json"))
+    """The entries of the cache folder's one store."""
+    import sqlite3
+
+    store = cache / "results.sqlite3"
+    if not store.exists():
+        return []
+    with closing(sqlite3.connect(store)) as db:
+        return sorted(Entry(store, key) for (key,) in db.execute("SELECT key FROM entries"))
 
 
 def plant(entries, message):
@@ -78,6 +114,28 @@ def test_second_run_comes_from_the_cache_and_a_change_invalidates_it(tmp_path):
     assert by_path["three"] != "from the cache"
 
 
+def test_a_copy_of_the_tree_at_another_path_hits_and_an_edit_rechecks_only_its_unit(tmp_path):
+    """The content key holds a unit's path below the checked folder, not its absolute path (a CI checkout hits)."""
+    import shutil
+
+    cache, env = two_skills(tmp_path)
+    first = run_cli("check", str(tmp_path / "skills"), "--json", env=env)
+    plant(cache_entries(cache), "from the cache")
+    shutil.copytree(tmp_path / "skills", tmp_path / "checkout" / "skills")
+    copy = run_cli("check", str(tmp_path / "checkout" / "skills"), "--json", env=env)
+    assert messages(copy) == {"from the cache"}
+    assert [f["path"] for f in copy.json()["data"]] == [
+        f["path"].replace(str(tmp_path / "skills"), str(tmp_path / "checkout" / "skills")) for f in first.json()["data"]]
+    assert all(f["path"].startswith(str(tmp_path / "checkout" / "skills")) for f in copy.json()["data"])
+
+    one = tmp_path / "checkout" / "skills" / "one" / "SKILL.md"
+    one.write_text(one.read_text() + "\nMore.\n")
+    edited = run_cli("check", str(tmp_path / "checkout" / "skills"), "--json", env=env)
+    by_skill = {f["path"].split("/")[-2]: f["message"] for f in edited.json()["data"]}
+    assert by_skill["two"] == "from the cache"
+    assert by_skill["one"] != "from the cache"
+
+
 def test_weird_names_are_cached(tmp_path):
     env = {"SKILLSMITH_CACHE_DIR": str(tmp_path / "cache")}
     folder = os.fsencode(str(tmp_path)) + b"/sk\xffill"
@@ -111,6 +169,10 @@ def test_damaged_cache_is_a_miss(tmp_path):
     second = run_cli("check", str(tmp_path / "angle"), "--json", env=env)
     assert second.json() == first.json()
     assert "Traceback" not in second.stderr
+    (cache / "results.sqlite3").write_bytes(b"not a database" * 100)  # the store itself damaged
+    for _ in range(2):
+        third = run_cli("check", str(tmp_path / "angle"), "--json", env=env)
+        assert third.json() == first.json() and "Traceback" not in third.stderr, third.stderr
 
 
 def test_pool_gives_the_same_findings_as_one_job(tmp_path):

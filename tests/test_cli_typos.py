@@ -86,7 +86,7 @@ def test_fix_takes_rule_names_too(tmp_path):
     shutil.copytree(FIXTURES / "output" / "report-tool", skill)
     r = run_cli("fix", str(skill), "--select", "header-missing", "--diff")
     assert r.code == 10
-    assert '+"""Tool.' in r.stdout or "+# " in r.stdout
+    assert '+"""Print a report of the arguments given.' in r.stdout or "+# " in r.stdout
     assert "Would fix" in r.stderr and "CON004 (header-missing)" in r.stderr
 
 

@@ -10,7 +10,9 @@ import sys
 
 from conftest import ROOT
 
-SCRIPT = 'import sys\n\n\ndef main():\n    print("x")\n    return 0\n\n\nif __name__ == "__main__":\n    sys.exit(main())\n'
+BODY = 'import sys\n\n\ndef main():\n    print("x")\n    return 0\n\n\nif __name__ == "__main__":\n    sys.exit(main())\n'
+#: the comment says what the script does: the docstring's description (a fix writes no other)
+SCRIPT = "# Print x.\n" + BODY
 
 
 def readme_command() -> list[str]:
@@ -32,5 +34,5 @@ def test_the_readme_codemod_command_runs_from_a_folder_with_the_config(tmp_path)
     assert proc.returncode == 0, proc.stderr
     assert "Transformed 1 files successfully" in proc.stderr
     fixed = script.read_text()
-    assert fixed.startswith('"""Tool.\n\nUsage:   tool.py')
-    assert fixed.endswith(SCRIPT)
+    assert fixed.startswith('"""Print x.\n\nUsage:   tool.py\n')
+    assert fixed.endswith(BODY)

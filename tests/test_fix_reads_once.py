@@ -1,12 +1,14 @@
 """`fix` works from the check run: each file is read once and each version of a file parsed once.
 
 The fix runs in a real subprocess watched by audit hooks (``open`` and ``compile`` events,
-which ``ast.parse`` raises) and a counting wrapper around ``libcst.parse_module``; the
-skill is small (fewer files than the pool threshold), so everything happens in that process.
+which ``ast.parse`` raises) and a counting wrapper around ``libcst.parse_module``. Every
+process of the run (the forked workers too) appends what it saw to one log, so a folder of
+many scripts, fixed in several units and worker processes, is counted as a small skill is.
 """
 
 from __future__ import annotations
 
+import collections
 import json
 import os
 import subprocess
@@ -42,12 +44,12 @@ WATCH = r'''
 import collections, json, os, sys
 
 root = os.path.realpath(sys.argv[1])
-opens = collections.Counter()
-compiled = collections.Counter()
-cst_parsed = collections.Counter()
-
-
+log = os.open(sys.argv[2], os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)  # forked workers write here too
 watching = True
+
+
+def record(kind, what):
+    os.write(log, (json.dumps([kind, what]) + "\n").encode())
 
 
 def hook(event, args):
@@ -58,13 +60,13 @@ def hook(event, args):
         if isinstance(path, (str, bytes)) and not (flags or 0) & (os.O_WRONLY | os.O_RDWR):
             path = os.fsdecode(path)
             if os.path.realpath(path).startswith(root + os.sep) and os.path.isfile(path):
-                opens[os.path.relpath(os.path.realpath(path), root)] += 1
+                record("open", os.path.relpath(os.path.realpath(path), root))
     elif event == "compile":
         source, _filename = args
         if isinstance(source, str):
-            compiled[source] += 1
+            record("compile", source)
         elif isinstance(source, bytes):
-            compiled[source.decode("utf-8", "replace")] += 1
+            record("compile", source.decode("utf-8", "replace"))
 
 
 import libcst
@@ -73,7 +75,7 @@ real_parse = libcst.parse_module
 
 
 def counting_parse(source, *args, **kwargs):
-    cst_parsed[source if isinstance(source, str) else source.decode()] += 1
+    record("cst", source if isinstance(source, str) else source.decode())
     return real_parse(source, *args, **kwargs)
 
 
@@ -84,15 +86,9 @@ from skillsmith import api
 
 result = api.fix([root])
 watching = False
-texts = {}
-for rel in ORIGINALS:
-    with open(os.path.join(root, rel), encoding="utf-8") as fh:
-        texts[rel] = fh.read()
 print(json.dumps({
-    "opens": opens, "changed": [os.path.relpath(f.file.path, root) for f in result.changed],
+    "changed": [os.path.relpath(f.file.path, root) for f in result.changed],
     "skipped": [f.skipped for f in result.skipped], "remaining": len(result.remaining),
-    "compiled": {rel: [compiled[t] for t in (orig, texts[rel])] for rel, orig in ORIGINALS.items()},
-    "cst_parsed": {rel: cst_parsed[orig] for rel, orig in ORIGINALS.items()},
 }))
 '''
 
@@ -121,12 +117,22 @@ def make_skill(root):
 
 
 def run_watched(skill, cache_dir, originals):
-    code = f"ORIGINALS = {originals!r}\n" + WATCH
+    """What a real fix of *skill* did, and what every process of it opened and parsed, per file of *originals*."""
     env = dict(os.environ, SKILLSMITH_CACHE_DIR=str(cache_dir))
-    proc = subprocess.run([sys.executable, "-c", code, str(skill)], capture_output=True, text=True,
-                          timeout=300, env=env)
+    log = cache_dir.parent / "events.log"
+    proc = subprocess.run([sys.executable, "-c", WATCH, str(skill), str(log)], capture_output=True, text=True,
+                          timeout=600, env=env)
     assert proc.returncode == 0, proc.stderr
-    return json.loads(proc.stdout.splitlines()[-1])
+    seen = json.loads(proc.stdout.splitlines()[-1])
+    events = {"open": collections.Counter(), "compile": collections.Counter(), "cst": collections.Counter()}
+    for line in log.read_text().splitlines():
+        kind, what = json.loads(line)
+        events[kind][what] += 1
+    texts = {rel: (skill / rel).read_text(encoding="utf-8") for rel in originals}
+    seen["opens"] = dict(events["open"])
+    seen["compiled"] = {rel: [events["compile"][t] for t in (orig, texts[rel])] for rel, orig in originals.items()}
+    seen["cst_parsed"] = {rel: events["cst"][orig] for rel, orig in originals.items()}
+    return seen
 
 
 @pytest.mark.parametrize("warm", [False, True], ids=["cold cache", "after a check"])
@@ -153,3 +159,21 @@ def test_fix_reads_each_file_once_and_parses_each_version_once(tmp_path, warm):
     # the untouched script is parsed by ast once (the check), never by libcst
     assert seen["compiled"]["scripts/clean.py"][0] == 1
     assert seen["cst_parsed"]["scripts/clean.py"] == 0
+
+
+def test_a_folder_of_many_scripts_is_fixed_in_units_and_each_file_parsed_once_per_pass(tmp_path):
+    """A scripts-only tree is checked and fixed in units of 32 scripts, across worker processes; still
+    each file is read once, parsed by ast once per version and by libcst at most once."""
+    folder = tmp_path / "scripts"
+    files = {f"tool_{i:02d}.py": PY_SCRIPT.format(what=f"words of kind {i}") for i in range(70)}
+    write_tree(folder, files)
+    originals = {rel: (folder / rel).read_text() for rel in files}
+    (tmp_path / "cache").mkdir()
+
+    seen = run_watched(folder, tmp_path / "cache", originals)
+
+    assert sorted(seen["changed"]) == sorted(files)
+    assert seen["opens"] == {rel: 1 for rel in files}, "each file read exactly once"
+    for rel in files:
+        assert seen["compiled"][rel] == [1, 1], f"{rel}: ast parses of the original and of the fixed text"
+        assert seen["cst_parsed"][rel] == 1, f"{rel}: libcst parses"

@@ -31,7 +31,9 @@ def fix_entry(tmp_path, name: str, data: bytes) -> tuple[dict, bytes]:
 
 @pytest.mark.parametrize("name, data, reason", [
     ("bom.sh", b'\xef\xbb\xbfecho "hi $1"\n', "BOM"),
-    ("mixed.sh", b'echo one\r\necho "two $1"\nif true; then\r\n  echo x\nfi\n', "mixed line endings"),
+    # (a description makes the header fixable, so the file is tried: no exec bit goes on a CRLF script)
+    ("mixed.sh", b'# Print two lines.\r\necho one\r\necho "two $1"\nif true; then\r\n  echo x\nfi\n',
+     "mixed line endings"),
     ("utf7.py", b"# coding: utf-7\n" + PY_BODY, "does not give back the same bytes"),
     ("unknown.py", b"# coding: no-such-codec\n" + PY_BODY, "coding cookie names no encoding"),
 ])
@@ -55,8 +57,10 @@ def test_fix_does_not_push_a_script_over_the_read_limit(tmp_path):
     assert after == data
 
 
-PY = b'import sys\n\n\ndef main():\n    print("hi")\n    return 0\n\n\nif __name__ == "__main__":\n    sys.exit(main())\n'
-PY_PROG = (b'import argparse\n\n\ndef main():\n    parser = argparse.ArgumentParser(prog=\'x"""\\nimport os\\n"""\')\n'
+#: a description (the comment, argparse's): the docstring fix then writes the name into Usage
+PY = b'# Say hi.\nimport sys\n\n\ndef main():\n    print("hi")\n    return 0\n\n\nif __name__ == "__main__":\n    sys.exit(main())\n'
+PY_PROG = (b'import argparse\n\n\ndef main():\n    parser = argparse.ArgumentParser(prog=\'x"""\\nimport os\\n"""\', '
+           b'description="Say hi.")\n'
            b'    parser.parse_args()\n    return 0\n\n\nif __name__ == "__main__":\n    raise SystemExit(main())\n')
 #: a description: the header fix then writes the name into Usage
 SH = b'# Say hi.\necho "hi"\n'

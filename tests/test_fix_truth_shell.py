@@ -239,3 +239,74 @@ def test_every_example_runs_from_a_copy_of_the_skill(fixed_skill, tmp_path):
         for arg in args:
             assert not re.search(rf"(not found|no such file)[^\n]*{re.escape(arg.lower())}", said), \
                 f"{name}: `{example}` reports {arg} as not found"
+
+
+
+GENERATOR = """#!/usr/bin/env bash
+# Write a Dockerfile for a Go program.
+
+set -euo pipefail
+
+PORT=8080
+ALPINE=0
+
+usage() {
+    cat <<EOF
+Usage: $0 [OPTIONS]
+
+OPTIONS:
+    -p, --port PORT   port to expose (default: 8080)
+    --alpine          use an Alpine base
+    -h, --help        show this help
+
+EXAMPLES:
+    # the defaults
+    $0
+
+    # Alpine, another port
+    $0 --alpine --port 9090
+
+EOF
+    exit 0
+}
+
+while [[ $# -gt 0 ]]; do
+    case $1 in
+        -p|--port) PORT="$2"; shift 2 ;;
+        --alpine) ALPINE=1; shift ;;
+        -h|--help) usage ;;
+        *) echo "unknown option: $1" >&2; exit 2 ;;
+    esac
+done
+printf 'FROM %s\\nEXPOSE %s\\n' "$([ "$ALPINE" = 1 ] && echo golang:alpine || echo golang)" "$PORT"
+"""
+
+
+def test_examples_spaced_out_under_their_comments_are_all_read(tmp_path):
+    """A usage text whose examples each follow a comment and a blank line: every one is an example."""
+    root = write_tree(tmp_path / "gen", {
+        "SKILL.md": "---\nname: gen\ndescription: Write Dockerfiles. Use when containerising a Go program.\n---\n"
+                    "Run `bash scripts/gen.sh --port 8081`.\n",
+        "scripts/gen.sh": GENERATOR,
+    })
+    run_cli("fix", str(root))
+    text = (root / "scripts" / "gen.sh").read_text()
+    head = text.split("\nset -euo pipefail")[0]
+    assert "#   gen.sh --alpine --port 9090" in head, head
+    for example in ("bash scripts/gen.sh --port 8081", "bash scripts/gen.sh --alpine --port 9090"):
+        proc = subprocess.run(example.split(), cwd=root, capture_output=True, text=True, timeout=30,
+                              stdin=subprocess.DEVNULL)
+        assert proc.returncode == 0 and "EXPOSE" in proc.stdout, (example, proc.stderr)
+
+
+def test_output_says_when_a_shell_script_writes_files(tmp_path):
+    """A generator that writes its product with `cat > "$OUT"`: stdout is not all it makes."""
+    root = write_tree(tmp_path / "gen", {
+        "SKILL.md": "---\nname: gen\ndescription: Write a file. Use when a file is wanted.\n---\n"
+                    "Run `bash scripts/make.sh out.txt`.\n",
+        "scripts/make.sh": '#!/usr/bin/env bash\n# Write a greeting into a file.\n\nset -uo pipefail\n\n'
+                           'out="${1:-out.txt}"\ncat > "$out" <<EOF\nhello\nEOF\necho "wrote $out"\n',
+    })
+    run_cli("fix", str(root))
+    head = (root / "scripts" / "make.sh").read_text().split("\nset -uo pipefail")[0]
+    assert "# Output:  text on stdout; writes files" in head, head

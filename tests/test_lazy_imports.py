@@ -56,3 +56,21 @@ def test_a_quick_check_on_a_terminal_does_not_import_rich(tmp_path):
         names = {n.strip().split(".")[0] for n in re.findall(r"import time:\s+\d+\s+\|\s+\d+\s+\|\s+(\S[^\r\n]*)", child.before)}
         assert "skillsmith" in names
         assert "rich" not in names
+
+
+def imported_names(*args: str) -> set[str]:
+    """Every module (dotted names too) a real `python -X importtime -m skillsmith ARGS` imports."""
+    proc = subprocess.run([sys.executable, "-X", "importtime", "-m", "skillsmith", *args],
+                          capture_output=True, text=True, stdin=subprocess.DEVNULL, timeout=120)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    return {n.strip() for n in re.findall(r"^import time:\s+\d+\s+\|\s+\d+\s+\|\s+(\S.*)$", proc.stderr, re.M)}
+
+
+@pytest.mark.parametrize("args", [("--help",), ("--version",)])
+def test_help_builds_only_the_parser_it_shows(args):
+    """`--help` imported the hosts (for `check --target`), the rule finding module and json: every
+    command's parser was built although none is shown."""
+    loaded = imported_names(*args)
+    assert "skillsmith.cli.main" in loaded
+    assert not loaded & {"json", "skillsmith.targets", "skillsmith.rules.finding", "skillsmith.rules.registry"}, \
+        sorted(loaded & {"json", "skillsmith.targets", "skillsmith.rules.finding", "skillsmith.rules.registry"})

@@ -69,13 +69,23 @@ class Commands(argparse._SubParsersAction):
         kwargs.setdefault("parser_class", Parser)
         super().__init__(*args, **kwargs)
         self.choices = None  # names are checked in __call__, which can suggest one
+        self.names: list[str] = []  # every command, built or only listed
+
+    def add_parser(self, name, **kwargs):
+        self.names.append(name)
+        return super().add_parser(name, **kwargs)
+
+    def listed(self, name: str, help: str) -> None:
+        """List command *name* in ``--help`` without building its parser (argv names another)."""
+        self.names.append(name)
+        self._choices_actions.append(self._ChoicesPseudoAction(name, (), help))
 
     def __call__(self, parser, namespace, values, option_string=None) -> None:
         from skillsmith.rules.registry import did_you_mean
 
         name, rest = values[0], values[1:]
         if name not in self._name_parser_map:
-            known = list(self._name_parser_map)
+            known = list(self.names)
             what = (self.metavar or "command").lower()
             raise argparse.ArgumentError(
                 None, f"unknown {what} {name!r}{did_you_mean(name, known)} (choose from {', '.join(known)})")
@@ -90,15 +100,35 @@ def formatter(prog: str) -> argparse.HelpFormatter:
     return argparse.RawDescriptionHelpFormatter(prog, max_help_position=30)
 
 
-def build_parser() -> Parser:
+def build_parser(argv: list[str] | None = None) -> Parser:
+    """The command-line parser; given *argv*, only the parser of the command it names is built.
+
+    ``--help`` lists every command (its module's ``HELP``), but building a command's parser
+    (its arguments, and what their choices import) is left to the command that runs, so
+    ``skillsmith --help`` and each command start without the others' cost.
+    """
     parser = Parser(prog="skillsmith", description=DESCRIPTION, epilog=EPILOG, formatter_class=formatter)
     parser.add_argument("--version", action="version", version=f"skillsmith {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    wanted = COMMANDS if argv is None else command_named(argv)
     for name in COMMANDS:
         module = importlib.import_module(f"skillsmith.cli.{name}")
-        command = module.add_parser(sub)
-        command.set_defaults(run=module.run)
+        if name in wanted:
+            command = module.add_parser(sub)
+            command.set_defaults(run=module.run)
+        else:
+            sub.listed(name, module.HELP)
     return parser
+
+
+def command_named(argv: list[str]) -> tuple[str, ...]:
+    """The command *argv* runs: its first argument that is not an option (the top level's take no value)."""
+    for i, arg in enumerate(argv):
+        if arg == "--":
+            return tuple(argv[i + 1:i + 2])
+        if not arg.startswith("-") or arg == "-":
+            return (arg,)
+    return ()
 
 
 def output_options(argv: list[str]) -> argparse.Namespace:
@@ -143,7 +173,7 @@ def main(argv: list[str] | None = None) -> int:
             os.getcwd()
         except FileNotFoundError:
             raise NotFoundError("the current folder no longer exists; cd to one that does") from None
-        parser = build_parser()
+        parser = build_parser(argv)
         args = parser.parse_args(argv)
         if getattr(args, "run", None) is None:
             parser.print_help(sys.stderr)

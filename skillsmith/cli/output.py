@@ -6,7 +6,6 @@ stderr; colour only on a TTY and never with ``NO_COLOR``.
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 from typing import Any
@@ -79,7 +78,49 @@ def emit_json(items: list[Any], schema: str, **meta: Any) -> None:
     """Print the success envelope ``{"data": [...], "meta": {...}}`` on stdout."""
     doc = envelope(items, schema)
     doc["meta"].update(meta)
-    sys.stdout.write(json.dumps(doc, indent=2, ensure_ascii=False) + "\n")
+    sys.stdout.write(indented_json(doc) + "\n")
+
+
+_SCALARS = (str, int, float, type(None))
+
+
+class _NotPlain(Exception):
+    """A value :func:`indented_json` leaves to ``json.dumps`` itself."""
+
+
+def indented_json(doc: Any) -> str:
+    """``json.dumps(doc, indent=2, ensure_ascii=False)``, the same text, faster for many small objects.
+
+    ``json`` indents with its pure-Python encoder; here each object whose values are all
+    scalars (a finding) is one call of the C encoder, with the newline and indent as its item
+    separator. Anything else (keys that are not strings, other types) goes to ``json.dumps``.
+    """
+    import json  # here, not at the top: ``--help`` does not need it
+
+    def dumped(value: Any, depth: int) -> str:
+        pad, outer = "  " * (depth + 1), "  " * depth
+        if isinstance(value, dict):
+            if not value:
+                return "{}"
+            if not all(isinstance(k, str) for k in value):
+                raise _NotPlain
+            if all(isinstance(v, _SCALARS) for v in value.values()):
+                body = json.dumps(value, ensure_ascii=False, separators=(",\n" + pad, ": "))
+                return "{\n" + pad + body[1:-1] + "\n" + outer + "}"
+            inner = (pad + json.dumps(k, ensure_ascii=False) + ": " + dumped(v, depth + 1) for k, v in value.items())
+            return "{\n" + ",\n".join(inner) + "\n" + outer + "}"
+        if isinstance(value, (list, tuple)):
+            if not value:
+                return "[]"
+            return "[\n" + ",\n".join(pad + dumped(v, depth + 1) for v in value) + "\n" + outer + "]"
+        if isinstance(value, _SCALARS):
+            return json.dumps(value, ensure_ascii=False)
+        raise _NotPlain
+
+    try:
+        return dumped(doc, 0)
+    except _NotPlain:
+        return json.dumps(doc, indent=2, ensure_ascii=False)
 
 
 def emit_error(error: SkillsmithError, as_json: bool) -> int:
@@ -87,5 +128,5 @@ def emit_error(error: SkillsmithError, as_json: bool) -> int:
     note(f"skillsmith: error: {error.message}")
     if as_json:
         doc = {"error": {"code": error.code, "message": error.message, "details": error.details}}
-        sys.stdout.write(json.dumps(doc, indent=2, ensure_ascii=False) + "\n")
+        sys.stdout.write(indented_json(doc) + "\n")
     return error.exit_code

@@ -30,6 +30,13 @@ class Unit:
     files: list[tuple[str, Path]] = field(default_factory=list)  # loose: (rel, path)
     ignorer: Ignorer | None = None  # shared by every unit found under one given path
     unread: Unread | None = None  # loose: what the search for scripts could not look at
+    top: Path | None = None  # the folder the unit was found from (a given path, or a given file's folder)
+    part: int = 0  # loose scripts of one folder come in parts of LOOSE_UNIT: which one this is
+
+
+#: the most loose scripts in one unit: a ``scripts/`` tree of thousands is many units, spread over
+#: the workers and freed one by one (their rules look at one script at a time)
+LOOSE_UNIT = 32
 
 
 def discover(paths: list[str | Path]) -> list[Unit]:
@@ -56,33 +63,36 @@ def discover(paths: list[str | Path]) -> list[Unit]:
             except OSError as exc:  # named on the command line: the caller's input is unusable
                 raise InvalidInputError(f"{given}: cannot read: {exc.strerror}", {"path": str(given)})
             if p.name == "SKILL.md":
-                add(units, seen, Unit("skill", p.parent, config))
+                add(units, seen, p, Unit("skill", p.parent, config))
             else:
-                add(units, seen, Unit("loose", p.parent, config, [(p.name, p)]))
+                add(units, seen, p, Unit("loose", p.parent, config, [(p.name, p)]))
             continue
         if not p.is_dir():
             what = "a broken symbolic link" if p.is_symlink() else "not a regular file or folder"
             raise InvalidInputError(f"{given}: {what}", {"path": str(given)})
         ignorer = Ignorer(p, config)
         if (p / "SKILL.md").is_file() or (p / "SKILL.md").is_symlink():
-            add(units, seen, Unit("skill", p, config, ignorer=ignorer))
+            add(units, seen, p, Unit("skill", p, config, ignorer=ignorer))
             continue
         if is_project_root(p):
             # AGENT.md, CLAUDE.md, .skills/ or .claude/ here: project-scope rules run on it too
-            add(units, seen, Unit("project", p, config))
+            add(units, seen, p, Unit("project", p, config))
         found, unlisted = find_skills(p, ignorer)
         real = p.resolve()  # walks follow no links, so a skill's real path is below the top's
         for root in found:
-            add(units, seen, Unit("skill", root, config_for(root, real / root.relative_to(p)), ignorer=ignorer))
+            add(units, seen, p, Unit("skill", root, config_for(root, real / root.relative_to(p)), ignorer=ignorer))
         if not found and any((p / d).is_dir() for d in ("references", "assets")):
             # a skill's folders without the SKILL.md that makes it a skill
-            add(units, seen, Unit("skill", p, config, ignorer=ignorer))
+            add(units, seen, p, Unit("skill", p, config, ignorer=ignorer))
         elif not found:
             loose, unread = loose_scripts(p, ignorer)
             if loose or unread.count or unread.unlisted:
-                add(units, seen, Unit("loose", p, config, loose, ignorer=ignorer, unread=unread))
+                for part, start in enumerate(range(0, max(len(loose), 1), LOOSE_UNIT)):
+                    # the first part reports what could not be read; each part is checked on its own
+                    add(units, seen, p, Unit("loose", p, config, loose[start:start + LOOSE_UNIT], ignorer=ignorer,
+                                             unread=unread if part == 0 else Unread(), part=part))
         elif unlisted:  # folders the search for skills could not look into: reported, not passed over
-            add(units, seen, Unit("loose", p, config, ignorer=ignorer, unread=Unread(unlisted=unlisted)))
+            add(units, seen, p, Unit("loose", p, config, ignorer=ignorer, unread=Unread(unlisted=unlisted)))
     return units
 
 
@@ -106,7 +116,8 @@ def skill_root_of(path: str | Path) -> Path | None:
     return found
 
 
-def add(units: list[Unit], seen: set[Path], unit: Unit) -> None:
+def add(units: list[Unit], seen: set[Path], given: Path, unit: Unit) -> None:
+    unit.top = given if given.is_dir() else given.parent
     if unit.kind == "project":
         key = ("project", unit.root)
     else:

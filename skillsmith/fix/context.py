@@ -41,6 +41,8 @@ class FixContext:
     unsafe: bool = False
     #: the scripts of the skill that source this file (its top-level code runs in their shells)
     sourced_by: tuple[str, ...] = ()
+    #: the file starts with a byte-order mark: a shebang added after it would not run
+    bom: bool = False
 
     @property
     def name(self) -> str:

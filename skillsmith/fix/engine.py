@@ -41,7 +41,7 @@ from pathlib import Path
 from typing import Any
 
 from skillsmith.fix.context import FixContext, Target
-from skillsmith.model.sourcefile import EncodeError, SourceFile
+from skillsmith.model.sourcefile import EncodeError, SourceFile, shebang_works
 from skillsmith.rules.finding import display_path
 
 KINDS = ("python", "shell", "file")
@@ -203,7 +203,7 @@ def fix_file(f: SourceFile, rules: set[str], unsafe: bool, unit=None, targets: t
             if chosen:
                 script = script_of(f, kind, unit)
                 context = FixContext(f.path, targets, held, tuple(getattr(script, "invocations", ())), unsafe,
-                                     tuple(getattr(script, "sourced_by", ())))
+                                     tuple(getattr(script, "sourced_by", ())), f.bom)
                 new = transform(kind, script, chosen, out, context)
         chosen = [x for x in load_fixers("file") if x.rules & rules and x.allowed(unsafe)
                   and fnmatch.fnmatch(f.rel, x.pattern or "*")]
@@ -223,8 +223,8 @@ def fix_file(f: SourceFile, rules: set[str], unsafe: bool, unit=None, targets: t
         return out
     if new != data:
         out.new_data = new
-    if MODE_RULES & rules and not f.mode & 0o100:
-        # the executable bit for whoever may read the file
+    if MODE_RULES & rules and not f.mode & 0o100 and shebang_works(new):
+        # the executable bit for whoever may read the file, only with a shebang that runs
         out.new_mode = f.mode | ((f.mode & 0o444) >> 2) | 0o100
         out.applied.append("executable-bit")
         out.fixed_rules |= MODE_RULES & rules
@@ -418,9 +418,16 @@ def fix_batch(units: list, check_options, options: FixOptions) -> list[UnitFix]:
     """:func:`fix_unit` for several units, sharing one ``bash -n`` among those the check must evaluate."""
     from skillsmith.rules import engine
 
+    from skillsmith.rules import cache
+
     prepared = [engine.prepare_unit(u, check_options) for u in units]
     engine.share_bash_n([p for p in prepared if p.result is None])
-    return [fix_unit(p, check_options, options) for p in prepared]
+    out = []
+    for p in prepared:
+        out.append(fix_unit(p, check_options, options))
+        engine.release(p)
+    cache.flush()
+    return out
 
 
 def fix_unit(prepared, check_options, options: FixOptions) -> UnitFix:
@@ -463,9 +470,10 @@ def fix_unit(prepared, check_options, options: FixOptions) -> UnitFix:
     written = {str(r.file.path): r for r in results if r.written}
     after = before
     if written:
-        after = engine.evaluate_unit(engine.resolve(engine.Prepared(
-            prepared.unit, with_fixes(model, written), "", [], None, None, None, prepared.use_cache), check_options),
-            check_options)
+        again = engine.resolve(engine.Prepared(
+            prepared.unit, with_fixes(model, written), "", [], None, None, None, prepared.use_cache), check_options)
+        after = engine.evaluate_unit(again, check_options)
+        engine.release(again)
     for r in files:  # what goes back to the parent: the bytes a diff needs, not the parses
         r.file = SourceFile.from_bytes(r.file.path, r.file.rel, r.file.data or b"", r.file.mode)
         r.new_file = None

@@ -200,14 +200,100 @@ def run_codemod(cls: type, context, tree):
 
 
 def add_requested_imports(context, tree):
-    """Add (and remove) the imports codemods asked for, as ``CodemodCommand`` does after each."""
+    """Add (and remove) the imports codemods asked for, as ``CodemodCommand`` does after each.
+
+    ``import x`` of a standard module goes where an import sorter puts it (:func:`place_import`);
+    other requests go through libcst's ``AddImportsVisitor``.
+    """
     from libcst.codemod.visitors import AddImportsVisitor, RemoveImportsVisitor
 
-    if context.scratch.get(AddImportsVisitor.CONTEXT_KEY):
+    rest = []
+    for request in context.scratch.get(AddImportsVisitor.CONTEXT_KEY, []):
+        module, obj, alias = request.module_name, request.obj_name, request.alias
+        if obj is None and alias is None and not request.relative and "." not in module \
+                and module in sys.stdlib_module_names:
+            tree = place_import(tree, module)
+        else:
+            rest.append(request)
+    if rest:
+        context.scratch[AddImportsVisitor.CONTEXT_KEY] = rest
         tree = tree.visit(_plain_dispatch(AddImportsVisitor(context)))  # (changed or not: imports only)
+    context.scratch.pop(AddImportsVisitor.CONTEXT_KEY, None)
     if context.scratch.get(RemoveImportsVisitor.CONTEXT_KEY):
         tree = RemoveImportsVisitor(context).transform_module(tree)
     return tree
+
+
+def place_import(tree, module: str):
+    """*tree* with ``import module`` among its top-level imports, as an import sorter places it.
+
+    In the first block of imports (after the docstring and ``__future__`` imports), standard
+    ``import x`` lines stay in alphabetical order before the block's ``from`` imports; a block
+    without standard imports gets it first, as a group of its own; a module without imports
+    gets it after the docstring. Nothing changes when a top-level ``import module`` exists.
+    """
+    import libcst as cst
+
+    body = list(tree.body)
+    code = tree.code_for_node
+
+    def is_import(stmt) -> bool:
+        return isinstance(stmt, cst.SimpleStatementLine) and all(isinstance(s, (cst.Import, cst.ImportFrom)) for s in stmt.body)
+
+    def module_of(stmt) -> str:
+        small = stmt.body[0]
+        if isinstance(small, cst.Import):
+            return code(small.names[0].name)
+        return ("." * len(small.relative)) + (code(small.module) if small.module else "")
+
+    def stdlib(name: str) -> bool:
+        return name.split(".")[0] in sys.stdlib_module_names
+
+    for stmt in body:
+        if is_import(stmt) and any(isinstance(s, cst.Import) and any(code(a.name) == module and a.asname is None
+                                                                     for a in s.names) for s in stmt.body):
+            return tree
+    start = 0
+    if body and isinstance(body[0], cst.SimpleStatementLine) and isinstance(body[0].body[0], cst.Expr) \
+            and isinstance(body[0].body[0].value, (cst.SimpleString, cst.ConcatenatedString)):
+        start = 1
+    while start < len(body) and is_import(body[start]) and module_of(body[start]) == "__future__":
+        start += 1
+    end = start
+    while end < len(body) and is_import(body[end]):
+        end += 1
+    new = cst.SimpleStatementLine(body=[cst.Import(names=[cst.ImportAlias(name=cst.Name(module))])])
+    block = range(start, end)
+    plain = [i for i in block if isinstance(body[i].body[0], cst.Import) and stdlib(module_of(body[i]))]
+    froms = [i for i in block if isinstance(body[i].body[0], cst.ImportFrom) and stdlib(module_of(body[i]))]
+    def take_lines(at: int, left: list) -> None:
+        """The new line opens the group at *at*: it takes the group's leading lines."""
+        nonlocal new
+        new = new.with_changes(leading_lines=body[at].leading_lines)
+        body[at] = body[at].with_changes(leading_lines=left)
+
+    later = [i for i in plain if module_of(body[i]) > module]
+    if later:
+        at = later[0]
+        if at == plain[0]:
+            take_lines(at, [])
+    elif plain:
+        at = plain[-1] + 1
+    elif froms:
+        at = froms[0]
+        take_lines(at, [])
+    elif end > start:
+        at = start
+        take_lines(at, [cst.EmptyLine()])
+    else:
+        at = start
+        new = new.with_changes(leading_lines=[cst.EmptyLine()] if start > 0 else [])
+        if at < len(body):
+            wanted = 2 if isinstance(body[at], (cst.FunctionDef, cst.ClassDef)) else 1
+            have = len([ln for ln in body[at].leading_lines if ln.comment is None])
+            if have < wanted:
+                body[at] = body[at].with_changes(leading_lines=[cst.EmptyLine()] * (wanted - have) + list(body[at].leading_lines))
+    return tree.with_changes(body=body[:at] + [new] + body[at:])
 
 
 def _plain_dispatch(inner):

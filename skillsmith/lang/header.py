@@ -14,14 +14,21 @@ FIELDS = ("Usage", "Input", "Output", "Stderr", "Exit", "Examples")
 #: the contract is read with ``head -25``
 HEAD_LINES = 25
 
+#: the spellings of each field a header may use (``Exit codes:`` is the Exit field)
+SPELLINGS = {
+    "Examples": ("examples of use", "example usage", "usage examples", "usage example", "examples", "example"),
+    "Usage": ("usage", "synopsis"),
+    "Input": ("inputs", "input", "arguments"),
+    "Output": ("outputs", "output", "stdout"),
+    "Stderr": ("stderr",),
+    "Exit": ("exit codes", "exit code", "exit statuses", "exit status", "exit values", "return codes", "exit"),
+}
+_NAMES = {spelling: name for name, spellings in SPELLINGS.items() for spelling in spellings}
 _FIELD = re.compile(
-    r"^\s*(usage|synopsis|inputs?|arguments|output|outputs|stdout|stderr|exit(?:\s+(?:codes?|status(?:es)?))?|examples?)\s*:\s?(.*)$",
+    r"^\s*(" + "|".join(sorted((re.escape(s).replace("\\ ", r"\s+") for s in _NAMES), key=len, reverse=True))
+    + r")\s*:\s?(.*)$",
     re.IGNORECASE,
 )
-#: the spellings authors use for each field (``Exit codes:`` is ``Exit:``)
-ALIASES = {"usage": "Usage", "synopsis": "Usage", "input": "Input", "inputs": "Input", "arguments": "Input",
-           "output": "Output", "outputs": "Output", "stdout": "Output", "stderr": "Stderr", "exit": "Exit", "example": "Examples",
-           "examples": "Examples"}
 #: first lines that are not a description: banners, tool directives, a bare file-name label
 _NOT_PROSE = re.compile(r"^(shellcheck\s|vim?:|-\*-|SPDX-|@\w+|copyright\b|\(c\)|author:|license:)", re.IGNORECASE)
 _LABEL = re.compile(r"^[\w.@/-]+(\s*::\s*[\w.@/-]+)*$")
@@ -30,8 +37,13 @@ _EXIT_SENTENCE = re.compile(r"^\s*exit\s+(\d{1,3}\s*[:=-].*)$", re.IGNORECASE)
 #: an ``Exit:`` field that starts inside another field's line (``stderr: chatter. Exit: 0 ok``)
 _INLINE_EXIT = re.compile(r"(?<=[.;])\s+(exit(?:\s+(?:codes?|status))?)\s*:\s*(\S.*)$", re.IGNORECASE)
 _CODE = re.compile(r"\b(\d{1,3})\b")
-#: a code the Exit: line names with one word: ``10 drift,``
-_CODE_WORD = re.compile(r"\b(\d{1,3})\s+([A-Za-z][A-Za-z_-]*)\s*(?=[,;.)]|$)")
+#: a line that runs a script, and notation that makes a usage line a synopsis rather than a call:
+#: brackets, placeholders (``<file>``, ``FILE``, ``CONFIG.json``; ``SKILL.md`` is a real name), ellipses
+_RUNS_SCRIPT = re.compile(r"(?:^|[\s/])[\w.-]+\.(?:py|sh|bash)(?:\s|$)")
+_SYNOPSIS = re.compile(r"[<>\[\]{}]|\.\.\.|\u2026|(?<![\w.$-])[A-Z][A-Z0-9_]{2,}(?![\w-]|\.md\b)")
+#: one documented exit code: ``2 usage``, ``- 2: usage``, ``2 = Not a git repo``, ``2 (usage)``
+_CODE_MEANING = re.compile(r"^\W*?(?:exit\s+)?(\d{1,3})\b\s*(?:[-=:\u2013\u2014>]+|\bon\b|\bif\b|\bwhen\b)?\s*\(?\s*(.*?)\s*\)?[.;,]*$",
+                           re.IGNORECASE)
 
 
 @dataclass
@@ -40,6 +52,8 @@ class HeaderField:
     line: int  # 1-based line in the file
     value: str  # text on the field's line and its continuation lines
     items: list[str] = field(default_factory=list)  # continuation lines (for Examples)
+    label: str = ""  # the field's name as written: ``Exit codes``
+    value_line: str = ""  # the text on the field's own line
 
 
 @dataclass
@@ -61,12 +75,33 @@ class Header:
         return {int(c) for c in _CODE.findall(exit_field.value)}
 
     @property
-    def exit_words(self) -> dict[int, str]:
-        """Codes the ``Exit:`` field names with one word: ``{10: "drift"}`` for ``10 drift``."""
+    def exit_meanings(self) -> dict[int, str]:
+        """What the ``Exit:`` field says each code means, as written: ``{2: "Not a git repo"}``.
+
+        Entries are split at commas and semicolons on one line (``0 ok, 2 usage``) or come one
+        per line (``  2 - Not a git repo``); text without a code of its own continues the entry
+        before it.
+        """
         exit_field = self.fields.get("Exit")
         if exit_field is None:
             return {}
-        return {int(code): word.lower() for code, word in _CODE_WORD.findall(exit_field.value)}
+        found: dict[int, str] = {}
+        last: int | None = None
+        for line in [exit_field.value_line] + exit_field.items:
+            for chunk in re.split(r"[,;](?=\s*\W*\d{1,3}\b)|[,;]\s+(?=(?:exit\s+)?\d{1,3}\b)", line):
+                m = _CODE_MEANING.match(chunk.strip())
+                if m:
+                    last = int(m.group(1))
+                    found.setdefault(last, m.group(2).strip())
+                elif last is not None and chunk.strip():
+                    found[last] = (found[last] + " " + chunk.strip()).strip()
+        return found
+
+    @property
+    def exit_words(self) -> dict[int, str]:
+        """Codes the ``Exit:`` field names with one word: ``{10: "drift"}`` for ``10 drift``."""
+        return {code: text.lower() for code, text in self.exit_meanings.items()
+                if re.fullmatch(r"[A-Za-z][A-Za-z_-]*", text)}
 
     @property
     def examples(self) -> list[str]:
@@ -75,6 +110,26 @@ class Header:
             return []
         items = [ex.value.strip()] if ex.value.strip() else []
         return items + [i.strip() for i in ex.items if i.strip()]
+
+    @property
+    def usage_examples(self) -> list[str]:
+        """Whole command lines under the ``Usage:`` field (``python x.py --in a.csv``): the
+        author's own examples. A synopsis (``x.py [--top N] <query>``) is not one."""
+        usage = self.fields.get("Usage")
+        if usage is None:
+            return []
+        found = []
+        for line in [usage.value_line] + usage.items:
+            command = re.sub(r"^\$\s+", "", re.sub(r"\s+#\s.*$", "", line).strip())
+            if command and _RUNS_SCRIPT.search(command) and not _SYNOPSIS.search(command):
+                found.append(command)
+        return found
+
+    @property
+    def missing(self) -> list[str]:
+        """The contract's fields the header lacks; whole commands under ``Usage:`` are its Examples."""
+        return [name for name in FIELDS
+                if name not in self.fields and not (name == "Examples" and self.usage_examples)]
 
     @property
     def text(self) -> str:
@@ -91,20 +146,20 @@ def parse_block(lines: list[str], first_line: int, kind: str) -> Header:
         sentence = _EXIT_SENTENCE.match(text) if m is None else None
         if sentence and "Exit" not in header.fields:
             value = re.sub(r"(?i)[.;]\s*exit\s+(?=\d)", "; ", sentence.group(1)).strip()
-            current = HeaderField("Exit", lineno, value)
+            current = HeaderField("Exit", lineno, value, label="Exit", value_line=value)
             header.fields["Exit"] = current
             continue
         if m:
-            spelled = " ".join(m.group(1).lower().split())
-            name = ALIASES.get(spelled, "Exit" if spelled.startswith("exit") else spelled.capitalize())
+            name = _NAMES[" ".join(m.group(1).lower().split())]
             value = m.group(2).strip()
             inline = _INLINE_EXIT.search(value) if name != "Exit" else None
             if inline:
                 value = value[:inline.start()].strip()
-            current = HeaderField(name, lineno, value)
+            current = HeaderField(name, lineno, value, label=m.group(1), value_line=value)
             header.fields.setdefault(name, current)
             if inline:
-                current = HeaderField("Exit", lineno, inline.group(2).strip())
+                current = HeaderField("Exit", lineno, inline.group(2).strip(), label=inline.group(1),
+                                      value_line=inline.group(2).strip())
                 header.fields.setdefault("Exit", current)
             continue
         if not text.strip():

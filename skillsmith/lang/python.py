@@ -8,6 +8,7 @@ from __future__ import annotations
 import ast
 import re
 import sys
+import weakref
 from dataclasses import dataclass, field
 
 from skillsmith import exitcodes
@@ -111,8 +112,19 @@ def resolve_alias(name: str | None, aliases: dict[str, str]) -> str | None:
     return name
 
 
+#: facts per parse: the rules, the evidence and the codemods share one walk of each tree
+_FACTS: "weakref.WeakKeyDictionary[ast.Module, PythonFacts]" = weakref.WeakKeyDictionary()
+
+
 def facts(module: ast.Module) -> PythonFacts:
-    """Everything the rules ask of a module, from one walk of its tree."""
+    """Everything the rules ask of a module, from one walk of its tree (made once per parse)."""
+    known = _FACTS.get(module)
+    if known is None:
+        known = _FACTS[module] = _facts(module)
+    return known
+
+
+def _facts(module: ast.Module) -> PythonFacts:
     f = PythonFacts()
     nodes = f.nodes = list(ast.walk(module))
     calls = []
@@ -243,17 +255,29 @@ def module_docstring(module: ast.Module) -> tuple[str | None, int]:
     return None, 1
 
 
-def only_definitions(module: ast.Module) -> bool:
-    """True when the module's top level only defines things (an importable library)."""
-    for node in module.body:
+def only_definitions(module: ast.Module | list[ast.stmt]) -> bool:
+    """True when the module's top level only defines things (an importable library).
+
+    ``if``/``try`` blocks count when they only define things too (version guards, optional
+    imports); a ``main()`` call anywhere at top level, a ``for`` loop or a ``with`` block is code
+    that runs.
+    """
+    body = module.body if isinstance(module, ast.Module) else module
+    for node in body:
         if isinstance(node, (ast.Import, ast.ImportFrom, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             continue
         if isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
             continue
         if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant):
             continue  # docstring
-        if isinstance(node, (ast.If, ast.Try)):
-            continue  # version guards, optional imports
+        if isinstance(node, ast.If) and only_definitions(node.body) and only_definitions(node.orelse):
+            continue
+        if isinstance(node, ast.Try) and all(only_definitions(b) for b in (node.body, node.orelse, node.finalbody)) \
+                and all(only_definitions(h.body) or all(isinstance(s, (ast.Pass, ast.Raise)) for s in h.body)
+                        for h in node.handlers):
+            continue
+        if isinstance(node, ast.Pass) or isinstance(node, ast.Raise) and "SystemExit" not in ast.dump(node):
+            continue
         return False
     return True
 
@@ -297,3 +321,217 @@ def main_returns_codes(module: ast.Module) -> bool:
                 return False
             return True
     return False
+
+
+# -- what each exit means, from the code around it ------------------------------------------------
+
+#: exceptions whose handler says what an exit in it means
+_EXCEPTION_HINTS = {
+    "FileNotFoundError": "not found", "NotADirectoryError": "not found", "IsADirectoryError": "not found",
+    "JSONDecodeError": "invalid input", "ValueError": "invalid input", "YAMLError": "invalid input",
+    "UnicodeDecodeError": "invalid input", "ParseError": "invalid input", "ValidationError": "invalid input",
+    "ImportError": "missing dependency", "ModuleNotFoundError": "missing dependency",
+    "TimeoutError": "timeout", "TimeoutExpired": "timeout",
+    "KeyboardInterrupt": "interrupted",
+    "ConnectionError": "unavailable", "URLError": "unavailable", "HTTPError": "unavailable",
+    "csv.Error": "invalid input", "TOMLDecodeError": "invalid input", "BadZipFile": "invalid input",
+}
+
+
+@dataclass
+class ExitSite:
+    """One place the script exits with a known code."""
+
+    code: int
+    node: ast.AST  # the exit call, ``raise SystemExit(...)``, or main's ``return``
+    line: int
+    hint: str  # what the code around says (the message printed before, the exception caught), lower case
+    constant: str | None = None  # the name the code is given there (``sys.exit(EXIT_USAGE)``)
+
+
+def exit_sites(module: ast.Module, f: PythonFacts) -> list[ExitSite]:
+    """Every exit with a code known statically, with the hint the code around it gives.
+
+    argparse's own exit 2 is one site (the parser), hinted "usage". Computed once per parse
+    (kept on *f*).
+    """
+    known = getattr(f, "_exit_sites", None)
+    if known is not None:
+        return known
+    sites: list[ExitSite] = []
+    wanted = {id(call) for call in f.exit_calls}
+    if any(c.args and isinstance(c.args[0], ast.Call) and dotted(c.args[0].func) == "main" for c in f.exit_calls):
+        wanted |= {id(ret) for ret in _main_returns(module) or []}
+    wanted |= {id(n) for n in f.nodes if isinstance(n, ast.Raise) and n.exc is not None
+               and qualified(n.exc.func if isinstance(n.exc, ast.Call) else n.exc, f.aliases) == "SystemExit"}
+    found: dict[int, tuple[ast.AST, str]] = {}
+    if not wanted:
+        f._exit_sites = [ExitSite(2, f.parsers[0], f.parsers[0].lineno, "usage (argparse)")] if f.parsers else []
+        return f._exit_sites
+
+    def visit(body: list[ast.stmt], context: str) -> None:
+        for i, stmt in enumerate(body):
+            own = [n for n in _own_nodes(stmt) if id(n) in wanted]
+            if own:
+                before = " ".join(_strings(s) for s in body[max(0, i - 2):i])
+                hint = " ".join(t for t in (context, before, _strings(stmt)) if t)
+                for node in own:
+                    found[id(node)] = (node, hint)
+            for child_body, child_context in _bodies(stmt):
+                visit(child_body, " ".join(t for t in (context, child_context) if t))
+
+    visit(module.body, "")
+    for node, hint in found.values():
+        if isinstance(node, ast.Call):
+            name = qualified(node.func, f.aliases)
+            if name == "SystemExit":
+                continue  # counted with its raise
+            arg = node.args[0] if node.args else None
+        elif isinstance(node, ast.Raise):
+            arg = node.exc.args[0] if isinstance(node.exc, ast.Call) and node.exc.args else None
+        else:
+            arg = node.value
+        if isinstance(arg, ast.Call) and dotted(arg.func) == "main":
+            continue  # sys.exit(main()): main's returns are the sites
+        code = resolve_code(arg, f.constants) if arg is not None else 0
+        if code is None:
+            continue
+        constant = dotted(arg) if arg is not None and not isinstance(arg, ast.Constant) else None
+        sites.append(ExitSite(code, node, node.lineno, hint.lower(), constant))
+    if f.parsers:
+        parser = f.parsers[0]
+        sites.append(ExitSite(2, parser, parser.lineno, "usage (argparse)"))
+    sites.sort(key=lambda s: (s.line, s.code))
+    f._exit_sites = sites
+    return sites
+
+
+def _own_nodes(stmt: ast.stmt):
+    """The nodes of *stmt* itself: the statement and its expressions, not the statements nested in it."""
+    yield stmt
+    todo = [c for c in ast.iter_child_nodes(stmt) if not isinstance(c, ast.stmt)]
+    while todo:
+        node = todo.pop()
+        yield node
+        todo.extend(c for c in ast.iter_child_nodes(node) if not isinstance(c, ast.stmt))
+
+
+def explained_elsewise(node: ast.AST, meaning: str | None, lines: list[str] | None) -> bool:
+    """Whether the comment after the exit at *node* (``sys.exit(2)  # 2 signals interactive mode``)
+    tells what the code means here in words that are not *meaning*: the author's word wins."""
+    if not lines or getattr(node, "end_lineno", None) is None or node.end_lineno > len(lines):
+        return False
+    rest = lines[node.end_lineno - 1][node.end_col_offset:]
+    comment = rest.split("#", 1)[1].lower() if "#" in rest else ""
+    if not re.search(r"\b(exit|code|signal|means?|status|return)", comment):
+        return False
+    return not (meaning and any(word in comment for word in meaning.lower().split()))
+
+
+def exit_meanings(module: ast.Module, f: PythonFacts, documented: dict[int, str],
+                  lines: list[str] | None = None) -> dict[int, str | None]:
+    """Each exit code the script uses -> what it means, or None when nothing says (one meaning per code).
+
+    The author's words on the ``Exit:`` line (*documented*) come first; else every place that
+    exits with the code must say the same (:func:`skillsmith.exitcodes.meaning_for`: the
+    script's constant there, the conventions, the message or exception around it). argparse's
+    own 2 makes 2 "usage". These are the meanings the ``Exit:`` line is written with and the
+    names literal codes get, so a fix written once reads the same the next time.
+    """
+    sites = exit_sites(module, f)
+    out: dict[int, str | None] = {}
+    for code in sorted({0} | {s.code for s in sites} | {c for c, _, _ in f.exit_codes}):
+        if documented.get(code):
+            out[code] = documented[code]
+            continue
+        here = [s for s in sites if s.code == code]
+        if code == 0 or not here:
+            out[code] = exitcodes.meaning_for(code) if code in (0, 1) else None
+            continue
+        meanings = {exitcodes.meaning_for(code, None, s.hint, s.constant) for s in here}
+        if code == 2 and f.parsers and "usage" in meanings:
+            out[code] = "usage"  # argparse exits 2 on bad usage: the script's own 2 is read the same
+        else:
+            out[code] = meanings.pop() if len(meanings) == 1 else None
+        if any(explained_elsewise(s.node, out[code], lines) for s in here):
+            out[code] = None  # a comment at the exit says it means something else: a person names it
+    return out
+
+
+def literal_exit_names(module: ast.Module, f: PythonFacts, documented: dict[int, str],
+                       lines: list[str] | None = None) -> list[tuple[ast.Call, str | None]]:
+    """Each literal non-zero exit (``sys.exit(3)``, ``raise SystemExit(3)``), in source order, with
+    the constant the evidence names it, or None.
+
+    The script's own ``EXIT_*`` constant for the value comes first (when one value has one
+    name); else the code's meaning (:func:`exit_meanings`) names it when it agrees with the
+    protocol's entry, or when the author's words name a code the protocol leaves open.
+    """
+    own: dict[int, list[str]] = {}
+    for name, value in sorted(f.constants.items()):
+        if exitcodes.is_constant(name):
+            own.setdefault(value, []).append(name)
+    calls = [c for c in f.exit_calls if len(c.args) == 1 and isinstance(c.args[0], ast.Constant)
+             and type(c.args[0].value) is int and c.args[0].value != 0]
+    if not calls:
+        return []
+    meanings = exit_meanings(module, f, documented, lines)
+    out = []
+    for call in sorted(calls, key=lambda c: (c.lineno, c.col_offset)):
+        code = call.args[0].value
+        mine = own.get(code, [])
+        if explained_elsewise(call, meanings.get(code), lines):
+            name = None
+        elif len(mine) == 1:
+            name = mine[0]
+        elif documented.get(code):
+            name = exitcodes.documented_name(code, documented[code])
+        else:
+            name = exitcodes.name_for(code, None, meanings.get(code) or "")
+        out.append((call, name))
+    return out
+
+
+def _strings(stmt: ast.stmt) -> str:
+    """The text of the string literals of statement *stmt* itself (f-strings' literal parts
+    included; not those of the statements nested in it)."""
+    return " ".join(n.value for n in _own_nodes(stmt) if isinstance(n, ast.Constant) and isinstance(n.value, str)
+                    and len(n.value) < 300)
+
+
+def _bodies(stmt: ast.stmt) -> list[tuple[list[ast.stmt], str]]:
+    """The statement lists nested in *stmt*, each with what its position says about an exit in it."""
+    out: list[tuple[list[ast.stmt], str]] = []
+    if isinstance(stmt, ast.If):
+        test = _test_hint(stmt.test)
+        out += [(stmt.body, test), (stmt.orelse, "")]
+    elif isinstance(stmt, (ast.For, ast.AsyncFor, ast.While)):
+        out += [(stmt.body, ""), (stmt.orelse, "")]
+    elif isinstance(stmt, (ast.With, ast.AsyncWith)):
+        out.append((stmt.body, ""))
+    elif isinstance(stmt, ast.Try) or type(stmt).__name__ == "TryStar":
+        out += [(stmt.body, ""), (stmt.orelse, ""), (stmt.finalbody, "")]
+        for handler in stmt.handlers:
+            names = [dotted(t) or "" for t in (handler.type.elts if isinstance(handler.type, ast.Tuple) else [handler.type])
+                     if t is not None]
+            hints = [_EXCEPTION_HINTS.get(n) or _EXCEPTION_HINTS.get(n.rsplit(".", 1)[-1], "") if n != "Error" else ""
+                     for n in names]
+            out.append((handler.body, " ".join(h for h in hints if h)))
+    elif isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        out.append((stmt.body, ""))
+    elif type(stmt).__name__ == "Match":
+        out += [(case.body, "") for case in stmt.cases]
+    return [(body, hint) for body, hint in out if body]
+
+
+def _test_hint(test: ast.expr) -> str:
+    """``not path.exists()`` says "not found"; ``len(sys.argv) < 2`` says "usage"."""
+    names = {dotted(n.func).rsplit(".", 1)[-1] for n in ast.walk(test) if isinstance(n, ast.Call) and dotted(n.func)}
+    negated = any(isinstance(n, ast.UnaryOp) and isinstance(n.op, ast.Not) for n in ast.walk(test))
+    if negated and names & {"exists", "isfile", "is_file", "isdir", "is_dir"}:
+        return "not found"
+    if any(dotted(n) == "sys.argv" for n in ast.walk(test) if isinstance(n, ast.Attribute)):
+        return "usage"
+    if names & {"which"}:
+        return "missing dependency"
+    return ""

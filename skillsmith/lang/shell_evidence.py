@@ -229,16 +229,19 @@ class ShellEvidence:
         """Lines under an ``Examples:`` heading of the usage text that run the script."""
         found = []
         for lines, _node in self.usage_blocks:
-            inside, pending = False, ""
+            inside, pending, indent = False, "", None
             for ln in lines:
                 if re.match(r"^\s*examples?\s*:?\s*$", ln, re.I):
                     inside = True
                     continue
                 if inside:
                     if not ln.strip():
-                        if found:
-                            break
-                        continue
+                        continue  # examples may be spaced out, each under its comment
+                    depth = len(ln) - len(ln.lstrip())
+                    if indent is None:
+                        indent = depth
+                    elif depth < indent or re.match(r"^\s*[A-Za-z][\w ]*:\s*$", ln):
+                        break  # the next section (``OPTIONS:``)
                     if pending:
                         ln = pending + " " + ln.strip()
                         pending = ""
@@ -504,7 +507,7 @@ class ShellEvidence:
         send it. A message on stderr followed by a non-zero ``exit`` is an error.
         """
         out = err = info = 0
-        self._json_writes = self._other_writes = 0
+        self._json_writes = self._other_writes = self._file_writes = 0
         for cmd in shell.commands(self.root, self.data, self.nodes):
             if cmd.name not in PRINTERS:
                 continue
@@ -513,6 +516,8 @@ class ShellEvidence:
             if _captured(cmd.node) or self.in_help(cmd.node) or _quiet(cmd, self.data):
                 continue
             where = _destination(cmd.node, self.data)
+            if where == "file":
+                self._file_writes += 1
             sites = [cmd.node]
             func = _enclosing_function(cmd.node)
             if where == "stdout" and func is not None:
@@ -565,10 +570,11 @@ class ShellEvidence:
             return Value(None, "say what it prints on stdout (no echo or printf to stdout shows it)")
         if self._json_writes and not self._other_writes:
             return Value("JSON on stdout")
+        files = "; writes files" if self._file_writes else ""  # a printer redirected into a file
         json_flag = any("--json" in o for o in self.options)
         if json_flag:
-            return Value("text on stdout; with --json, JSON")
-        return Value("text on stdout")
+            return Value("text on stdout; with --json, JSON" + files)
+        return Value("text on stdout" + files)
 
     @cached_property
     def stderr(self) -> Value:

@@ -243,7 +243,7 @@ def _complete(layout: Layout, ev: ShellEvidence, want, exit_lines, has_help: boo
                     plan.answers["CON005"] = Answer(None, "the description line could not be edited")
 
     # missing fields, each after the section of the field before it in the contract's order
-    missing = [n for n in FIELDS if n not in h.fields]
+    missing = h.missing
     if missing and want("CON006"):
         values = {n: ev.value(n, has_help) for n in missing}
         _input_without_usage(values, "Usage" in h.fields or bool(values.get("Usage") and values["Usage"].text))

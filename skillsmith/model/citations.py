@@ -156,7 +156,14 @@ def extract(lines: list[str], first_line: int) -> list[Citation]:
 
 
 _FENCE = re.compile(r"^\s{0,3}(```|~~~)")
-_LAUNCHER = re.compile(r"^(?:\$\s+)?((?:[A-Za-z_][A-Za-z0-9_]*=\S*\s+)*(?:(?:bash|sh|zsh|dash|ksh)\s+)?)$")
+#: prose that asks for the span after it to be run: "Run `scripts/x.sh`"
+_RUN_VERB = re.compile(r"\b(run|execute|invoke|call|launch)(\s+(it|this|the\s+\w+))?\s*:?\s*$", re.IGNORECASE)
+_LAUNCHER = re.compile(
+    r"^(?:\$\s+)?((?:[A-Za-z_][A-Za-z0-9_]*=\S*\s+)*"
+    r"(?:(?:bash|sh|zsh|dash|ksh)\s+"  # a shell
+    r"|(?:python[23]?(?:\.\d+)?|pypy3?|py)(?:\s+-[A-Za-z]\w*)*\s+"  # Python (python3 -u)
+    r"|uv\s+run(?:\s+--?[\w-]+)*\s+|uvx\s+|pipx\s+run\s+|poetry\s+run\s+python3?\s+)?)$"  # a Python launcher
+)
 
 
 def fenced_lines(lines: list[str]) -> set[int]:
@@ -194,7 +201,8 @@ def invocation(lines: list[str], citation: Citation, fenced: bool) -> str | None
 
     Only code counts: an inline code span, or a line of a fenced block (a trailing ``\\``
     joins the next lines, a trailing ``# comment`` is dropped). What another command does
-    with the path (``chmod +x scripts/x.sh``) is not an invocation of it; a command after
+    with the path (``chmod +x scripts/x.sh``) is not an invocation of it, nor is a bare path in a
+    list or a table (unless the prose asks to run it: "Run `scripts/x.sh`"); a command after
     ``&&`` or ``;`` is; ``| jq`` after it stays part of the example.
     """
     after = code_after(lines, citation, fenced)
@@ -202,7 +210,10 @@ def invocation(lines: list[str], citation: Citation, fenced: bool) -> str | None
         return None  # prose, not code
     before = lines[citation.line - 1][:citation.column - 1]
     if not fenced:
+        prose = before[:before.rfind("`")]
         before = before[before.rfind("`") + 1:]
+        if not before.strip() and not after.strip() and not _RUN_VERB.search(prose[-40:]):
+            return None  # a path named in a list or a table (`scripts/x.py` — what it does), not a call
     before = re.split(r"&&|\|\||;", before)[-1].lstrip()
     producer, _, command = before.rpartition("|")  # `printf 'a\n' | bash scripts/x.sh` keeps its input
     m = _LAUNCHER.match(command.lstrip())

@@ -25,10 +25,27 @@ if TYPE_CHECKING:
     from skillsmith.config import ConfigProblem
 
 LIBRARY_DIRS = {"lib", "_lib"}
+#: folders of test modules: never entry scripts
+TEST_DIRS = {"tests", "test"}
+#: folders of files that are copied or rendered, not run: never entry scripts
+TEMPLATE_DIRS = {"assets", "templates", "template"}
+#: what a script is (:attr:`Script.role`); only "entry" scripts get the script contract
+ROLES = ("entry", "library", "test", "template")
 
 
 class BashSyntaxMixin:
-    """``bash -n`` over all shell scripts of a unit, in one process when they are clean."""
+    """What a unit knows across its scripts: ``bash -n`` over all shell scripts (one process
+    when they are clean), and which modules its Python scripts import."""
+
+    def release(self) -> None:
+        """Drop the derived facts (scripts and their parse trees, the parsed ``SKILL.md``).
+
+        Each ``Script`` points back at its unit, so a unit holding its scripts is a reference
+        cycle that only a full garbage collection frees; once the rules are done with a unit,
+        this breaks the cycle and its parse trees are freed at once. The files stay.
+        """
+        for name in ("scripts", "doc", "linked_citations", "bash_errors"):
+            self.__dict__.pop(name, None)
 
     @cached_property
     def bash_errors(self) -> dict:
@@ -36,6 +53,30 @@ class BashSyntaxMixin:
         from skillsmith.lang import bashcheck
 
         return bashcheck.syntax_errors([s for s in self.scripts if s.language == "shell"])
+
+    @cached_property
+    def python_imports(self) -> dict[str, set[tuple[str, ...]]]:
+        """rel of each Python script -> the dotted module names it imports, as tuples of parts.
+
+        ``from . import x`` and ``from .x import y`` count as ``("x",)``; ``from a.b import c``
+        as both ``("a", "b")`` and ``("a", "b", "c")`` (``c`` may be a module).
+        """
+        found: dict[str, set[tuple[str, ...]]] = {}
+        for script in self.scripts:
+            facts = script.py_facts if script.language == "python" else None
+            if facts is None:
+                continue
+            names: set[tuple[str, ...]] = set()
+            for node in facts.nodes:
+                if isinstance(node, ast.Import):
+                    names.update(tuple(a.name.split(".")) for a in node.names)
+                elif isinstance(node, ast.ImportFrom):
+                    base = tuple(node.module.split(".")) if node.module else ()
+                    if base:
+                        names.add(base)
+                    names.update(base + (a.name,) for a in node.names if a.name != "*")
+            found[script.rel] = names
+        return found
 
 
 @dataclass
@@ -274,33 +315,83 @@ class Script:
     # -- facts -------------------------------------------------------------------------------
 
     @cached_property
-    def is_library(self) -> bool:
-        """A sourced or imported library gets only the rules that fit a library."""
-        parts = PurePosixPath(self.rel).parts[:-1]
-        if any(p in LIBRARY_DIRS for p in parts):
-            return True
-        if self.language == "python" and self.file.path.name == "__init__.py":
-            return True
-        if self.file.shebang is not None:
-            return False
-        if self.language == "python" and self.file.path.with_name("__init__.py").is_file():
-            return True  # a module of a package, imported rather than run
+    def role(self) -> str:
+        """What the script is, one of :data:`ROLES`; check and fix treat only "entry" as a script to run.
+
+        Not entry scripts, whatever their mode: files under ``lib/``, test modules (``tests/``,
+        ``test_*.py``, ``*_test.py``), files under ``assets/`` or ``templates/``, Python modules
+        a sibling script imports (unless SKILL.md shows them run, or a shebang and a ``__main__``
+        guard make them a program too), shell files a sibling sources, and files with no entry
+        point (only definitions).
+        """
+        parts = PurePosixPath(self.rel).parts
+        folders = {p.lower() for p in parts[:-1]}
+        name = parts[-1]
+        if folders & LIBRARY_DIRS:
+            return "library"
+        if folders & TEMPLATE_DIRS or name.endswith((".tmpl", ".template", ".jinja", ".j2")):
+            return "template"
         if self.language == "python":
-            module = self.py[0]
-            if module is None or self.file.executable:
-                return False
-            facts = self.py_facts
-            if facts.has_main_guard or facts.uses_argparse or facts.reads_argv:
-                return False
-            return python.only_definitions(module)
+            return self._python_role(folders, name)
+        if folders & TEST_DIRS:
+            return "test"
         tree = self.sh_tree
         if tree is None:
+            return "entry"
+        if self.sourced_by_sibling and not self.invoked:
+            return "library"
+        if shell.top_level_is_library(tree.root_node, self.file.data):
+            return "library"
+        return "entry"
+
+    def _python_role(self, folders: set[str], name: str) -> str:
+        if name == "__init__.py":
+            return "library"
+        module = self.py[0]
+        if folders & TEST_DIRS or name == "conftest.py":
+            return "test"
+        if module is None:
+            return "entry"
+        facts = self.py_facts
+        if name.startswith("test_") or name.endswith("_test.py"):
+            tests = any(alias.split(".")[0] in ("pytest", "unittest") for alias in facts.aliases.values()) or any(
+                isinstance(n, (ast.FunctionDef, ast.ClassDef)) and n.name.lower().startswith("test") for n in module.body)
+            if tests and not self.invoked:
+                return "test"
+        runnable = facts.has_main_guard and self.file.shebang is not None  # made to be run as well
+        if self.imported_by_sibling and not self.invoked and not runnable:
+            return "library"
+        entry_point = facts.has_main_guard or not python.only_definitions(module)
+        if not entry_point:
+            return "library"
+        if self.file.shebang is None and not facts.has_main_guard and self.file.path.with_name("__init__.py").is_file():
+            return "library"  # a module of a package, imported rather than run
+        return "entry"
+
+    @property
+    def is_library(self) -> bool:
+        """Not an entry script (:attr:`role`): only the rules that fit a library, a test or a template run."""
+        return self.role != "entry"
+
+    @property
+    def invoked(self) -> bool:
+        """Whether SKILL.md (or the Markdown it links) shows the script run."""
+        return bool(self.invocations)
+
+    @cached_property
+    def imported_by_sibling(self) -> bool:
+        """Whether another Python script of the unit imports this module (by its name and folders)."""
+        unit = self.unit or self.skill
+        if unit is None or self.language != "python":
             return False
-        if self.file.executable:
-            return False
-        if self.sourced_by_sibling:
-            return True
-        return shell.top_level_is_library(tree.root_node, self.file.data)
+        parts = PurePosixPath(self.rel).with_suffix("").parts
+        for rel, names in unit.python_imports.items():
+            if rel == self.rel:
+                continue
+            for name in names:
+                if len(name) <= len(parts) and parts[len(parts) - len(name):] == name:
+                    return True
+        return False
 
     @cached_property
     def sourced_by_sibling(self) -> bool:
@@ -308,12 +399,13 @@ class Script:
 
     @cached_property
     def sourced_by(self) -> tuple[str, ...]:
-        """The skill's shell scripts that source this one (``source "$DIR/lib.sh"``), by path."""
-        if self.skill is None:
+        """The unit's shell scripts that source this one (``source "$DIR/lib.sh"``), by path."""
+        unit = self.unit or self.skill
+        if unit is None:
             return ()
         name = PurePosixPath(self.rel).name
         found = []
-        for other in self.skill.scripts:
+        for other in unit.scripts:
             if other is self or other.language != "shell" or other.sh_tree is None:
                 continue
             for p in shell.sourced_paths(other.sh_tree.root_node, other.file.data, other.sh_nodes):
@@ -336,6 +428,16 @@ class Script:
     def invocations(self) -> tuple[str, ...]:
         """How SKILL.md (and the Markdown it links) runs this script: ``bash scripts/x.sh --json a.log``."""
         return tuple(self.skill.invocations_of(self.rel)) if self.skill is not None else ()
+
+    @cached_property
+    def py_evidence(self):
+        """What the script and its skill say about it (``skillsmith.lang.python_evidence.ScriptFacts``), or None."""
+        from skillsmith.lang.python_evidence import script_facts
+
+        module = self.py[0] if self.language == "python" else None
+        if module is None or self.file.text is None:
+            return None
+        return script_facts(self.file.text, str(self.file.path), module, self.invocations)
 
     @cached_property
     def sh_layout(self):

@@ -222,6 +222,11 @@ class SourceFile:
             return None
         return text.split("\n", 1)[0].rstrip("\r")
 
+    @property
+    def shebang_works(self) -> bool:
+        """Whether ``./file`` would run the shebang's interpreter (:func:`shebang_works`)."""
+        return shebang_works(self.data or b"")
+
     def line_col(self, offset: int) -> tuple[int, int]:
         """1-based line and column of character *offset* in :attr:`text`."""
         text = self.text or ""
@@ -230,3 +235,7 @@ class SourceFile:
         return line, col
 
 
+def shebang_works(data: bytes) -> bool:
+    """Whether the kernel runs *data*'s shebang: ``#!`` first (no BOM before it) and no CR ending
+    its line (``env: 'python3\\r'``)."""
+    return data.startswith(b"#!") and not data.split(b"\n", 1)[0].endswith(b"\r")

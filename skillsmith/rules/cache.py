@@ -1,9 +1,17 @@
 """Results cached by content hash and rule-set version, so an unchanged tree re-checks fast.
 
-One small JSON file per key under ``$SKILLSMITH_CACHE_DIR`` (default
-``$XDG_CACHE_HOME/skillsmith`` or ``~/.cache/skillsmith``). A damaged entry is a miss. Each
-unit is stored under two keys (see ``checker``): one from its files' metadata, which answers
-an untouched unit without reading it, and one from its files' content.
+One store per cache folder: the SQLite file ``results.sqlite3`` under ``$SKILLSMITH_CACHE_DIR``
+(default ``$XDG_CACHE_HOME/skillsmith`` or ``~/.cache/skillsmith``), key -> JSON document.
+Each process reads it as it goes and keeps what it stores in memory until :func:`flush`,
+which writes it in one transaction (the engine flushes once per batch of units and once per
+run), so a run costs a few writes instead of files per unit. A damaged store or entry is a
+miss, and a store that cannot be written only makes the next run slower. The entries beyond
+the newest :data:`MAX_ENTRIES` are dropped as new ones come in.
+
+Each unit is stored under two keys (see ``skillsmith.rules.engine``): one from its files'
+metadata, which answers an untouched unit without reading it, and one from its files'
+content and its path relative to the checked folder, which a copy of the tree elsewhere
+(a CI checkout) hits too.
 """
 
 from __future__ import annotations
@@ -11,8 +19,16 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import tempfile
 from pathlib import Path
+
+STORE = "results.sqlite3"
+#: entries kept: the oldest go first
+MAX_ENTRIES = 200_000
+
+_connection = None  # (pid, sqlite3.Connection) or (pid, None) when the store cannot be used
+_inherited: list = []  # a parent's connection seen after a fork: kept, never used or closed here
+_pending: dict[str, str] = {}
+_pending_pid = os.getpid()
 
 
 def cache_dir() -> Path:
@@ -31,22 +47,106 @@ def unit_key(parts: list[bytes]) -> str:
     return h.hexdigest()
 
 
-def get(key: str) -> dict | None:
-    path = cache_dir() / key[:2] / f"{key}.json"
+def _store():
+    """This process's connection to the store, or None when there is none (no sqlite3, unwritable, damaged)."""
+    global _connection
+    pid = os.getpid()
+    if _connection is not None and _connection[0] == pid:
+        return _connection[1]
+    if _connection is not None and _connection[1] is not None:
+        _inherited.append(_connection[1])  # a forked child must not close its parent's handle
+    conn = None
     try:
-        with open(path, "rb") as fh:
-            return json.loads(fh.read())
-    except (OSError, ValueError):
+        import sqlite3
+    except ImportError:  # a Python built without it: no cache
+        _connection = (pid, None)
+        return None
+    folder = cache_dir()
+    for attempt in range(2):
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            conn = sqlite3.connect(folder / STORE, timeout=10, isolation_level=None, check_same_thread=False)
+            conn.execute("PRAGMA journal_mode=WAL")
+            conn.execute("PRAGMA synchronous=NORMAL")
+            conn.execute("CREATE TABLE IF NOT EXISTS entries (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
+            break
+        except sqlite3.DatabaseError as exc:  # not a database (damaged): start a new store, once
+            if conn is not None:
+                conn.close()
+            conn = None
+            if attempt or isinstance(exc, sqlite3.OperationalError):
+                break
+            for suffix in ("", "-wal", "-shm"):
+                try:
+                    os.unlink(folder / (STORE + suffix))
+                except OSError:
+                    pass
+        except (OSError, sqlite3.Error):
+            conn = None
+            break
+    _connection = (pid, conn)
+    return conn
+
+
+def _store_errors() -> tuple:
+    import sqlite3
+
+    return (OSError, sqlite3.Error)
+
+
+def _own_pending() -> dict[str, str]:
+    """What this process stored and has not written (a forked child starts with nothing)."""
+    global _pending_pid
+    if _pending_pid != os.getpid():
+        _pending.clear()
+        _pending_pid = os.getpid()
+    return _pending
+
+
+def get(key: str) -> dict | None:
+    pending = _own_pending()
+    raw = pending.get(key)
+    if raw is None:
+        conn = _store()
+        if conn is None:
+            return None
+        try:
+            row = conn.execute("SELECT value FROM entries WHERE key = ?", (key,)).fetchone()
+        except _store_errors():
+            return None
+        if row is None:
+            return None
+        raw = row[0]
+    try:
+        return json.loads(raw)
+    except (TypeError, ValueError):
         return None
 
 
 def put(key: str, value: dict) -> None:
-    folder = cache_dir() / key[:2]
+    """Store *value* under *key*: kept in memory until :func:`flush` writes it."""
+    _own_pending()[key] = json.dumps(value)
+
+
+def flush() -> None:
+    """Write what this process stored, in one transaction; a store that cannot be written is only slower."""
+    pending = _own_pending()
+    if not pending:
+        return
+    items = list(pending.items())
+    pending.clear()
+    conn = _store()
+    if conn is None:
+        return
     try:
-        folder.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=folder, prefix=".tmp-")
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            json.dump(value, fh)
-        os.replace(tmp, folder / f"{key}.json")
-    except OSError:
-        pass  # a cache that cannot be written is only slower
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            conn.executemany("INSERT OR REPLACE INTO entries (key, value) VALUES (?, ?)", items)
+            conn.execute("DELETE FROM entries WHERE rowid <= (SELECT max(rowid) FROM entries) - ?", (MAX_ENTRIES,))
+            conn.execute("COMMIT")
+        except BaseException:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            raise
+    except _store_errors():
+        pass

@@ -6,12 +6,17 @@ import re
 from pathlib import PurePosixPath
 
 from skillsmith import exitcodes
-from skillsmith.lang.header import FIELDS, HEAD_LINES
-from skillsmith.lang.interpreter import interpreter_language, shebang_interpreter
+from skillsmith.lang.header import HEAD_LINES
+from skillsmith.lang.interpreter import (
+    python_shebang,
+    SHEBANGS,
+    interpreter_language,
+    is_other_language,
+    shebang_interpreter,
+)
 from skillsmith.rules.finding import DECLARED, Hit
 from skillsmith.rules.registry import rule
 
-SHEBANG = {"python": "#!/usr/bin/env python3", "shell": "#!/usr/bin/env bash"}
 _JSON_FLAG = re.compile(r"(?<![\w-])--json\b")
 
 
@@ -27,6 +32,16 @@ def shell_plan(script):
 def with_why(message: str, answer, lead: str = "") -> str:
     """*message*, and what a person must do when the fix cannot (or may not) do it all."""
     return f"{message}; {lead}{answer.why}" if answer is not None and answer.why else message
+
+
+#: what a person writes in each header field the fix could not fill
+FIELD_HINTS = {"Usage": "how to call it", "Input": "what it reads", "Output": "what it prints on stdout",
+               "Stderr": "what goes to stderr", "Exit": "each exit code and what it means", "Examples": "a worked invocation"}
+
+
+def python_fix(script, can: bool):
+    """The fix a Python finding gets: its rule's declared one when the evidence lets the fix make it, else none."""
+    return DECLARED if can else None
 
 
 def header_usable(script) -> bool:
@@ -58,16 +73,25 @@ def shebang_missing(script):
     ```
 
     ## Fix safety
-    Safe: adds `#!/usr/bin/env bash` or `#!/usr/bin/env python3` as the first line, after a BOM if any.
-    Not for a shell script with CRLF line ends: the kernel would look for `bash\r`.
+    Safe: adds `#!/usr/bin/env bash` or `#!/usr/bin/env python3` as the first line
+    (`#!/usr/bin/env -S uv run --script` for a PEP 723 script whose `# /// script` block
+    declares dependencies).
+    Not where it would not run: after a byte-order mark, or in a CRLF file, where the kernel
+    would look for `bash\r`; not for a shell file other scripts source.
     """
-    if script.file.text is not None and script.file.shebang is None:
-        message = f"no shebang; start the script with {SHEBANG[script.language]}"
-        if script.language == "shell" and (script.file.newline == "\r\n" or script.sourced_by):
+    f = script.file
+    if f.text is not None and f.shebang is None:
+        wanted = python_shebang(f.lines, script.invocations) if script.language == "python" else SHEBANGS[script.language]
+        message = f"no shebang; start the script with {wanted}"
+        if script.language == "shell" and (f.newline == "\r\n" or script.sourced_by):
             from skillsmith.lang.shell_plans import CRLF, sourced
 
-            why = CRLF if script.file.newline == "\r\n" else sourced(script.sourced_by) + ", which need no shebang"
+            why = CRLF if f.newline == "\r\n" else sourced(script.sourced_by) + ", which need no shebang"
             yield Hit(script.path, f"{message}; {why}", fix=None)
+            return
+        if f.bom or f.newline == "\r\n":
+            yield Hit(script.path, f"{message}, after removing the byte-order mark and CRLF line ends "
+                                   "(a shebang does not run after a BOM or with a CR)", fix=None)
             return
         yield Hit(script.path, message)
 
@@ -77,7 +101,8 @@ def shebang_mismatch(script):
     """
     ## What it does
     Flags a `.py` file whose shebang runs a shell, or a `.sh`/`.bash` file whose shebang runs
-    Python (or any interpreter of another language).
+    Python (or any interpreter of another language). A launcher counts as the interpreter it
+    starts: `#!/usr/bin/env -S uv run --script` (a PEP 723 script) runs Python.
 
     ## Why is this bad?
     The agent reads the extension to know the runtime; hosts pick it by extension. A mismatch
@@ -92,6 +117,8 @@ def shebang_mismatch(script):
     if interp is None or script.file.suffix not in (".py", ".sh", ".bash"):
         return
     lang = interpreter_language(interp)
+    if lang is None and not is_other_language(interp):
+        return  # an interpreter or launcher we do not know: no claim either way
     if lang != script.language:
         yield Hit(script.path, f"shebang runs {interp!r} but {script.file.suffix} is a {script.language} file")
 
@@ -112,10 +139,31 @@ def not_executable(script):
     Use instead: `chmod +x scripts/run.sh` (and commit the mode).
 
     ## Fix safety
-    Safe: adds the executable bits where the file already has read bits.
+    Safe: adds the executable bits where the file already has read bits, only when the file
+    starts with a shebang the kernel can run (or the fix adds one): not after a byte-order mark,
+    not with a CRLF line end (`env: 'python3\\r'`).
     """
     if not script.file.executable:
-        yield Hit(script.path, f"not executable; run chmod +x {script.rel}")
+        f = script.file
+        if f.shebang is not None and not f.shebang_works:
+            yield Hit(script.path, f"not executable, and its shebang would not run (a byte-order mark or CRLF line end "
+                                   f"before it): fix the first line, then chmod +x {script.rel}", fix=None)
+        elif f.shebang is None and not shebang_can_go_in(script):
+            yield Hit(script.path, f"not executable; give it a shebang that runs (see CON001), then chmod +x {script.rel}",
+                      fix=None)
+        else:
+            yield Hit(script.path, f"not executable; run chmod +x {script.rel}")
+
+
+def shebang_can_go_in(script) -> bool:
+    """Whether CON001's fix can give the file a first line that runs: no byte-order mark, no CRLF
+    line ends, no coding cookie on line 2 that a new first line would push out, not a sourced file."""
+    f = script.file
+    if f.bom or f.newline == "\r\n" or script.sourced_by:
+        return False
+    lines = f.lines
+    return not (script.language == "python" and len(lines) > 1 and lines[0].startswith("#")
+                and re.search(r"coding[:=]", lines[1]))
 
 
 @rule("CON004", "header-missing", summary="No header comment block (shell) or module docstring (Python).", seed="000 §3", scope="script", fix="safe")
@@ -159,6 +207,19 @@ def header_missing(script):
     part from the shebang is moved up to it instead of getting a second header.
     """
     if header_usable(script) and script.header is None:
+        if script.language == "python":
+            from skillsmith.lang.header import shell_header
+
+            comment = shell_header(script.file.lines)
+            if comment is not None and comment.fields:
+                yield Hit(script.path, "the header is a comment block; in Python it is the module docstring: "
+                                       "turn the comment into one", comment.start_line, fix=None)
+                return
+            ev = script.py_evidence
+            if ev is not None and not ev.can_create_docstring():
+                yield Hit(script.path, "no module docstring (description, Usage, Input, Output, Stderr, Exit, Examples); "
+                                       "nothing says what the script does: write its one-line description", fix=None)
+                return
         what = "module docstring" if script.language == "python" else "header comment block after the shebang"
         message = f"no {what} (description, Usage, Input, Output, Stderr, Exit, Examples)"
         plan = shell_plan(script)
@@ -214,17 +275,24 @@ def header_description(script):
         line = h.start_line if not h.description else h.description_line
         yield Hit(script.path, with_why(f"the header {what}", answer), line, fix=answer.fix if answer else None)
         return
+    ev = script.py_evidence
     if not h.description:
-        yield Hit(script.path, "the header has no one-line description before its fields", h.start_line)
+        can = ev is not None and ev.one_line_description() is not None
+        why = "" if can else "; nothing says what the script does: write its one-line description"
+        yield Hit(script.path, "the header has no one-line description before its fields" + why, h.start_line,
+                  fix=python_fix(script, can))
     elif not h.description.endswith("."):
         index = h.description_line - h.start_line
         wraps = index + 1 < len(h.lines) and h.lines[index + 1].strip() and not h.fields.get(
             h.lines[index + 1].split(":", 1)[0].strip().capitalize()
         )
         if wraps:
-            yield Hit(script.path, "the header's description runs onto the next line; make the first line one sentence ending in a period", h.description_line)
+            yield Hit(script.path, "the header's description runs onto the next line; make the first line one sentence ending in a period",
+                      h.description_line, fix=None)
         else:
-            yield Hit(script.path, "the header's description should be one sentence ending in a period", h.description_line)
+            can = bool(re.search(r"[\w)\]`'\"]$", h.description.rstrip()))
+            yield Hit(script.path, "the header's description should be one sentence ending in a period", h.description_line,
+                      fix=python_fix(script, can))
 
 
 @rule("CON006", "header-field-missing", summary="The header lacks Usage, Input, Output, Stderr, Exit or Examples.", seed="000 §3", scope="script", fix="safe")
@@ -232,7 +300,8 @@ def header_field_missing(script):
     """
     ## What it does
     Checks that the header block has each field of the contract: `Usage:`, `Input:`,
-    `Output:`, `Stderr:`, `Exit:` and `Examples:`.
+    `Output:`, `Stderr:`, `Exit:` and `Examples:`. Whole commands listed under `Usage:`
+    (`python3 scripts/x.py in.csv`, no `[options]` or `<placeholders>`) are its examples.
 
     ## Why is this bad?
     Each field answers a question the agent would otherwise answer by trial: what to pass,
@@ -252,12 +321,16 @@ def header_field_missing(script):
     h = script.header if header_usable(script) else None
     if h is None:
         return
-    missing = [name for name in FIELDS if name not in h.fields]
+    missing = h.missing
     if missing:
         message = f"the header has no {', '.join(m + ':' for m in missing)} field{'s' if len(missing) > 1 else ''}"
         plan = shell_plan(script)
         if plan is None:
-            yield Hit(script.path, message, h.start_line)
+            ev = script.py_evidence
+            written = ev.fields_written() if ev is not None else []
+            left = [m for m in missing if m not in written]
+            why = f"; by hand: {'; '.join(f'{m}: {FIELD_HINTS[m]}' for m in left)} (nothing in the script says)" if left else ""
+            yield Hit(script.path, message + why, h.start_line, fix=python_fix(script, bool(written)))
             return
         answer = plan.answers.get("CON006")
         yield Hit(script.path, with_why(message, answer, "by hand: "), h.start_line, fix=answer.fix if answer else None)
@@ -296,8 +369,15 @@ def header_examples_empty(script):
     if not h.examples:
         plan = shell_plan(script)
         answer = plan.answers.get("CON007") if plan is not None else None
+        if plan is None:
+            ev = script.py_evidence
+            can = ev is not None and "Examples" in ev.fields_written()
+            why = "" if can else "; by hand: a worked invocation (none in SKILL.md or the script that runs as written)"
+            yield Hit(script.path, "the Examples: field has no example" + why, h.fields["Examples"].line,
+                      fix=python_fix(script, can))
+            return
         yield Hit(script.path, with_why("the Examples: field has no example", answer), h.fields["Examples"].line,
-                  fix=DECLARED if plan is None else (answer.fix if answer else None))
+                  fix=answer.fix if answer else None)
 
 
 @rule("CON008", "header-beyond-head", summary="Contract fields appear after the first 25 lines.", seed="000 §3", scope="script")
@@ -363,7 +443,16 @@ def help_missing(script):
         ]
         if parsers_with_help or "--help" in facts.strings or "-h" in facts.strings:
             return
-        yield Hit(script.path, "no --help: use argparse, or handle -h/--help explicitly")
+        ev = script.py_evidence
+        if ev is not None and ev.other_parser and (ev.answers_help or "help" in facts.strings
+                                                   or any("h" in s and s.replace(":", "").isalpha() for s in facts.strings
+                                                          if len(s) < 20 and ":" in s)):
+            return  # click, docopt, optparse ... answer --help themselves (getopt when it lists h or help)
+        can = ev is not None and ev.help_fixable()
+        why = ""
+        if not can and ev is not None and ev.needs_help_branch:
+            why = "; first give the script a docstring that says what it does (its -h/--help prints it)"
+        yield Hit(script.path, "no --help: use argparse, or handle -h/--help explicitly" + why, fix=python_fix(script, can))
     else:
         tree = script.sh_tree
         if tree is None:
@@ -415,7 +504,10 @@ def exit_code_undocumented(script):
             reported.add(code)
             message = f"exit code {code} is used but the Exit: line does not document it"
             if plan is None:
-                yield Hit(script.path, message, line, col)
+                ev = script.py_evidence
+                can = ev is not None and ev.exit_meaning(code) is not None
+                why = "" if can else f"; say what exit {code} means (nothing in the script does)"
+                yield Hit(script.path, message + why, line, col, fix=python_fix(script, can))
                 continue
             answer = plan.exit_answers.get(code)
             yield Hit(script.path, with_why(message, answer), line, col, fix=answer.fix if answer else None)
@@ -554,17 +646,23 @@ def exit_code_literal(script):
     (an author's `2 = not a git repo` is not `EXIT_USAGE`); unsafe in a script that sources
     files or runs `eval`, which may assign the same name (`readonly` would then fail).
     """
-    words = script.header.exit_words if script.header is not None else {}
     if script.language == "python":
         if script.py_facts is None:
             return
-        import ast
+        from skillsmith.lang import python
 
-        for call in script.py_facts.exit_calls:
-            arg = call.args[0] if call.args else None
-            if isinstance(arg, ast.Constant) and type(arg.value) is int and arg.value != 0:
-                name = exitcodes.constant_name(arg.value, words.get(arg.value))
-                yield Hit(script.path, f"exit code {arg.value} is a literal; name it ({name} = {arg.value})", call.lineno, call.col_offset + 1)
+        documented = script.header.exit_meanings if script.header is not None else {}
+        for call, name in python.literal_exit_names(script.py[0], script.py_facts, documented, script.file.lines):
+            code = call.args[0].value
+            if name is not None:
+                message = f"exit code {code} is a literal; name it ({name} = {code})"
+            elif documented.get(code):
+                message = (f"exit code {code} is a literal; the Exit: line says it means "
+                           f"{documented[code]!r}, not the protocol's {exitcodes.meaning(code)!r}: name it yourself")
+            else:
+                message = (f"exit code {code} is a literal and nothing says what it means: "
+                           f"document it on the Exit: line, then name it")
+            yield Hit(script.path, message, call.lineno, call.col_offset + 1, fix=python_fix(script, name is not None))
     else:
         tree = script.sh_tree
         if tree is None:

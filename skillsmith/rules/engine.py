@@ -6,9 +6,11 @@ Many units run in a process pool; each unit's result is cached by content hash.
 
 from __future__ import annotations
 
+import gc
 import os
 import sys
 import time
+from contextlib import contextmanager
 import traceback
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -25,7 +27,7 @@ from skillsmith.rules.finding import Finding, Hit, finding_fix, printable
 if TYPE_CHECKING:
     from skillsmith.discovery.discover import Unit
 
-#: below this many units the pool costs more than it saves
+#: below this much work (units, a loose script counting as one) the pool costs more than it saves
 POOL_THRESHOLD = 24
 #: units loaded together (sharing one ``bash -n`` run); also the largest pool task
 BATCH = 64
@@ -78,6 +80,7 @@ def check_paths(paths: list[str | Path], options: Options | None = None, done: P
             "warnings": result.warnings, "counts": result.counts,
             "tools": tools, "tool_state": [list(t) for t in _tools_state(tools)],
         })
+        cache.flush()
     return result
 
 
@@ -167,7 +170,8 @@ def _check(paths: list[str | Path], options: Options, done: Progress | None = No
         errors += out["errors"]
         undecided = undecided or out.get("undecided", False)
     findings = unique_findings(findings)
-    return Result(findings, len(units), notes, errors, undecided, warnings=warnings, counts=unit_counts(units))
+    units_checked = sum(1 for u in units if u.part == 0)  # a folder of loose scripts in parts is one unit
+    return Result(findings, units_checked, notes, errors, undecided, warnings=warnings, counts=unit_counts(units))
 
 
 def unit_counts(units: list[Unit]) -> dict:
@@ -188,6 +192,35 @@ def map_units(units: list[Unit], options: Options, batch_fn, *args, done: Progre
     with ``(None, 0, total)`` before the work starts, then for each unit of a batch when the
     batch is finished, in the order batches finish.
     """
+    with collection_tuned():
+        return _map_units(units, options, batch_fn, *args, done=done)
+
+
+#: the youngest generation's threshold during a run (Python's default, 700, makes a run of
+#: many small parse trees spend a quarter of its time in the collector)
+GC_THRESHOLD = 50_000
+
+
+@contextmanager
+def collection_tuned():
+    """The garbage collector tuned for a run: what exists now is frozen, collections are rarer.
+
+    Objects made before the run (modules, the rules, the units) are moved to the permanent
+    generation, so no collection scans them again and workers forked from here never write to
+    their pages; units free their own parse trees (:func:`release`), so rarer collections
+    keep memory bounded. Both are undone when the run ends.
+    """
+    threshold = gc.get_threshold()
+    gc.freeze()
+    gc.set_threshold(GC_THRESHOLD, *threshold[1:])
+    try:
+        yield
+    finally:
+        gc.set_threshold(*threshold)
+        gc.unfreeze()
+
+
+def _map_units(units: list[Unit], options: Options, batch_fn, *args, done: Progress | None = None) -> list:
     jobs = options.jobs if options.jobs is not None else (os.cpu_count() or 1)
     finished = 0
     if done is not None:
@@ -200,7 +233,7 @@ def map_units(units: list[Unit], options: Options, batch_fn, *args, done: Progre
             if done is not None:
                 done(unit, finished, len(units))
 
-    if len(units) < POOL_THRESHOLD or jobs < 2:
+    if sum(unit_weight(u) for u in units) < POOL_THRESHOLD or jobs < 2:
         # smaller batches only to report progress: a batch shares one `bash -n`
         size = BATCH if done is None else max(1, min(BATCH, len(units) // 8))
         outs = []
@@ -236,6 +269,11 @@ def map_units(units: list[Unit], options: Options, batch_fn, *args, done: Progre
     return [out for i in range(len(work)) for out in results[i]]
 
 
+def unit_weight(unit: Unit) -> int:
+    """How much work *unit* is, in skills: a part of a folder of loose scripts counts each script."""
+    return max(1, len(unit.files)) if unit.kind == "loose" else 1
+
+
 def batches(units: list[Unit], size: int) -> list[list[Unit]]:
     return [units[i:i + size] for i in range(0, len(units), size)]
 
@@ -249,7 +287,19 @@ def check_batch(units: list[Unit], options: Options) -> list[dict]:
     """The findings of several units, sharing one ``bash -n`` among all their shell scripts."""
     prepared = [prepare_unit(u, options) for u in units]
     share_bash_n([p for p in prepared if p.result is None])
-    return [p.result if p.result is not None else evaluate_unit(p, options) for p in prepared]
+    out = []
+    for p in prepared:
+        out.append(p.result if p.result is not None else evaluate_unit(p, options))
+        release(p)
+    cache.flush()
+    return out
+
+
+def release(prepared: Prepared) -> None:
+    """Free a unit's model once its rules have run (see ``Skill.release``): memory stays bounded by a batch."""
+    model, prepared.model = prepared.model, None
+    if hasattr(model, "release"):
+        model.release()
 
 
 def share_bash_n(prepared: list[Prepared]) -> None:
@@ -318,17 +368,73 @@ def prepare_unit(unit: Unit, options: Options) -> Prepared:
     use_cache = options.use_cache and not options.run and unit.kind != "project" and options.suppressions
     stat_key = _stat_key(unit, model, options) if use_cache else None
     if stat_key is not None:
-        hit = _unit_hit(cache.get(stat_key))  # nothing changed since the last run: no file is read
+        doc = _unit_hit(cache.get(stat_key))  # nothing changed since the last run: no file is read
+        hit = placed(doc, unit) if doc is not None else None
         if hit is not None:
             return Prepared(unit, model, "", [], None, hit, stat_key, use_cache)
     prepared = resolve(Prepared(unit, model, "", [], None, None, stat_key, use_cache), options)
     if prepared.key is not None:
-        hit = _unit_hit(cache.get(prepared.key))
+        doc = _unit_hit(cache.get(prepared.key))
+        hit = placed(doc, unit) if doc is not None else None
         if hit is not None:
             if stat_key is not None:
-                cache.put(stat_key, hit)
+                cache.put(stat_key, doc)
             prepared.result = hit
     return prepared
+
+
+def portable(result: dict, unit: Unit) -> dict:
+    """*result* as the cache stores it: its paths relative to the unit's root (``.`` is the root).
+
+    So a copy of the tree at another path (a CI checkout) can use it. A result that names
+    where the tree is in any other way (a path outside the unit, the folder in a message) is
+    stored as it is, with its ``root``, and answers for that root only.
+    """
+    root = Path(unit.root).as_posix()
+    where = Path(unit.top).as_posix() if unit.top is not None else root
+    as_is = {**result, "root": root}
+
+    def relative(items: list[dict]) -> list[dict] | None:
+        out = []
+        for item in items:
+            path = item["path"]
+            if path == root:
+                out.append({**item, "path": "."})
+            elif path.startswith(root + "/") and root != "/":
+                out.append({**item, "path": path[len(root) + 1:]})
+            else:
+                return None
+        return out
+
+    texts = [f["message"] for f in result["findings"]] + list(result["notes"])
+    texts += [w["message"] for w in result.get("warnings", ())]
+    if any(where in text for text in texts):
+        return as_is
+    findings, held, warnings = (relative(result.get(k, [])) for k in ("findings", "held", "warnings"))
+    if findings is None or held is None or warnings is None:
+        return as_is
+    return {**result, "findings": findings, "held": held, "warnings": warnings, "root": None}
+
+
+def placed(doc: dict, unit: Unit) -> dict | None:
+    """A stored result (:func:`portable`) for *unit*, its paths below the unit's root; None when it is another root's."""
+    root = Path(unit.root).as_posix()
+    stored = doc.get("root")
+    result = {k: v for k, v in doc.items() if k != "root"}
+    if stored is not None:
+        return result if stored == root else None
+    if "root" not in doc:
+        return None  # not a stored result
+
+    def absolute(items: list) -> list:
+        return [{**i, "path": root if i["path"] == "." else f"{root}/{i['path']}"} for i in items]
+
+    for k in ("findings", "held", "warnings"):
+        if not isinstance(result.get(k, []), list) or not all(isinstance(i, dict) and isinstance(i.get("path"), str)
+                                                              for i in result.get(k, [])):
+            return None
+        result[k] = absolute(result.get(k, []))
+    return result
 
 
 def load_model(unit: Unit, options: Options):
@@ -432,9 +538,10 @@ def evaluate_unit(prepared: Prepared, options: Options) -> dict:
     result = {"findings": out, "notes": notes, "errors": errors, "undecided": undecided, "warnings": warnings,
               "held": held}
     if key is not None and not errors and not undecided:
-        cache.put(key, result)
+        stored = portable(result, unit)
+        cache.put(key, stored)
         if prepared.stat_key is not None:
-            cache.put(prepared.stat_key, result)
+            cache.put(prepared.stat_key, stored)
     return result
 
 
@@ -480,9 +587,9 @@ def _cache_key(unit: Unit, model, rules, target: str) -> str:
         ",".join(r.id for r in rules).encode(),
         target.encode(),
         unit.kind.encode(),
-        os.fsencode(unit.root),
-        _encode(repr(unit.config)),
-        _encode(repr(guard_for(unit.config))),
+        _place(unit),
+        _encode(repr(_config_seen_from(unit.config, unit.root))),
+        _encode(repr(_config_seen_from(guard_for(unit.config), unit.root))),
         _encode(repr(_tool_versions(rules))),
     ]
     for rel, f in sorted(model.files.items()):
@@ -491,6 +598,34 @@ def _cache_key(unit: Unit, model, rules, target: str) -> str:
         parts.append(data if data is not None else _encode(f.read_error or ""))
     _tree_parts(model, parts)
     return cache.unit_key(parts)
+
+
+def _place(unit: Unit) -> bytes:
+    """Where *unit* is, as far as its findings may tell: its path below the folder it was found from, and its name.
+
+    Without that folder (a unit made by hand), its absolute path.
+    """
+    if unit.top is not None:
+        try:
+            rel = Path(unit.root).relative_to(unit.top).as_posix()
+        except ValueError:
+            rel = None
+        if rel is not None:
+            return _encode(f"{rel}\0{Path(unit.root).name}")
+    return os.fsencode(unit.root)
+
+
+def _config_seen_from(config: Config, root: Path) -> Config:
+    """*config* with its file's paths relative to *root*: the same config beside a copy of the tree keys the same."""
+    import dataclasses
+
+    def rel(path):
+        return None if path is None else Path(os.path.relpath(path, root))
+
+    problem = config.problem
+    if problem is not None:
+        problem = dataclasses.replace(problem, path=rel(problem.path))
+    return dataclasses.replace(config, root=rel(config.root), source=rel(config.source), problem=problem)
 
 
 def _stat_key(unit: Unit, model, options: Options) -> str | None:

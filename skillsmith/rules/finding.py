@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import os
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 
 SEVERITIES = ("error", "warning", "info")
@@ -51,15 +52,21 @@ class Finding:
         return display_path(self.path)
 
     def to_json(self) -> dict:
-        doc = asdict(self)
-        doc["path"] = self.display_path()
-        order = ("rule", "path", "line", "column", "end_line", "end_column", "severity", "message", "fix")
-        return {key: doc[key] for key in order}
+        return {"rule": self.rule, "path": self.display_path(), "line": self.line, "column": self.column,
+                "end_line": self.end_line, "end_column": self.end_column, "severity": self.severity,
+                "message": self.message, "fix": self.fix}
 
 
 def display_path(path: str | Path) -> str:
     """*path* relative to the current directory when it is below it, else as given."""
     path = str(path)
+    folder, name = os.path.split(path)
+    if folder and name not in ("", ".", "..") and os.sep == "/":
+        # a report names many files of few folders: each folder is made relative once
+        shown = _display_folder(folder, os.getcwd())
+        if shown is None:
+            return printable(Path(path).as_posix())
+        return printable(name if shown == "." else f"{shown}/{name}")
     try:
         rel = os.path.relpath(path)
     except ValueError:  # another drive on Windows
@@ -67,6 +74,13 @@ def display_path(path: str | Path) -> str:
     if rel.startswith(".." + os.sep) or rel == "..":
         return printable(Path(path).as_posix())
     return printable(Path(rel).as_posix())
+
+
+@lru_cache(maxsize=4096)
+def _display_folder(folder: str, cwd: str) -> str | None:
+    """*folder* relative to *cwd* (POSIX), or None when it is not below it."""
+    rel = os.path.relpath(folder, cwd)
+    return None if rel.startswith("../") or rel == ".." else rel
 
 
 def printable(text: str) -> str:

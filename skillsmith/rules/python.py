@@ -12,11 +12,11 @@ from skillsmith.lang.python import (
     main_returns_codes,
     qualified,
 )
+from skillsmith.lang.python_evidence import RAW_FORMATTERS
 from skillsmith.lang.status import is_status_text
-from skillsmith.rules.finding import Hit
+from skillsmith.rules.finding import DECLARED, Hit
 from skillsmith.rules.registry import rule
 
-RAW_FORMATTERS = ("RawDescriptionHelpFormatter", "RawTextHelpFormatter")
 
 
 def _python(script):
@@ -65,7 +65,8 @@ def argparse_epilog_missing(script):
     """
     ## What it does
     Flags `argparse.ArgumentParser(...)` calls (aliases included) without an `epilog=` that
-    shows examples.
+    shows examples. A parser whose description is the module docstring (`description=__doc__`)
+    shows the docstring's examples already, and is left alone.
 
     ## Why is this bad?
     `--help` must end with an EXAMPLES section: it is what the agent copies from. argparse
@@ -88,12 +89,19 @@ def argparse_epilog_missing(script):
     ## Fix safety
     Safe: adds `epilog=` built from the docstring's Examples; existing keywords stay.
     """
+    ev = script.py_evidence if _python(script) else None
     for call in _parsers(script):
+        if ev is not None and ev.help_has_examples(call):
+            continue  # description=__doc__, and the docstring shows the examples
         epilog = keyword(call, "epilog")
+        can = ev is not None and ev.epilog_fixable(call)
+        why = "" if can else "; by hand: a worked invocation (none in SKILL.md or the docstring that the parser accepts)"
         if epilog is None:
-            yield Hit(script.path, "ArgumentParser has no epilog; add one with an examples section", call.lineno, call.col_offset + 1)
+            yield Hit(script.path, "ArgumentParser has no epilog; add one with an examples section" + why,
+                      call.lineno, call.col_offset + 1, fix=DECLARED if can else None)
         elif isinstance(epilog.value, ast.Constant) and isinstance(epilog.value.value, str) and "example" not in epilog.value.value.lower():
-            yield Hit(script.path, "the ArgumentParser epilog has no examples", epilog.value.lineno, epilog.value.col_offset + 1)
+            yield Hit(script.path, "the ArgumentParser epilog has no examples" + why, epilog.value.lineno,
+                      epilog.value.col_offset + 1, fix=DECLARED if can else None)
 
 
 @rule("PYS003", "argparse-formatter-missing", summary="An ArgumentParser reflows its epilog (no RawDescriptionHelpFormatter).", seed="000 §2.3", scope="script", fix="safe")
@@ -101,7 +109,9 @@ def argparse_formatter_missing(script):
     """
     ## What it does
     Flags `ArgumentParser(...)` calls without `formatter_class=RawDescriptionHelpFormatter`
-    (or `RawTextHelpFormatter`).
+    (or `RawTextHelpFormatter`) whose help text is laid out in lines: an epilog or description
+    of several lines, or `description=__doc__`. A parser with no such text is left alone (an
+    epilog the fix adds for PYS002 comes with the formatter).
 
     ## Why is this bad?
     The default formatter rewraps the epilog into one paragraph, so the examples come out as
@@ -120,10 +130,16 @@ def argparse_formatter_missing(script):
     ## Fix safety
     Safe: adds the keyword; an existing `formatter_class` is left alone.
     """
+    ev = script.py_evidence if _python(script) else None
     for call in _parsers(script):
         fmt = keyword(call, "formatter_class")
         if fmt is None:
-            yield Hit(script.path, "ArgumentParser has no formatter_class=argparse.RawDescriptionHelpFormatter; the examples get rewrapped", call.lineno, call.col_offset + 1)
+            if ev is None or not ev.reflows(call):
+                continue  # nothing laid out in lines to rewrap (an epilog the fix adds brings the formatter: PYS002)
+            can = ev.formatter_fixable(call)
+            yield Hit(script.path, "ArgumentParser has no formatter_class=argparse.RawDescriptionHelpFormatter; "
+                                   "its help text's lines get joined into one paragraph",
+                      call.lineno, call.col_offset + 1, fix=DECLARED if can else None)
             continue
         name = dotted(fmt.value) or ""
         if isinstance(fmt.value, ast.Name) or isinstance(fmt.value, ast.Attribute):
@@ -131,7 +147,9 @@ def argparse_formatter_missing(script):
                 continue
             # a project's own formatter class may subclass a raw one; only flag the known non-raw ones
             if name.rsplit(".", 1)[-1] in ("HelpFormatter", "ArgumentDefaultsHelpFormatter", "MetavarTypeHelpFormatter"):
-                yield Hit(script.path, f"formatter_class={name} rewraps the examples; use RawDescriptionHelpFormatter", fmt.value.lineno, fmt.value.col_offset + 1)
+                yield Hit(script.path, f"formatter_class={name} rewraps the examples; use RawDescriptionHelpFormatter "
+                                       "(a person chooses: the fix keeps the author's formatter)",
+                          fmt.value.lineno, fmt.value.col_offset + 1, fix=None)
 
 
 @rule("PYS004", "subprocess-shell-true", summary="A subprocess call uses shell=True.", seed="000 §6", scope="script", library=True)
@@ -220,7 +238,7 @@ def json_prints(facts) -> list[ast.Call]:
 
 
 @rule("PYS050", "json-helpers-missing", summary="A script writes JSON without the envelope helpers.",
-      seed="000 §4", scope="script", severity="warning", fix="safe")
+      seed="000 §4", scope="script", severity="warning", fix="unsafe")
 def json_helpers_missing(script):
     """
     ## What it does
@@ -248,9 +266,9 @@ def json_helpers_missing(script):
     ```
 
     ## Fix safety
-    Safe: adds `emit_json(data, schema)` and `emit_error(code, message, details)` (and the
-    imports they need) without changing any output. Routing the existing prints through them
-    is PYS051's unsafe fix.
+    Unsafe: the fix routes the JSON the script prints to stdout (`print(json.dumps(x))`,
+    `json.dump(x, sys.stdout)`) through an added `emit_json(data, schema)`, so the output's
+    shape changes. A helper that nothing calls is never added.
     """
     facts = _facts(script)
     if facts is None:
@@ -265,7 +283,7 @@ def json_helpers_missing(script):
         if is_envelope(node):
             return
     at = dumps[0] if dumps else None
-    yield Hit(script.path, "writes JSON but has no emit_json/emit_error envelope helpers",
+    yield Hit(script.path, "writes JSON but never the --json envelope (no emit_json helper)",
               at.lineno if at else 1, at.col_offset + 1 if at else 1)
 
 
@@ -318,7 +336,7 @@ def final_main_call(module: ast.Module) -> ast.Call | None:
 
 
 @rule("PYS052", "exit-code-dropped", summary="main() returns exit codes but the script ignores them.",
-      seed="000 §5", scope="script", fix="safe")
+      seed="000 §5", scope="script", fix="unsafe")
 def exit_code_dropped(script):
     """
     ## What it does
@@ -342,8 +360,9 @@ def exit_code_dropped(script):
     ```
 
     ## Fix safety
-    Safe: only when every `return` in `main` returns an int, an `EXIT_*` name or None, which
-    `sys.exit` turns into exactly those codes (None is 0).
+    Unsafe: the script exits with the codes `main` returns instead of 0, so a caller that took
+    every run for a success now sees the failures. Offered only when every `return` in `main`
+    returns an int, an `EXIT_*` name or None (which `sys.exit` turns into exactly those codes).
     """
     facts = _facts(script)
     if facts is None:

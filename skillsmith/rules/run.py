@@ -16,7 +16,7 @@ import shutil
 import sys
 
 from skillsmith import sandbox
-from skillsmith.lang.interpreter import interpreter_language, shebang_interpreter
+from skillsmith.lang.interpreter import LAUNCHERS, interpreter_language, shebang_interpreter
 from skillsmith.rules.finding import Hit
 from skillsmith.rules.registry import rule
 
@@ -28,7 +28,8 @@ DEFAULT_SHELL = "bash"
 def command(script) -> list[str] | None:
     """The interpreter and script path: the shebang's interpreter when installed, else by extension."""
     wanted = shebang_interpreter(script.file.shebang)
-    found = shutil.which(wanted) if wanted and interpreter_language(wanted) == script.language else None
+    runs_it = wanted and interpreter_language(wanted) == script.language and wanted not in LAUNCHERS
+    found = shutil.which(wanted) if runs_it else None  # a launcher (uv run) may not be installed: run it plainly
     if found is None:
         found = sys.executable if script.language == "python" else shutil.which(DEFAULT_SHELL) or shutil.which("sh")
     return [found, str(script.path)] if found else None
