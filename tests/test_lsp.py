@@ -248,6 +248,8 @@ async def test_unsafe_fixes_are_titled_so_and_fix_all_takes_only_safe_ones(clien
 async def test_the_executable_bit_is_set_by_a_command(client: LanguageClient, skill):
     script = skill / "scripts" / "count_rows.sh"
     script.chmod(0o644)
+    md = skill / "SKILL.md"  # run by its path, so the bit matters (`bash scripts/...` would not need it)
+    md.write_text(md.read_text().replace("`bash scripts/count_rows.sh", "`scripts/count_rows.sh"))
     uri = open_doc(client, script, language="sh")
     found = await diagnostics_when(client, uri, lambda ds: "CON003" in codes(ds))
     bit = next(d for d in found if d.code == "CON003")

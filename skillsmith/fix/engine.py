@@ -52,8 +52,8 @@ CODEMOD_PREFIX = {"python": "py_", "shell": "sh_"}
 #: a codemod class may set ``ORDER`` to run before (lower) or after (higher) the others
 DEFAULT_ORDER = 50
 
-#: rules fixed by the engine itself: setting the executable bit
-MODE_RULES = {"CON003"}
+#: rules fixed by the engine itself: setting the executable bit (CON001's shebang makes the script runnable)
+MODE_RULES = {"CON003", "CON001"}
 
 
 # -- the fixer registry ---------------------------------------------------------------------

@@ -127,7 +127,9 @@ def shebang_mismatch(script):
 def not_executable(script):
     """
     ## What it does
-    Flags entry scripts that are not executable (`chmod +x`).
+    Flags entry scripts with a shebang that are not executable (`chmod +x`), unless every
+    invocation the skill shows names the interpreter (`python3 scripts/x.py`), where the bit
+    is never used. A script with no shebang is CON001's finding (its fix sets the bit too).
 
     ## Why is this bad?
     The agent runs `scripts/x.sh args` and gets "permission denied", then burns a turn
@@ -145,14 +147,24 @@ def not_executable(script):
     """
     if not script.file.executable:
         f = script.file
-        if f.shebang is not None and not f.shebang_works:
+        if f.shebang is None or run_by_interpreter(script):
+            return  # no shebang: CON001 (whose fix sets the bit too); run as `python3 scripts/x.py`: the bit is moot
+        if not f.shebang_works:
             yield Hit(script.path, f"not executable, and its shebang would not run (a byte-order mark or CRLF line end "
                                    f"before it): fix the first line, then chmod +x {script.rel}", fix=None)
-        elif f.shebang is None and not shebang_can_go_in(script):
-            yield Hit(script.path, f"not executable; give it a shebang that runs (see CON001), then chmod +x {script.rel}",
-                      fix=None)
         else:
             yield Hit(script.path, f"not executable; run chmod +x {script.rel}")
+
+
+#: an invocation that names its interpreter: ``python3 scripts/x.py``, ``bash scripts/x.sh``, ``uv run ...``
+_INTERPRETED = re.compile(r"^(?:\S+=\S*\s+)*(?:bash|sh|zsh|dash|ksh|python[23]?(?:\.\d+)?|pypy3?|uv\s+run|uvx|"
+                          r"pipx\s+run|poetry\s+run)\s")
+
+
+def run_by_interpreter(script) -> bool:
+    """Whether every invocation the skill shows names the interpreter, so the mode bit is never used."""
+    calls = script.invocations
+    return bool(calls) and all(_INTERPRETED.match(c.split("| ")[-1]) for c in calls)
 
 
 def shebang_can_go_in(script) -> bool:
@@ -613,8 +625,19 @@ def script_cited_bare(script):
         return
     if any(_ARG.match(c.text, c.end) for _f, c in found):
         return
+    if takes_nothing(script):
+        return  # a script that reads no arguments is fully shown by its bare path
     f, first = found[0]
     yield Hit(f.path, f"{script.rel} is cited without an invocation; show it with its arguments", first.line, first.column)
+
+
+def takes_nothing(script) -> bool:
+    """Whether the evidence says the script reads no arguments (nor stdin): no parser, no ``sys.argv``, no ``$1``."""
+    if script.language == "python":
+        ev = script.py_evidence
+        return ev is not None and not ev.reads_arguments and not ev.reads_stdin and not ev.delegates
+    ev = script.sh_evidence if script.language == "shell" else None
+    return ev is not None and not ev.unparsed and not ev.argument_reads and not ev.options
 
 
 @rule("CON014", "exit-code-literal", summary="A literal non-zero exit code instead of a named constant.", seed="000 §5", scope="script", severity="warning", fix="safe")

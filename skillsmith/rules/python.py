@@ -14,8 +14,8 @@ from skillsmith.lang.python import (
 )
 from skillsmith.lang.python_evidence import RAW_FORMATTERS
 from skillsmith.lang.status import is_status_text
-from skillsmith.rules.finding import DECLARED, Hit
-from skillsmith.rules.registry import rule
+from skillsmith.rules.finding import DECLARED, Hit, display_path
+from skillsmith.rules.registry import RuleUnavailable, rule
 
 
 
@@ -28,8 +28,9 @@ def python_syntax(script):
     """
     ## What it does
     Parses each Python script with `ast` (nothing is run). When the failing line looks written
-    for a newer Python than the one running skillsmith (a 3.12 f-string, `type X = ...`), the
-    message says which version it needs instead of calling the file broken.
+    for a newer Python than the one running skillsmith (a 3.12 f-string, `type X = ...`), that
+    is a fact about this machine, not the script: no finding, but a note that says which
+    version it needs and that its Python rules were not checked.
 
     ## Why is this bad?
     A script that does not compile fails when the agent runs it, usually in the middle of a task.
@@ -48,7 +49,9 @@ def python_syntax(script):
         return
     running = f"{sys.version_info[0]}.{sys.version_info[1]}"
     if problem.needs:
-        msg = f"needs Python {problem.needs} or newer (line {problem.line} uses newer syntax); skillsmith runs on {running} and could not check it"
+        # a fact about this machine, not the script: a note, not a finding
+        raise RuleUnavailable(f"{display_path(script.path)} needs Python {problem.needs} or newer (line {problem.line} "
+                              f"uses newer syntax); skillsmith runs on {running} and could not check its Python rules")
     else:
         msg = f"does not parse: {problem.message}"
     yield Hit(script.path, msg, problem.line, problem.column)

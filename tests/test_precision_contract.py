@@ -1,0 +1,63 @@
+"""Script-contract rules fire only where their own documentation would convince the author.
+
+Each case is a small skill written for the test: the pattern that used to give a false finding
+(no finding now), beside the pattern the rule is for (still a finding).
+"""
+
+from __future__ import annotations
+
+import json
+
+from conftest import run_cli, write_tree
+
+SKILL = "---\nname: {name}\ndescription: Tools written for the precision tests. Use when testing.\n---\n{body}\n"
+PY = '#!/usr/bin/env python3\n"""Print the arguments given, one per line."""\nimport sys\n\nfor a in sys.argv[1:]:\n    print(a)\n'
+NOARGS = '#!/usr/bin/env python3\n"""Print the name of this machine."""\nimport platform\n\nprint(platform.node())\n'
+
+
+def findings(root, *rules):
+    data = run_cli("check", ".", "--json", "--no-cache", cwd=root).json()["data"]
+    return [(f["path"], f["rule"]) for f in data if f["rule"] in rules]
+
+
+def skill(tmp_path, name, body, scripts, mode=0o644):
+    root = write_tree(tmp_path / name, {"SKILL.md": SKILL.format(name=name, body=body), **scripts})
+    for rel in scripts:
+        (root / rel).chmod(mode)
+    return root
+
+
+def test_the_exec_bit_is_moot_where_the_skill_names_the_interpreter(tmp_path):
+    root = skill(tmp_path, "viaint", "Echo: `python3 scripts/echo.py a b`.", {"scripts/echo.py": PY})
+    assert findings(root, "CON003") == []
+    root = skill(tmp_path, "direct", "Echo: `scripts/echo.py a b`.", {"scripts/echo.py": PY})
+    assert [r for _, r in findings(root, "CON003")] == ["CON003"]
+
+
+def test_a_script_without_shebang_is_con001s_and_its_fix_makes_it_runnable(tmp_path):
+    text = PY.split("\n", 1)[1]
+    root = skill(tmp_path, "noshebang", "Echo: `scripts/echo.py a b`.", {"scripts/echo.py": text})
+    assert [r for _, r in findings(root, "CON001", "CON003")] == ["CON001"]
+    run_cli("fix", str(root), "--select", "CON001")
+    path = root / "scripts" / "echo.py"
+    assert path.read_text().startswith("#!/usr/bin/env python3\n") and path.stat().st_mode & 0o111 == 0o111
+    assert findings(root, "CON001", "CON003") == []
+
+
+def test_a_script_that_takes_nothing_needs_no_arguments_in_its_citation(tmp_path):
+    root = skill(tmp_path, "bare", "Which machine: `scripts/host.py`. Echo: `scripts/echo.py`.",
+                 {"scripts/host.py": NOARGS, "scripts/echo.py": PY}, mode=0o755)
+    assert findings(root, "CON013") == [("SKILL.md", "CON013")]  # only echo.py's: it reads sys.argv
+    data = run_cli("check", str(root), "--json", "--no-cache").json()["data"]
+    assert [f["message"] for f in data if f["rule"] == "CON013"][0].startswith("scripts/echo.py ")
+
+
+def test_newer_python_syntax_is_a_note_about_this_machine_not_a_finding(tmp_path):
+    code = '#!/usr/bin/env python3\n"""Print a greeting."""\nname = "Ada"\nprint(f"{"Hello"} {name}")\n'
+    root = skill(tmp_path, "py312", "Greet: `python3 scripts/greet.py`.", {"scripts/greet.py": code}, mode=0o755)
+    r = run_cli("check", str(root), "--json", "--no-cache")
+    assert [f for f in r.json()["data"] if f["rule"] == "PYS001"] == []
+    assert "needs Python 3.12 or newer" in r.stderr
+    broken = '#!/usr/bin/env python3\n"""Print a greeting."""\nprint("unclosed\n'
+    root = skill(tmp_path, "broken", "Greet: `python3 scripts/greet.py`.", {"scripts/greet.py": broken}, mode=0o755)
+    assert [r for _, r in findings(root, "PYS001")] == ["PYS001"]
