@@ -6,8 +6,8 @@ import libcst as cst
 from libcst.codemod import VisitorBasedCodemodCommand
 from skillsmith.codemods.pyscript import WalkOnlyInto, facts_for
 
-from skillsmith.lang.python import is_status_text as is_status
 from skillsmith.lang.python_evidence import defs_containing, top_level_alias
+from skillsmith.lang.status import is_status_text as is_status
 
 
 def literal_text(node) -> str | None:

@@ -395,3 +395,78 @@ def test_an_endless_timeout_is_usage_error(tmp_path, value):
     r = run_cli("check", str(root), "--run", f"--timeout={value}", "--json")
     assert r.code == 2, r.stdout + r.stderr
     assert r.json()["error"]["code"] == "USAGE" and "--timeout" in r.stderr
+
+
+JSON_PY = '''#!/usr/bin/env python3
+"""Count the lines of a file.
+
+Usage: tool.py [--json] FILE
+"""
+import argparse
+import json
+import sys
+
+EPILOG = """examples:
+  tool.py --json input.txt
+"""
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, epilog=EPILOG,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("file")
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    try:
+        with open(args.file, encoding="utf-8") as fh:
+            rows = [{"line": line.rstrip("\\n")} for line in fh]
+    except FileNotFoundError:
+        MISSING
+    OUTPUT
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
+'''
+ENVELOPE = 'print(json.dumps({"data": rows, "meta": {"count": len(rows), "schema": "runner.tool/v1"}}))'
+ERROR_ENVELOPE = ('print(f"tool.py: {args.file}: no such file", file=sys.stderr)\n'
+                  '        print(json.dumps({"error": {"code": "NOT_FOUND", "message": "no such file", "details": {}}}))\n'
+                  '        return 3')
+JSON_SKILL_MD = SKILL_MD.replace("Run `scripts/tool.sh --json input.txt` or `python3 scripts/tool.py input.txt`.",
+                                 "Count lines: `python3 scripts/tool.py --json assets/input.txt | jq '.data[]'`.")
+
+
+def json_skill(tmp_path, missing: str, output: str):
+    root = tmp_path / "runner"
+    script = JSON_PY.replace("MISSING", missing).replace("OUTPUT", output)
+    write_tree(root, {"SKILL.md": JSON_SKILL_MD.format(name="runner"), "scripts/tool.py": script,
+                      "assets/input.txt": "a\nb\n"})
+    return root
+
+
+def test_json_envelopes_pass_run003_and_run004(tmp_path):
+    root = json_skill(tmp_path, ERROR_ENVELOPE, ENVELOPE)
+    r, found = run_findings(root)
+    assert found == [], r.stdout
+
+
+def test_bare_json_of_a_worked_invocation_is_run003(tmp_path):
+    root = json_skill(tmp_path, ERROR_ENVELOPE, "print(json.dumps(rows))")
+    r, found = run_findings(root)
+    assert [f["rule"] for f in found] == ["RUN003"], r.stdout
+    assert 'has no "data" list' in found[0]["message"]
+    assert "assets/input.txt" in found[0]["message"]  # the skill's own file, passed by its absolute path
+
+
+def test_a_json_error_without_the_envelope_is_run004(tmp_path):
+    root = json_skill(tmp_path, "raise", ENVELOPE)  # a traceback on stderr, nothing on stdout
+    r, found = run_findings(root)
+    assert [f["rule"] for f in found] == ["RUN004"], r.stdout
+    assert "exited 1: nothing on stdout" in found[0]["message"]
+
+
+def test_a_usage_error_under_json_is_not_run004(tmp_path):
+    root = json_skill(tmp_path, "parser.error('no such file')", ENVELOPE)  # exit 2: argparse's, not judged
+    r, found = run_findings(root)
+    assert found == [], r.stdout

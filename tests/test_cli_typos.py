@@ -136,6 +136,8 @@ def shellchecked(tmp_path) -> tuple[Path, dict]:
     script = skill / "scripts" / "ls.sh"
     script.write_text(SCRIPT)
     script.chmod(0o755)
+    (skill / "tests").mkdir()
+    (skill / "tests" / "run.sh").write_text("#!/usr/bin/env bash\nbash -n ../scripts/ls.sh\n")
     comments = [
         {"line": 18, "endLine": 18, "column": 1, "endColumn": 8, "level": "warning", "code": 2164,
          "message": "Use 'cd ... || exit' in case cd fails."},

@@ -28,7 +28,7 @@ their short name, and show [the logo](assets/logo.png). The defaults are in [.de
 
 #: what the archive must hold (relative to the skill), with the modes the skill's files have
 PACKED = {"SKILL.md": 0o644, "scripts/count.py": 0o755, "references/notes.md": 0o644,
-          "assets/logo.png": 0o644, ".defaults.json": 0o644, "notes-link.md": 0o644}
+          "assets/logo.png": 0o644, ".defaults.json": 0o644, "notes-link.md": 0o644, "tests/run.sh": 0o644}
 
 
 def make_skill(parent: Path) -> Path:

@@ -23,6 +23,8 @@ DYNAMIC = {
     "FIL007": "tests/test_bad_input.py (padding past the file limit, an unreadable folder)",
     "RUN001": "tests/test_check_run.py",
     "RUN002": "tests/test_check_run.py",
+    "RUN003": "tests/test_check_run.py::test_bare_json_of_a_worked_invocation_is_run003",
+    "RUN004": "tests/test_check_run.py::test_a_json_error_without_the_envelope_is_run004",
     "STE013": "tests/test_stabledge.py (sparse 21 MB file)",
     "STE019": "tests/test_stabledge.py (opt-in: checked with --select STE019)",
     "SHL090": "tests/test_shellcheck.py (needs shellcheck on PATH)",

@@ -80,7 +80,11 @@ def test_add_to_a_hand_written_skill_adds_the_scripts_section(tmp_path):
     assert out.startswith(md.split(b"## References")[0].rstrip(b"\r\n"))
     assert b"\n" not in out.replace(b"\r\n", b"")  # CRLF stays CRLF
     assert b"`python3 scripts/summarise.py --json notes.txt | jq '.data[0]'`\r\n" in out
-    assert not (skill / "tests").exists()  # no suite to add cases to
+    # the example's own suite gets the new script's cases, and still passes
+    assert "# cases: scripts/summarise.py" in (skill / "tests" / "run.sh").read_text()
+    suite = subprocess.run(["bash", str(skill / "tests" / "run.sh")], capture_output=True, text=True, timeout=120,
+                           stdin=subprocess.DEVNULL)
+    assert suite.returncode == 0 and " 0 failed" in suite.stdout, suite.stdout + suite.stderr
     assert run_cli("check", str(skill)).code == 0
 
 

@@ -294,7 +294,7 @@ def test_data_answers_anew_even_at_the_current_version(repo, history):
     ("license=Apache 2.0", "license 'Apache 2.0' is not an SPDX license expression"),
     ("scripts=a.rb", "script 'a.rb' must end in .py or .sh"),
     ("name=other", "--data name: a skill's name is its folder's name and cannot change in an update"),
-    ("part=script", "--data part: the skill template asks no such question (it asks: description, target, "),
+    ("part=script", "--data part: the skill template asks no such question (it asks: kind, description, target, "),
     ("target=kvist", "--data target=kvist: a skill from the skill template is for agentskills or stabledge"),
     ("verifier", "--data 'verifier': write KEY=VALUE, e.g. --data verifier=true"),
 ])

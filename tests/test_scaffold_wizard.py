@@ -26,8 +26,9 @@ def answer(child: pexpect.spawn, prompt: str, text: str) -> None:
 
 
 def finish(child: pexpect.spawn, create: bool) -> None:
-    """Take the defaults of the yes/no questions, then answer "Create it?" and wait for the end."""
-    for prompt in ("Include example", "accept --json", "staleness verifier"):
+    """Take the defaults of the kind (asked for Python scripts) and the yes/no questions, then answer
+    "Create it?" and wait for the end."""
+    for prompt in ("Script kind", "Include example", "accept --json", "staleness verifier"):
         child.expect_exact(prompt)
         child.send(ENTER)
     child.expect_exact("Create it?")
@@ -74,14 +75,19 @@ def test_wizard_asks_validates_summarises_and_creates(tmp_path):
     assert not (skill / "references").exists()
 
 
-def test_wizard_can_be_declined(tmp_path):
-    child = spawn(tmp_path)
+def up_to_the_scripts(child: pexpect.spawn, name: str, description: str, scripts: str) -> None:
+    """The default target, then *name*, *description*, no license or author, and *scripts*."""
     child.expect_exact("Target host:")
     child.send(ENTER)
-    answer(child, "Skill name:", "demo")
-    answer(child, "Description", "A demo. Use in tests.")
+    answer(child, "Skill name:", name)
+    answer(child, "Description", description)
     for prompt in ("License", "Author", "Scripts"):
-        answer(child, prompt, "main.py" if prompt == "Scripts" else "")
+        answer(child, prompt, scripts if prompt == "Scripts" else "")
+
+
+def test_wizard_can_be_declined(tmp_path):
+    child = spawn(tmp_path)
+    up_to_the_scripts(child, "demo", "A demo. Use in tests.", "main.py")
     finish(child, create=False)
     assert child.exitstatus == 0
     assert "nothing created" in child.before
@@ -109,3 +115,22 @@ def test_wizard_refuses_what_check_would_flag(tmp_path):
     assert 'license: "Apache-2.0"' in text and "Converts files." in text
     check = run_cli("check", "--json", str(tmp_path / "demo"))
     assert (check.code, check.json()["data"]) == (0, [])
+
+
+def test_wizard_asks_the_script_kind_for_python_scripts(tmp_path):
+    child = spawn(tmp_path)
+    up_to_the_scripts(child, "lint-input", "Scans inputs before work. Use before editing a config file.", "scan.py")
+    child.expect_exact("Script kind")
+    child.send("\x1b[B" + ENTER)  # arrow down: scanner
+    for prompt in ("Include example", "accept --json", "staleness verifier"):
+        child.expect_exact(prompt)
+        child.send(ENTER)
+    child.expect_exact("Summary:")
+    child.expect_exact("scanner")
+    child.expect_exact("Create it?")
+    child.send("y")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0, child.before
+    script = (tmp_path / "lint-input" / "scripts" / "scan.py").read_text()
+    assert "10 findings" in script and "def scan(text):" in script

@@ -250,7 +250,7 @@ def test_install_high_risk_is_opt_in_and_only_for_skills_with_programs():
         assert [(f["rule"], f["severity"], os.path.basename(os.path.dirname(f["path"]))) for f in found] == [
             ("STE019", "info", "stabledge-counter")], (selector, found)
         assert found[0]["message"] == (
-            "holds scripts or executable files (scripts/count.py): StablEdge's install preview marks the skill "
+            "holds scripts or executable files (scripts/count.py, tests/run.sh): StablEdge's install preview marks the skill "
             "high-risk (SKILL_INSTALL_EXECUTABLE_CONTENT) and asks users to check it first")
     other = run_cli("check", str(FIXTURES / "compliant" / "python-counter"), "--json", "--no-cache", "--select", "STE019")
     assert other.json()["data"] == []  # not a StablEdge skill

@@ -21,11 +21,13 @@ examples:
   skillsmith add script my-skill fetch.sh
   skillsmith add script my-skill report.py --description "Render the weekly report as Markdown."
   skillsmith add script . lint.py --json | jq '.data[0].files'
+  skillsmith add script my-skill preflight.py --kind preflight
 """
 
 
 def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
     from skillsmith.cli.main import Parser, formatter
+    from skillsmith.scaffold.answers import DEFAULT_KIND, KINDS
 
     p = sub.add_parser("add", help=HELP, description=DESCRIPTION, epilog=EPILOG, formatter_class=formatter)
     parts = p.add_subparsers(dest="part", metavar="PART", parser_class=Parser, required=True)
@@ -33,6 +35,8 @@ def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
     s.add_argument("skill_dir", metavar="SKILL_DIR", help="the skill folder")
     s.add_argument("file", metavar="FILE", help="script file name ending in .py or .sh")
     s.add_argument("--description", metavar="TEXT", help="the script's one-line description")
+    s.add_argument("--kind", choices=KINDS, default=DEFAULT_KIND,
+                   help="what the script does: " + "; ".join(f"{k}: {v}" for k, v in KINDS.items()))
     s.add_argument("--json", action="store_true", help="print what was written as the JSON envelope")
     return p
 
@@ -43,7 +47,7 @@ def run(args: argparse.Namespace) -> int:
     from skillsmith.cli.new import try_command
     from skillsmith.scaffold.add import add_script
 
-    created = add_script(args.skill_dir, args.file, description=args.description)
+    created = add_script(args.skill_dir, args.file, description=args.description, kind=args.kind)
     if args.json:
         output.emit_json([created.to_json()], "skillsmith.add/v1")
     else:

@@ -25,6 +25,7 @@ examples:
   skillsmith new csv-report --script report.py --script fetch.sh --dest skills/
   skillsmith new demo --defaults --json | jq '.data[0].files'
   skillsmith new my-skill --target stabledge --verifier
+  skillsmith new config-lint --kind scanner --script lint_config.py
   skillsmith new                           # the interactive wizard
 """
 
@@ -32,6 +33,7 @@ examples:
 def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
     from skillsmith import targets
     from skillsmith.cli.main import formatter
+    from skillsmith.scaffold.answers import DEFAULT_KIND, KINDS
 
     p = sub.add_parser("new", help=HELP, description=DESCRIPTION, epilog=EPILOG, formatter_class=formatter)
     p.add_argument("name", nargs="?", metavar="NAME", help="skill name: lowercase letters, digits and single hyphens (for kvist: its id, like log_digest)")
@@ -46,6 +48,8 @@ def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
     p.add_argument("--no-examples", action="store_true", help="leave out the example references/ and assets/")
     p.add_argument("--no-script-json", action="store_true", help="scripts without a --json flag")
     p.add_argument("--verifier", action="store_true", help="add scripts/verify_facts.py (--offline/--live staleness check)")
+    p.add_argument("--kind", choices=KINDS, default=DEFAULT_KIND,
+                   help="what the scripts do: " + "; ".join(f"{k}: {v}" for k, v in KINDS.items()))
     p.add_argument("--defaults", action="store_true", help="ask nothing; use the defaults for what is not given")
     p.add_argument("--force", action="store_true", help="render into a folder that is not empty")
     p.add_argument("--json", action="store_true", help="print what was created as the JSON envelope")
@@ -60,7 +64,7 @@ def run(args: argparse.Namespace) -> int:
     options = {
         "dest": args.dest, "target": args.target, "description": args.description, "scripts": args.scripts,
         "license": args.license, "author": args.author, "examples": not args.no_examples,
-        "json": not args.no_script_json, "verifier": args.verifier, "force": args.force,
+        "json": not args.no_script_json, "verifier": args.verifier, "kind": args.kind, "force": args.force,
     }
     if args.name is None:
         if args.defaults or not (sys.stdin.isatty() and sys.stderr.isatty()):

@@ -282,18 +282,7 @@ def only_definitions(module: ast.Module | list[ast.stmt]) -> bool:
     return True
 
 
-#: a print whose literal text starts like this reports status; it is not data
-STATUS = re.compile(
-    r"^\s*(\[?(info|warn(ing)?|error|debug|note)\b\]?|processing|loading|reading|writing|wrote|"
-    r"saving|saved|fetching|downloading|downloaded|starting|started|done\b|finished|skipping|"
-    r"checking|creating|created|running|connecting|waiting|retrying)",
-    re.IGNORECASE,
-)
 ENVELOPE_KEYS = ("data", "error")
-
-
-def is_status_text(text: str) -> bool:
-    return bool(STATUS.match(text)) or text.rstrip().endswith("...")
 
 
 def is_envelope(node) -> bool:

@@ -709,3 +709,60 @@ def exit_code_literal(script):
                     answer = x.answer if x is not None else None
                     yield Hit(script.path, with_why(message, answer), row + 1, col + 1,
                               fix=answer.fix if answer else None)
+
+
+#: placeholder files that keep an empty folder in git; they are not tests
+_PLACEHOLDERS = (".gitkeep", ".keep", ".gitignore")
+
+
+def has_tests(skill) -> bool:
+    """Whether the skill ships tests of its own: a file in a ``tests/`` or ``test/`` folder, or a
+    test file (``test_*.py``, ``*_test.sh``, ``*.bats``) anywhere in it."""
+    for rel in skill.files:
+        parts = PurePosixPath(rel).parts
+        if parts[-1] in _PLACEHOLDERS:
+            continue
+        if any(p in ("tests", "test", "__tests__") for p in parts[:-1]):
+            return True
+        name = parts[-1]
+        if (name.startswith("test_") and name.endswith((".py", ".sh"))) or name.endswith(("_test.py", "_test.sh", ".bats")):
+            return True
+    return False
+
+
+@rule("CON015", "test-suite-missing", summary="A skill with scripts ships no tests/ peer suite.", seed="000 §10", scope="skill",
+      severity="info")
+def tests_missing(skill):
+    """
+    ## What it does
+    Flags a skill that has entry scripts under `scripts/` but no tests of its own: no file in
+    a `tests/` (or `test/`) folder and no `test_*.py`, `*_test.sh` or `*.bats` file anywhere.
+    A recommendation (info): the protocol lists a peer suite among the marks of a
+    world-class skill, not among the hard rules.
+
+    ## Why is this bad?
+    Scripts drift: an edit that breaks `--help`, the exit codes or the `--json` envelope goes
+    unnoticed until an agent trips over it mid-task. A small offline suite
+    (`tests/run.sh`: help, a usage error, a missing input, one good run) catches that, and
+    `skillsmith new` writes one.
+
+    ## Example
+    ```
+    my-skill/
+    ├── SKILL.md
+    └── scripts/count.py
+    ```
+
+    Use instead:
+    ```
+    my-skill/
+    ├── SKILL.md
+    ├── scripts/count.py
+    └── tests/run.sh
+    ```
+    """
+    entries = [s for s in skill.scripts if not s.is_library]
+    if entries and not has_tests(skill):
+        # at a script: a config that excludes the scripts (which keeps them only for the security rules) drops it too
+        yield Hit(entries[0].path, f"the skill has {len(entries)} script(s) and no tests/ suite; add tests/run.sh "
+                  "that runs them offline")

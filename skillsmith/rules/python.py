@@ -8,12 +8,12 @@ import sys
 from skillsmith.lang.python import (
     dotted,
     is_envelope,
-    is_status_text,
     keyword,
     main_returns_codes,
     qualified,
 )
 from skillsmith.lang.python_evidence import RAW_FORMATTERS
+from skillsmith.lang.status import is_status_text
 from skillsmith.rules.finding import DECLARED, Hit, display_path
 from skillsmith.rules.registry import RuleUnavailable, rule
 
@@ -424,3 +424,220 @@ def status_on_stdout(script):
         if is_status_text(text):
             yield Hit(script.path, "status message on stdout; print it to sys.stderr",
                       call.lineno, call.col_offset + 1)
+
+
+#: files that declare a skill's Python dependencies
+REQUIREMENT_FILES = ("pyproject.toml", "setup.py", "setup.cfg", "Pipfile", "environment.yml", "environment.yaml", "uv.lock")
+
+
+def _declares_requirements(rel: str) -> bool:
+    name = rel.rsplit("/", 1)[-1]
+    return name in REQUIREMENT_FILES or (name.startswith("requirements") and name.endswith((".txt", ".in")))
+
+
+def _own_module(script, name: str) -> bool:
+    """Whether *name* is a module of the skill itself (``name.py`` or a package folder ``name/``)."""
+    if script.skill is None:
+        folder = script.path.parent
+        return (folder / f"{name}.py").exists() or (folder / name).is_dir()
+    return any(rel.rsplit("/", 1)[-1] == f"{name}.py" or f"/{rel}".find(f"/{name}/") >= 0
+               for rel in script.skill.files)
+
+
+def _skill_says_to_install(script) -> bool:
+    """Whether a file of the skill tells its reader to install Python packages (a Markdown file,
+    a wrapper script that sets up a virtualenv, the script's own docstring)."""
+    from skillsmith.lang.python_checklist import says_to_install
+
+    files = script.skill.files.values() if script.skill is not None else [script.file]
+    return any(f.text is not None and says_to_install(f.text) for f in files)
+
+
+def _skill_names_package(script, name: str) -> bool:
+    """Whether a Markdown file of the skill names the package (a prerequisite list, an install line)."""
+    from skillsmith.lang.python_checklist import names_package
+
+    if script.skill is None:
+        return False
+    return any(rel.endswith(".md") and f.text is not None and names_package(f.text, name)
+               for rel, f in script.skill.files.items())
+
+
+@rule("PYS054", "import-undeclared", summary="An import from outside the standard library has no guard and no declared dependency.",
+      seed="000 §2, §10", scope="script", severity="warning")
+def import_undeclared(script):
+    """
+    ## What it does
+    Flags `import x` / `from x import y` of a module that is not in Python's standard library
+    (`sys.stdlib_module_names`) when nothing makes it safe:
+
+    - no `try: ... except ImportError:` (or `ModuleNotFoundError`) around it, and it is not
+      under `if TYPE_CHECKING:`;
+    - the script has no PEP 723 block (`# /// script` with its `dependencies`);
+    - the skill has no requirements file (`requirements*.txt`, `pyproject.toml`, `setup.py`,
+      `Pipfile`, `environment.yml`), none of its files tells the reader to install Python
+      packages (`pip install ...`, `uv add ...` in a Markdown file, a wrapper script that sets
+      up a virtualenv, the script's own docstring: what they install may bring this one along)
+      and no Markdown file names any of the script's packages (`- NumPy, SciPy` under
+      Prerequisites: the others may come with the ones named);
+    - it is not a module of the skill itself (`helpers.py` or a package folder beside it),
+      and the script does not add folders to `sys.path` (its imports may then be modules
+      kept beside the skill).
+
+    ## Why is this bad?
+    On a machine without the package the script dies with a `ModuleNotFoundError` stack
+    trace, and nothing in the skill says what to install. A declared dependency can be
+    installed (`uv run` reads PEP 723); a guarded import can exit 5 with an install hint.
+
+    ## Example
+    ```python
+    import requests
+    ```
+
+    Use instead:
+    ```python
+    # /// script
+    # requires-python = ">=3.9"
+    # dependencies = ["requests"]
+    # ///
+    import requests
+    ```
+
+    or a guard:
+    ```python
+    try:
+        import requests
+    except ImportError:
+        print("needs requests: pip install requests", file=sys.stderr)
+        sys.exit(EXIT_PRECONDITION)
+    ```
+    """
+    facts = _facts(script)
+    if facts is None:
+        return
+    from skillsmith.lang.python_checklist import PEP723, changes_import_path, unguarded_imports
+
+    if PEP723.search(script.file.text or "") or changes_import_path(facts.calls):
+        return
+    if script.skill is not None and any(_declares_requirements(rel) for rel in script.skill.files):
+        return
+    imports = [(name, node) for name, node in unguarded_imports(script.py[0]) if not _own_module(script, name)]
+    if not imports or _skill_says_to_install(script):
+        return
+    if any(_skill_names_package(script, name) for name, _ in imports):
+        return  # the skill documents what the script needs; the rest may come with it
+    for name, node in imports:
+        yield Hit(script.path, f"imports {name}, which is not in the standard library, with no ImportError guard "
+                  "and no declared dependency (a PEP 723 block or a requirements file)", node.lineno, node.col_offset + 1)
+
+
+@rule("PYS055", "unknown-arguments-accepted", summary="parse_known_args() throws the unknown arguments away.",
+      seed="000 §6", scope="script", severity="warning")
+def unknown_arguments_accepted(script):
+    """
+    ## What it does
+    Flags `parser.parse_known_args()` when the unknown arguments it returns are thrown away:
+    `parse_known_args()[0]`, `args, _ = parser.parse_known_args()`, a name for them the
+    script never reads, or a call whose result is not kept. A script that passes them on
+    (`args, rest = ...; subprocess.run([tool, *rest])`) is not flagged.
+
+    ## Why is this bad?
+    Agents invent flags. `--dry-run` that the script does not know is silently dropped, and
+    the script does the real thing and reports success. The protocol wants a hard usage
+    error (exit 2) for unknown flags and extra positionals, which `parse_args()` gives.
+
+    ## Example
+    ```python
+    args, _ = parser.parse_known_args()
+    ```
+
+    Use instead:
+    ```python
+    args = parser.parse_args()
+    ```
+    """
+    facts = _facts(script)
+    if facts is None:
+        return
+    from skillsmith.lang.python_checklist import discarded_extras
+
+    for call in discarded_extras(script.py[0]):
+        yield Hit(script.path, "parse_known_args() drops the arguments it does not know; use parse_args() so they "
+                  "are a usage error (exit 2)", call.lineno, call.col_offset + 1)
+
+
+@rule("PYS056", "rmtree-without-confirmation", summary="shutil.rmtree of a path the caller gave, with no --force, --yes or --dry-run.",
+      seed="000 §6", scope="script", severity="warning")
+def rmtree_without_confirmation(script):
+    """
+    ## What it does
+    Flags `shutil.rmtree(...)` of a path taken from the command line (`args.out` of a
+    `parse_args()` result, `sys.argv`) in a script that offers no `--force`, `--yes` or
+    `--dry-run` option and asks no `[y/N]` question.
+
+    ## Why is this bad?
+    Agents fabricate plausible inputs. One wrong argument and the script deletes a folder
+    tree without a word. The protocol wants destructive steps behind an explicit
+    `--force`/`--yes`, or a dry run by default.
+
+    ## Example
+    ```python
+    shutil.rmtree(args.output)
+    ```
+
+    Use instead:
+    ```python
+    parser.add_argument("--force", action="store_true", help="remove OUTPUT if it exists")
+    ...
+    if os.path.exists(args.output) and not args.force:
+        parser.error(f"{args.output} exists; pass --force to replace it")
+    shutil.rmtree(args.output, ignore_errors=True)
+    ```
+    """
+    facts = _facts(script)
+    if facts is None:
+        return
+    from skillsmith.lang.python_checklist import argument_removals
+
+    for call in argument_removals(script.py[0], facts.calls, facts.aliases, facts.strings):
+        yield Hit(script.path, "removes a folder the caller named with shutil.rmtree, with no --force/--yes or dry run",
+                  call.lineno, call.col_offset + 1)
+
+
+@rule("PYS057", "write-in-place", summary="The destination given on the command line is written in place, not through a temp file and rename.",
+      seed="000 §6, §10", scope="script", severity="info")
+def write_in_place(script):
+    """
+    ## What it does
+    Flags `open(args.out, "w")` (modes `w`, `x`, `wb`, ...) and `Path(args.out).write_text(...)`
+    where the path comes from the command line (`args.<name>` of a `parse_args()` result,
+    `sys.argv`), in a script that never renames a file (`os.replace`, `os.rename`,
+    `shutil.move`, `path.replace(dest)`) nor uses `tempfile`.
+
+    ## Why is this bad?
+    A run that fails or is killed half-way leaves a truncated destination, and the old
+    content is gone. The protocol: write `<dest>.tmp`, then rename it over the destination,
+    so the destination is always either the old file or the new one.
+
+    ## Example
+    ```python
+    with open(args.output, "w") as fh:
+        fh.write(report)
+    ```
+
+    Use instead:
+    ```python
+    tmp = f"{args.output}.tmp"
+    with open(tmp, "w") as fh:
+        fh.write(report)
+    os.replace(tmp, args.output)
+    ```
+    """
+    facts = _facts(script)
+    if facts is None:
+        return
+    from skillsmith.lang.python_checklist import in_place_writes
+
+    for call in in_place_writes(script.py[0], facts.calls, facts.aliases):
+        yield Hit(script.path, "writes the destination from the command line in place; write a temp file and "
+                  "os.replace() it", call.lineno, call.col_offset + 1)

@@ -252,6 +252,134 @@ def unquoted_expansion(script):
                   end_row + 1, end_col + 1)
 
 
+@rule("SHL052", "echo-status-on-stdout", summary="A shell script prints a status message to stdout.",
+      seed="000 §4", scope="script", severity="warning")
+def status_on_stdout(script):
+    """
+    ## What it does
+    Flags `echo` and `printf` commands whose literal text is clearly status, not data, and
+    whose output reaches the script's stdout. Status text is judged as for Python's print
+    (PYS053): it starts with words like "Processing", "Loading", "Done", "Warning:",
+    "Error:", "[INFO]" or ends with "...". Only scripts that print data for a program beside
+    it are judged: they handle `--json` or print JSON. A report meant for a person (a
+    diagnostic panel, an installer's log) is its own product. Not flagged: a print redirected to stderr or a
+    file (`>&2`, `{ ...; } >&2`), captured (`$(...)`, the left side of a pipe), inside a
+    function that is only ever called with its stdout sent elsewhere (`log "..." >&2`), and
+    every print of a script that moves its stdout (`exec >&2`).
+
+    ## Why is this bad?
+    stdout is the agent's input. A progress line in it breaks `| jq` and every parser
+    downstream; status belongs on stderr.
+
+    ## Example
+    ```bash
+    echo "Fetching $url..."
+    curl -fsS "$url"
+    ```
+
+    Use instead:
+    ```bash
+    echo "Fetching $url..." >&2
+    curl -fsS "$url"
+    ```
+
+    ## Fix safety
+    No fix: a caller that reads these lines from stdout would stop seeing them there.
+    """
+    tree = _tree(script)
+    if tree is None:
+        return
+    from skillsmith.lang.shell_checklist import status_prints
+
+    for node in status_prints(tree.root_node, script.file.data, script.sh_nodes):
+        row, col = node.start_point
+        yield Hit(script.path, "status message on stdout; print it to stderr (>&2)", row + 1, col + 1)
+
+
+@rule("SHL053", "tool-unguarded", summary="An optional tool (jq, curl, gh, ...) is run without a command -v guard.",
+      seed="000 §2, §10", scope="script", severity="info")
+def tool_unguarded(script):
+    """
+    ## What it does
+    Flags the first use of a tool that is not part of a base system (`jq`, `yq`, `gh`,
+    `curl`, `wget`, `docker`, `node`, `npx`, `uv`, `ffmpeg`, `pandoc`, `rg`, ...) in a script
+    that never names the tool anywhere else: no `command -v jq`, `type jq`, `hash jq`, no
+    `need jq` helper call, no `for tool in jq curl` loop, no install hint. A script that
+    sources another file is not judged (its guards may live there). `git` and the POSIX
+    tools are not flagged.
+
+    ## Why is this bad?
+    On a machine without the tool the script dies half-way with `jq: command not found`
+    (exit 127), maybe after doing part of its work. A guard up front exits 5
+    (PRECONDITION) with an install hint, which the agent can act on.
+
+    ## Example
+    ```bash
+    curl -fsS "$url" | jq '.items[]'
+    ```
+
+    Use instead:
+    ```bash
+    for tool in curl jq; do
+      command -v "$tool" > /dev/null 2>&1 || { echo "needs $tool (e.g. brew install $tool)" >&2; exit "$EXIT_PRECONDITION"; }
+    done
+    curl -fsS "$url" | jq '.items[]'
+    ```
+    """
+    tree = _tree(script)
+    if tree is None:
+        return
+    from skillsmith.lang.shell_checklist import unguarded_tools
+
+    for tool, node in unguarded_tools(tree.root_node, script.file.data, script.sh_nodes):
+        row, col = node.start_point
+        yield Hit(script.path, f"`{tool}` is run without a `command -v {tool}` guard; check it first and exit 5 "
+                  "with an install hint", row + 1, col + 1)
+
+
+@rule("SHL054", "destructive-without-confirmation", summary="rm -r of a path the caller gave, with no --force, --yes or --dry-run.",
+      seed="000 §6", scope="script", severity="warning")
+def destructive_without_confirmation(script):
+    """
+    ## What it does
+    Flags `rm -r` (`-rf`, `-R`, `--recursive`) whose operand is a path the caller gave:
+    `"$1"`, `"$@"`, or a variable assigned from the arguments (`dir="$1"`, `out=${2:-}`,
+    `d) dir=$OPTARG`), alone or as `"$dir"/*`, in a script that offers no `--force`,
+    `--yes` or `--dry-run` (nor such a variable) and asks no `[y/N]` question. Variables also
+    assigned from `mktemp` are temporary folders and not flagged.
+
+    ## Why is this bad?
+    Agents fabricate plausible inputs. One wrong argument (`.`, `~`, a parent folder) and
+    the script deletes it without a word. The protocol wants destructive steps behind an
+    explicit `--force`/`--yes`, or a dry run by default.
+
+    ## Example
+    ```bash
+    out="$1"
+    rm -rf "$out"
+    ```
+
+    Use instead:
+    ```bash
+    out="$1"
+    if [[ "$force" -ne 1 ]]; then
+      echo "would remove $out; run again with --force" >&2
+      exit "$EXIT_USAGE"
+    fi
+    rm -rf -- "$out"
+    ```
+    """
+    tree = _tree(script)
+    if tree is None:
+        return
+    from skillsmith.lang.shell_checklist import argument_removals
+
+    for node in argument_removals(tree.root_node, script.file.data, script.sh_nodes):
+        row, col = node.start_point
+        yield Hit(script.path, "removes a path the caller gave with rm -r, with no --force/--yes or dry run",
+                  row + 1, col + 1)
+
+
 _LEVEL = {"error": "error", "warning": "warning", "info": "info", "style": "style"}
 
 

@@ -15,10 +15,11 @@ from skillsmith.model.sourcefile import SourceFile
 from skillsmith.scaffold.answers import (
     ANSWERS_FILE,
     CASES_MARKER,
-    DEFAULT_SUMMARY,
+    DEFAULT_KIND,
     SKILL_TEMPLATE,
     Created,
     script_problem,
+    kind_problem,
     summary_problem,
 )
 from skillsmith.scaffold.render import read_source, render, write_bytes, write_text
@@ -50,11 +51,16 @@ def skill_name(root: Path, skill_md: SourceFile) -> str:
     return data["name"] if isinstance(data.get("name"), str) and data["name"] else root.name
 
 
-def cited_line(script: str, json: bool, sample: str) -> str:
+def cited_line(script: str, json: bool, sample: str, kind: str = DEFAULT_KIND) -> str:
+    """The SKILL.md entry for a new script of *kind*: a worked invocation (and its --json form)."""
     run = f"{'python3' if script.endswith('.py') else 'bash'} scripts/{script}"
-    lines = [f"- Run `{script}` on a file: `{run} {sample}`"]
-    if json:
-        lines.append(f"- The same as JSON: `{run} --json {sample} | jq '.data[0]'`")
+    args = {"preflight": "--need git", "verifier": "--offline", "calculator": "counts.csv"}.get(kind, sample)
+    lines = [f"- Run `{script}`{' on a file' if args == sample else ''}: `{run} {args}`"]
+    if kind == "verifier":
+        lines[0] += " (structure only; the facts and their sources are in [assets/facts.json](assets/facts.json))"
+        lines.append(f"- Check the facts against their sources (network; exit 10 on drift, 7 when unreachable): `{run} --live`")
+    elif json:
+        lines.append(f"- The same as JSON: `{run} --json {'' if kind == 'preflight' else args + ' '}| jq '.data[0]'`")
     return "\n".join(lines) + "\n"
 
 
@@ -103,8 +109,11 @@ def insert_cases(text: str, cases: str) -> str | None:
     return None
 
 
-def add_script(skill_dir: str | Path, file_name: str, *, description: str | None = None) -> Created:
-    """Add one compliant script to a skill, its cases to tests/run.sh and a worked invocation to SKILL.md."""
+def add_script(skill_dir: str | Path, file_name: str, *, description: str | None = None,
+               kind: str = DEFAULT_KIND) -> Created:
+    """Add one compliant script of *kind* (seed 000 §8: ``answers.KINDS``) to a skill, its cases to
+    tests/run.sh and a worked invocation to SKILL.md; a verifier also gets ``assets/facts.json``
+    when the skill has none. Without *description* the script says what its kind does."""
     import tempfile
 
     root = Path(skill_dir)
@@ -115,14 +124,14 @@ def add_script(skill_dir: str | Path, file_name: str, *, description: str | None
     for folder in ("scripts", "tests"):
         if (root / folder).is_symlink():
             raise InvalidInputError(f"{root / folder} is a symbolic link; skillsmith writes only inside the skill")
-    problem = script_problem(file_name)
+    problem = script_problem(file_name) or kind_problem(kind, [file_name])
     if problem:
         raise UsageError(problem)
-    summary = description.strip() if description else DEFAULT_SUMMARY
-    problem = summary_problem(summary)
+    summary = description.strip() if description else None  # None: the template's, for the kind
+    problem = summary_problem(summary) if summary is not None else None
     if problem:
         raise UsageError(problem)
-    if not summary.endswith("."):
+    if summary is not None and not summary.endswith("."):
         summary += "."
     target = root / "scripts" / file_name
     if target.exists() or target.is_symlink():
@@ -143,15 +152,28 @@ def add_script(skill_dir: str | Path, file_name: str, *, description: str | None
         )
     with tempfile.TemporaryDirectory() as tmp:
         # the skill template with `part: script` renders only scripts/FILE and its cases.sh
-        render(SKILL_TEMPLATE, Path(tmp), {"part": "script", "name": name, "scripts": [file_name], "summary": summary, "json": as_json})
+        data = {"part": "script", "name": name, "scripts": [file_name], "json": as_json, "kind": kind}
+        if summary is not None:
+            data["summary"] = summary
+        render(SKILL_TEMPLATE, Path(tmp), data)
         script_text = (Path(tmp) / "scripts" / file_name).read_bytes()
         cases = (Path(tmp) / "cases.sh").read_text(encoding="utf-8")
+        facts = Path(tmp) / "assets" / "facts.json"
+        facts_text = facts.read_bytes() if facts.is_file() else None
     sample = "assets/sample-input.txt" if (root / "assets" / "sample-input.txt").is_file() else "notes.txt"
-    new_md = insert_scripts_entry(md_file.edit_text, cited_line(file_name, as_json, sample))
+    new_md = insert_scripts_entry(md_file.edit_text, cited_line(file_name, as_json, sample, kind))
     new_md = declare_resource(new_md, f"scripts/{file_name}", "executable")
     written = [f"scripts/{file_name}"]
     target.parent.mkdir(exist_ok=True)
     write_bytes(target, script_text, mode=0o755)
+    facts_file = root / "assets" / "facts.json"
+    if facts_text is not None and not (facts_file.exists() or facts_file.is_symlink()):
+        if (root / "assets").is_symlink():
+            raise InvalidInputError(f"{root / 'assets'} is a symbolic link; skillsmith writes only inside the skill")
+        facts_file.parent.mkdir(exist_ok=True)
+        write_bytes(facts_file, facts_text)
+        new_md = declare_resource(new_md, "assets/facts.json", "asset")
+        written.append("assets/facts.json")
     if run_file is not None:
         write_text(run_file, insert_cases(run_file.edit_text, cases))
         written.append("tests/run.sh")

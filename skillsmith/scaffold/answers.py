@@ -19,7 +19,16 @@ DEFAULT_SCRIPTS = ("main.py",)
 VERIFIER = "verify_facts.py"
 #: the line in tests/run.sh above which ``add script`` inserts its cases
 CASES_MARKER = "# skillsmith add script: new cases go above this line"
-DEFAULT_SUMMARY = "Count the lines and words of a text file."
+#: what a generated script does (seed 000 §8); the templates' ``_partials/<kind>.py.jinja``
+#: holds each one's logic and ``_partials/<kind>.cases.sh.jinja`` its test cases
+KINDS = {
+    "counter": "counts the lines and words of a text file (Python or shell; the default)",
+    "scanner": "checks an input file before the work starts and reports each finding (exit 10 on findings)",
+    "preflight": "checks that the tools a long step needs are installed (exit 5 with an install hint)",
+    "verifier": "checks assets/facts.json offline (--offline) and against its sources (--live; 7 unreachable, 10 drift)",
+    "calculator": "computes a ranking the agent should not redo by hand (counts, largest first, with shares)",
+}
+DEFAULT_KIND = "counter"
 
 _SCRIPT = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]*\.(py|sh)$")
 
@@ -41,6 +50,7 @@ class Answers:
     examples: bool = True
     json: bool = True
     verifier: bool = False
+    kind: str = DEFAULT_KIND
 
     def data(self) -> dict:
         """The answers Copier gets: every one that is given."""
@@ -67,6 +77,16 @@ def script_problem(file_name: str) -> str | None:
         return f"script {file_name!r} must end in .py or .sh"
     if not _SCRIPT.match(file_name):
         return f"script {file_name!r} may use only letters, digits, '_' and '-' before its extension"
+    return None
+
+
+def kind_problem(kind: str, scripts: list[str]) -> str | None:
+    """Why scripts named *scripts* cannot be of *kind*, or None."""
+    if kind not in KINDS:
+        return f"unknown script kind {kind!r}; choose one of {', '.join(KINDS)}"
+    shell = [s for s in scripts if not s.endswith(".py")]
+    if kind != DEFAULT_KIND and shell:
+        return f"a {kind} is written in Python; name {shell[0]!r} with .py (only a counter can be a shell script)"
     return None
 
 
@@ -125,6 +145,9 @@ def validate(answers: Answers) -> None:
         problem = script_problem(script)
         if problem:
             raise UsageError(problem)
+    problem = kind_problem(answers.kind, answers.scripts)
+    if problem:
+        raise UsageError(problem)
     stems = [s[:-3] for s in answers.scripts]
     if len(set(stems)) != len(stems) or (answers.verifier and VERIFIER in answers.scripts):
         raise UsageError("script names must be unique (by name without extension, and not verify_facts.py with --verifier)")

@@ -15,6 +15,7 @@ from skillsmith.errors import (
 from skillsmith.model.sourcefile import EncodeError, SourceFile
 from skillsmith.scaffold.answers import (
     ANSWERS_FILE,
+    DEFAULT_KIND,
     DEFAULT_SCRIPTS,
     Answers,
     Created,
@@ -182,6 +183,7 @@ def new(
     examples: bool = True,
     json: bool = True,
     verifier: bool = False,
+    kind: str = DEFAULT_KIND,
     force: bool = False,
 ) -> Created:
     """Create the skill folder ``dest/name`` from the templates and return what was written.
@@ -196,7 +198,7 @@ def new(
         name=name, description=description,
         target=target, license=license, author=author,
         scripts=list(scripts) if scripts else list(DEFAULT_SCRIPTS), examples=examples, json=json,
-        verifier=verifier,
+        verifier=verifier, kind=kind,
     )
     validate(answers)
     template = targets.get(target).new.template

@@ -11,7 +11,9 @@ from pathlib import Path
 
 from skillsmith import targets
 from skillsmith.scaffold.answers import (
+    DEFAULT_KIND,
     DEFAULT_SCRIPTS,
+    KINDS,
     SKILL_TEMPLATE,
     license_problem,
     script_problem,
@@ -95,6 +97,14 @@ def ask(options: dict) -> dict | None:
             default=" ".join(options["scripts"] or DEFAULT_SCRIPTS), validate=validator(scripts_problem), **out,
         ).unsafe_ask()
         answers["scripts"] = split_scripts(scripts)
+        if all(script.endswith(".py") for script in answers["scripts"]):  # a shell script can only be a counter
+            answers["kind"] = questionary.select(
+                "Script kind (seed 000 §8):", choices=[questionary.Choice(f"{kind}: {what}", value=kind)
+                                                       for kind, what in KINDS.items()],
+                default=options.get("kind") or DEFAULT_KIND, **out,
+            ).unsafe_ask()
+        else:
+            answers["kind"] = DEFAULT_KIND
         answers["examples"] = questionary.confirm("Include example references/ and assets/?", default=options["examples"], **out).unsafe_ask()
         answers["json"] = questionary.confirm("Scripts accept --json?", default=options["json"], **out).unsafe_ask()
         answers["verifier"] = questionary.confirm(
@@ -117,7 +127,7 @@ def summary(answers: dict) -> str:
     if targets.get(answers["target"]).new.template == SKILL_TEMPLATE:
         rows += [
             ("license", answers["license"] or "(none)"), ("author", answers["author"] or "(none)"),
-            ("scripts", ", ".join(answers["scripts"])), ("examples", "yes" if answers["examples"] else "no"),
+            ("scripts", ", ".join(answers["scripts"])), ("kind", answers.get("kind") or DEFAULT_KIND), ("examples", "yes" if answers["examples"] else "no"),
             ("--json", "yes" if answers["json"] else "no"), ("verifier", "yes" if answers["verifier"] else "no"),
         ]
     width = max(len(k) for k, _ in rows)

@@ -1,0 +1,206 @@
+"""Python facts for the protocol's checklist (seed 000 §6, §10), from the one ``ast`` parse:
+imports from outside the standard library without a guard, unknown arguments accepted
+(``parse_known_args`` with the extras thrown away), recursive removal of a path the caller
+gave, and writes to such a path in place.
+
+Each function answers only where the evidence is clear (a missed finding costs less than a
+false one).
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+import sys
+
+from skillsmith.lang.python import dotted, keyword, qualified
+
+#: exceptions whose handler makes an import optional
+_IMPORT_GUARDS = {"ImportError", "ModuleNotFoundError", "Exception", "BaseException"}
+#: a PEP 723 inline metadata block
+PEP723 = re.compile(r"^# /// script\s*$", re.MULTILINE)
+
+
+def _handles_import_error(handler: ast.ExceptHandler) -> bool:
+    if handler.type is None:
+        return True
+    kinds = handler.type.elts if isinstance(handler.type, ast.Tuple) else [handler.type]
+    return any((dotted(k) or "").rsplit(".", 1)[-1] in _IMPORT_GUARDS for k in kinds)
+
+
+def unguarded_imports(module: ast.Module) -> list[tuple[str, ast.stmt]]:
+    """(top-level module name, statement) of each import outside the standard library that no
+    ``try``/``except ImportError`` guards and no ``if TYPE_CHECKING:`` hides, first one per name."""
+    found: dict[str, ast.stmt] = {}
+
+    def visit(body: list, guarded: bool) -> None:
+        for node in body:
+            if isinstance(node, ast.Import) and not guarded:
+                for alias in node.names:
+                    found.setdefault(alias.name.split(".")[0], node)
+            elif isinstance(node, ast.ImportFrom) and not guarded and node.level == 0 and node.module:
+                found.setdefault(node.module.split(".")[0], node)
+            elif isinstance(node, ast.Try) or type(node).__name__ == "TryStar":
+                visit(node.body, guarded or any(_handles_import_error(h) for h in node.handlers))
+                for h in node.handlers:
+                    visit(h.body, guarded)
+                visit(node.orelse, guarded)
+                visit(node.finalbody, guarded)
+            elif isinstance(node, ast.If):
+                hidden = "TYPE_CHECKING" in (dotted(node.test) or "")
+                visit(node.body, guarded or hidden)
+                visit(node.orelse, guarded)
+            elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.With, ast.AsyncWith,
+                                   ast.For, ast.AsyncFor, ast.While)):
+                visit(node.body, guarded)
+                visit(getattr(node, "orelse", []), guarded)
+
+    visit(module.body, False)
+    stdlib = sys.stdlib_module_names
+    return [(name, node) for name, node in found.items() if name not in stdlib and name != "__future__"]
+
+
+#: import names whose distribution is named otherwise (for finding a declared requirement);
+#: a module that comes with another package names that package
+DISTRIBUTIONS = {
+    "yaml": "pyyaml", "PIL": "pillow", "cv2": "opencv-python", "bs4": "beautifulsoup4", "sklearn": "scikit-learn",
+    "dateutil": "python-dateutil", "docx": "python-docx", "pptx": "python-pptx", "fitz": "pymupdf",
+    "dotenv": "python-dotenv", "jwt": "pyjwt", "git": "gitpython", "magic": "python-magic", "Crypto": "pycryptodome",
+    "attr": "attrs", "serial": "pyserial", "usb": "pyusb", "jose": "python-jose", "botocore": "boto3",
+    "googleapiclient": "google-api-python-client", "OpenSSL": "pyopenssl", "Levenshtein": "python-levenshtein",
+    "splunklib": "splunk-sdk", "urllib3": "requests",
+}
+
+
+def _key(word: str) -> str:
+    """A package name without case, punctuation or a ``python``/``py`` prefix or suffix
+    (``taxii2-client`` and ``taxii2client``, ``python-evtx`` and ``Evtx`` meet)."""
+    key = re.sub(r"[^a-z0-9]", "", word.lower())
+    for affix in ("python", "py"):
+        if key.startswith(affix) and len(key) > len(affix) + 2:
+            key = key[len(affix):]
+        if key.endswith(affix) and len(key) > len(affix) + 2:
+            key = key[:-len(affix)]
+    return key
+
+
+def names_package(text: str, module_name: str) -> bool:
+    """Whether *text* names *module_name* or its distribution as a word (``NumPy, SciPy`` in a
+    list of prerequisites, ``pip install pyyaml``, ``python-evtx`` for ``Evtx``): documentation
+    that tells the reader about it. ``google`` is named by any ``google-...`` package."""
+    wanted = {_key(module_name), _key(DISTRIBUTIONS.get(module_name, module_name))}
+    words = {_key(w) for w in re.findall(r"[A-Za-z0-9][A-Za-z0-9_.-]*[A-Za-z0-9]|[A-Za-z0-9]", text)}
+    if module_name == "google":
+        return any(w.startswith("google") for w in words)
+    return bool(words & wanted)
+
+
+#: a line that tells the reader to install Python packages
+INSTALLS = re.compile(r"\b(pip3?|python3? -m pip|uv pip|pipx|conda|mamba|micromamba) install\b|\buv (add|sync|run --with)\b|"
+                      r"\bpoetry (add|install)\b", re.IGNORECASE)
+
+
+def says_to_install(text: str) -> bool:
+    """Whether *text* tells its reader to install Python packages (``pip install ...``, ``uv add ...``):
+    a skill that does declares its dependencies, and what they bring along with them."""
+    return bool(INSTALLS.search(text))
+
+
+def changes_import_path(calls: list) -> bool:
+    """Whether the script adds folders to ``sys.path``: its imports may then be modules beside the skill."""
+    return any(name in ("sys.path.insert", "sys.path.append", "sys.path.extend", "site.addsitedir") for name, _ in calls)
+
+
+def _args_names(module: ast.Module) -> set[str]:
+    """Names bound to ``parse_args()``/``parse_known_args()`` results (``args = parser.parse_args()``)."""
+    names = set()
+    for node in ast.walk(module):
+        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call):
+            func = dotted(node.value.func) or ""
+            if func.endswith(("parse_args", "parse_known_args")):
+                for t in node.targets:
+                    if isinstance(t, ast.Name):
+                        names.add(t.id)
+                    elif isinstance(t, ast.Tuple) and t.elts and isinstance(t.elts[0], ast.Name):
+                        names.add(t.elts[0].id)
+    return names
+
+
+def discarded_extras(module: ast.Module) -> list[ast.Call]:
+    """``parse_known_args()`` calls whose unknown arguments are thrown away: ``[0]``,
+    ``args, _ = ...``, or a name for them the module never reads."""
+    loads = {n.id for n in ast.walk(module) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+    found = []
+    for node in ast.walk(module):
+        if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Call) \
+                and (dotted(node.value.func) or "").endswith("parse_known_args") \
+                and isinstance(node.slice, ast.Constant) and node.slice.value == 0:
+            found.append(node.value)
+        elif isinstance(node, ast.Assign) and isinstance(node.value, ast.Call) \
+                and (dotted(node.value.func) or "").endswith("parse_known_args"):
+            target = node.targets[0]
+            if isinstance(target, ast.Tuple) and len(target.elts) == 2:
+                extra = target.elts[1]
+                if isinstance(extra, ast.Name) and (extra.id.startswith("_") or extra.id not in loads):
+                    found.append(node.value)
+        elif isinstance(node, ast.Expr) and isinstance(node.value, ast.Call) \
+                and (dotted(node.value.func) or "").endswith("parse_known_args"):
+            found.append(node.value)
+    return found
+
+
+def _from_caller(expr: ast.AST, args: set[str], aliases: dict[str, str]) -> bool:
+    """Whether *expr* holds a value the caller gave: ``args.x`` (of a parse result) or ``sys.argv``."""
+    for node in ast.walk(expr):
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in args:
+            return True
+        if (qualified(node, aliases) or "") == "sys.argv":
+            return True
+    return False
+
+
+_CONFIRMS = re.compile(r"--(force|yes|dry-?run|confirm|apply|execute|no-dry-run|really)\b|\[y/n\]|\(y/n\)|y/N\b|Y/n\b",
+                       re.IGNORECASE)
+
+
+def confirms(strings: set[str]) -> bool:
+    """Whether the script offers ``--force``, ``--yes``, ``--dry-run`` or a ``[y/N]`` prompt."""
+    return any(_CONFIRMS.search(s) for s in strings)
+
+
+def argument_removals(module: ast.Module, calls: list, aliases: dict[str, str], strings: set[str]) -> list[ast.Call]:
+    """``shutil.rmtree(...)`` of a path the caller gave, in a script with no way to confirm it."""
+    args = _args_names(module)
+    found = [call for name, call in calls
+             if name == "shutil.rmtree" and call.args and _from_caller(call.args[0], args, aliases)]
+    return [] if not found or confirms(strings) else found
+
+
+#: calls that make a write atomic or use a temporary file: a script with any of them is left alone
+_ATOMIC = ("os.replace", "os.rename", "shutil.move", "shutil.copy", "tempfile.")
+_WRITE_MODES = re.compile(r"^[wx]")
+
+
+def _renames(name: str, call: ast.Call) -> bool:
+    """A rename: ``os.replace(a, b)``, ``tempfile.*``, or ``path.replace(dest)`` (one argument; ``str.replace`` takes two)."""
+    return name.startswith(_ATOMIC) or (name.rsplit(".", 1)[-1] in ("replace", "rename") and len(call.args) == 1)
+
+
+def in_place_writes(module: ast.Module, calls: list, aliases: dict[str, str]) -> list[ast.Call]:
+    """``open(args.out, "w")`` and ``Path(args.out).write_text(...)``: the caller's destination
+    written in place, in a script that never renames a temporary file."""
+    if any(_renames(name, call) for name, call in calls):
+        return []
+    args = _args_names(module)
+    found = []
+    for name, call in calls:
+        if name in ("open", "io.open") and call.args:
+            mode = call.args[1] if len(call.args) > 1 else (keyword(call, "mode").value if keyword(call, "mode") else None)
+            if isinstance(mode, ast.Constant) and isinstance(mode.value, str) and _WRITE_MODES.match(mode.value) \
+                    and _from_caller(call.args[0], args, aliases):
+                found.append(call)
+    for node in ast.walk(module):  # ``Path(args.out).write_text(...)``: a call on a call has no dotted name
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+                and node.func.attr in ("write_text", "write_bytes") and _from_caller(node.func.value, args, aliases):
+            found.append(node)
+    return sorted(found, key=lambda c: (c.lineno, c.col_offset))
