@@ -61,3 +61,13 @@ def test_newer_python_syntax_is_a_note_about_this_machine_not_a_finding(tmp_path
     broken = '#!/usr/bin/env python3\n"""Print a greeting."""\nprint("unclosed\n'
     root = skill(tmp_path, "broken", "Greet: `python3 scripts/greet.py`.", {"scripts/greet.py": broken}, mode=0o755)
     assert [r for _, r in findings(root, "PYS001")] == ["PYS001"]
+
+
+def test_a_script_run_through_the_path_of_its_installed_skill_is_cited(tmp_path):
+    """``python3 ~/.claude/skills/NAME/scripts/x.py``: this skill's script, run by its interpreter."""
+    body = "Echo: `python3 ~/.claude/skills/installed/scripts/echo.py a b`."
+    root = skill(tmp_path, "installed", body, {"scripts/echo.py": PY})
+    assert findings(root, "CON003", "CON012", "CON013", "RES002") == []
+    body = "Echo: `python3 ~/.claude/skills/another/scripts/echo.py a b`."  # another skill's copy
+    root = skill(tmp_path, "elsewhere", body, {"scripts/echo.py": PY})
+    assert [r for _, r in findings(root, "CON012")] == ["CON012"]

@@ -21,6 +21,10 @@ _REF_DEF = re.compile(r"^\s{0,3}\[[^\]]+\]:\s*<?(\S+?)>?(?:\s+.*)?$")
 _PATH = re.compile(
     r"(?<![\w.@/$-])((?:\{baseDir\}/|\$\{?CLAUDE_SKILL_DIR\}?/|\./)?(?:scripts|references|assets)/[\w.@+%/-]*[\w@+%/-])"
 )
+#: this skill's files named through the folder that holds it: ``~/.claude/skills/NAME/scripts/x.py``,
+#: ``$SKILL_DIR/../NAME/scripts/x.sh``, ``skills/group/NAME/scripts/x.py`` (NAME is checked by the caller)
+_OWNED_PATH = re.compile(r"/([\w.-]+)/((?:scripts|references|assets)/[\w.@+%/-]*[\w@+%/-])")
+_TOKEN_START = re.compile(r"[\s`'\"(\[<=]")
 _MENTION = re.compile(r"(?<![\w./$@-])((?:\./)?[\w-][\w./-]*\.md)\b(?![\w/(-])")
 _SCHEME = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*:")
 _PREFIXES = re.compile(r"^(?:\{baseDir\}/|\$\{?CLAUDE_SKILL_DIR\}?/|\./)")
@@ -110,8 +114,13 @@ def _within(starts: list[int], ends: list[int], offset: int) -> bool:
     return k >= 0 and offset < ends[k]
 
 
-def extract(lines: list[str], first_line: int) -> list[Citation]:
-    """Citations in *lines*, which start at line *first_line* of the file."""
+def extract(lines: list[str], first_line: int, owner: str | None = None) -> list[Citation]:
+    """Citations in *lines*, which start at line *first_line* of the file.
+
+    *owner*: the name of the skill's folder; a path through it (``~/.claude/skills/OWNER/scripts/x.py``)
+    cites ``scripts/x.py``, its column at the start of the whole path, so a worked invocation reads
+    as one (``python3 scripts/x.py ...``). A path through another folder is another skill's.
+    """
     found: list[Citation] = []
     for index, text in enumerate(lines):
         has_link, has_path = "](" in text, "scripts/" in text or "references/" in text or "assets/" in text
@@ -144,6 +153,16 @@ def extract(lines: list[str], first_line: int) -> list[Citation]:
             path_ends.append(m.end())
             raw = m.group(1)
             found.append(Citation(normalise(raw), raw, lineno, m.start(1) + 1, "path", text, m.end()))
+        for m in _OWNED_PATH.finditer(text) if has_path and owner else ():
+            if m.group(1) != owner or _within(link_starts, link_ends, m.start()) \
+                    or _within(path_starts, path_ends, m.start(2)):
+                continue
+            start = max((t.end() for t in _TOKEN_START.finditer(text, max(0, m.start() - 300), m.start())), default=0)
+            if "://" in text[start:m.start()]:
+                continue  # a URL's path
+            path_starts.append(start)
+            path_ends.append(m.end())
+            found.append(Citation(m.group(2), text[start:m.end()], lineno, start + 1, "path", text, m.end()))
         if ".md" in text:
             for m in _MENTION.finditer(text):
                 at = m.start()

@@ -155,7 +155,7 @@ class Skill(BashSyntaxMixin):
         if fm.error is not None and fm.error.kind == "missing":
             start = 1
         body = lines[start - 1:]
-        return SkillDoc(md, fm, body, start, citations.extract(body, start))
+        return SkillDoc(md, fm, body, start, citations.extract(body, start, self.root.name))
 
     @cached_property
     def scripts(self) -> list["Script"]:
@@ -186,7 +186,7 @@ class Skill(BashSyntaxMixin):
                 continue
             seen.add(rel)
             base = str(PurePosixPath(rel).parent)
-            for inner in citations.extract(f.lines, 1):
+            for inner in citations.extract(f.lines, 1, self.root.name):
                 target = inner.target
                 if base not in (".", "") and not target.startswith(("scripts/", "references/", "assets/")):
                     target = str(PurePosixPath(base) / target)
