@@ -71,3 +71,9 @@ def test_a_script_run_through_the_path_of_its_installed_skill_is_cited(tmp_path)
     body = "Echo: `python3 ~/.claude/skills/another/scripts/echo.py a b`."  # another skill's copy
     root = skill(tmp_path, "elsewhere", body, {"scripts/echo.py": PY})
     assert [r for _, r in findings(root, "CON012")] == ["CON012"]
+
+
+def test_a_file_the_user_makes_in_the_installed_skill_is_not_a_missing_resource(tmp_path):
+    body = "Store the key in `~/.claude/skills/keyed/scripts/.env`. Run `python3 scripts/echo.py a`."
+    root = skill(tmp_path, "keyed", body, {"scripts/echo.py": PY})
+    assert findings(root, "RES002") == []

@@ -36,7 +36,8 @@ class Citation:
     raw: str  # as written
     line: int  # 1-based line in SKILL.md
     column: int  # 1-based
-    kind: str  # "link" | "path" | "mention" (a bare file name such as FORMS.md in prose)
+    kind: str  # "link" | "path" | "mention" (a bare file name such as FORMS.md in prose) | "installed" (a path
+    #            through the skill's installed folder, ~/.claude/skills/NAME/scripts/x.py: may name a file the user makes)
     text: str = field(default="", repr=False)  # the whole line (shared by its citations, not copied)
     end: int = 0  # offset in *text* just after the citation
 
@@ -162,7 +163,7 @@ def extract(lines: list[str], first_line: int, owner: str | None = None) -> list
                 continue  # a URL's path
             path_starts.append(start)
             path_ends.append(m.end())
-            found.append(Citation(m.group(2), text[start:m.end()], lineno, start + 1, "path", text, m.end()))
+            found.append(Citation(m.group(2), text[start:m.end()], lineno, start + 1, "installed", text, m.end()))
         if ".md" in text:
             for m in _MENTION.finditer(text):
                 at = m.start()

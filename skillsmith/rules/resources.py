@@ -138,8 +138,8 @@ def cited_path_missing(skill):
         return
     for c in doc.citations:
         target = skill_path(c.target).rel
-        if not c.target or target is None:
-            continue
+        if not c.target or target is None or c.kind == "installed":
+            continue  # a path in the installed copy may be one the user creates (an API key's .env)
         if any(ch in target for ch in "*?[{<$"):
             continue  # a pattern or placeholder, not a path
         if skill.exists(target):
