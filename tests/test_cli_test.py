@@ -38,6 +38,7 @@ def generated(tmp_path_factory):
         ["verified", "--verifier"],
         ["edge", "--target", "stabledge", "--verifier", "--script", "run.sh"],
         ["kv_tool", "--target", "kvist"],
+        *([f"kind-{kind}", "--kind", kind] for kind in ("scanner", "preflight", "verifier", "calculator")),
     ]
     for argv in kinds:
         r = run_cli("new", *argv, "--defaults", "--dest", str(parent))
@@ -51,12 +52,14 @@ def test_every_generated_kind_passes_its_own_suites(generated, mode):
     assert r.code == 0, r.stdout
     rows = r.json()["data"]
     suites = sorted((os.path.basename(row["skill"]), row["suite"]) for row in rows)
-    assert suites == [("bare", "run.sh"), ("edge", "run.sh"), ("kv_tool", "contract"), ("kv_tool", "unittest"),
+    assert suites == [("bare", "run.sh"), ("edge", "run.sh"), ("kind-calculator", "run.sh"),
+                      ("kind-preflight", "run.sh"), ("kind-scanner", "run.sh"), ("kind-verifier", "run.sh"),
+                      ("kv_tool", "contract"), ("kv_tool", "unittest"),
                       ("plain", "run.sh"), ("shell", "run.sh"), ("verified", "run.sh")]
     assert {row["status"] for row in rows} == {"passed"}, rows
     meta = r.json()["meta"]
-    assert (meta["passed"], meta["failed"], meta["timed_out"], meta["without_suite"]) == (7, 0, 0, 0)
-    assert "7 passed, 0 failed" in r.stderr
+    assert (meta["passed"], meta["failed"], meta["timed_out"], meta["without_suite"]) == (11, 0, 0, 0)
+    assert "11 passed, 0 failed" in r.stderr
 
 
 def test_text_report_lists_each_suite_on_stdout_and_the_summary_on_stderr(generated):
