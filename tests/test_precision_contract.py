@@ -77,3 +77,34 @@ def test_a_file_the_user_makes_in_the_installed_skill_is_not_a_missing_resource(
     body = "Store the key in `~/.claude/skills/keyed/scripts/.env`. Run `python3 scripts/echo.py a`."
     root = skill(tmp_path, "keyed", body, {"scripts/echo.py": PY})
     assert findings(root, "RES002") == []
+
+
+def test_a_bare_call_of_a_script_whose_parser_needs_nothing_is_a_whole_call(tmp_path):
+    code = ('#!/usr/bin/env python3\n"""Print the date, or the time with --time."""\nimport argparse\nimport datetime\n\n'
+            'parser = argparse.ArgumentParser(description="Print the date.")\nparser.add_argument("--time", action="store_true")\n'
+            'args = parser.parse_args()\nnow = datetime.datetime.now()\nprint(now.time() if args.time else now.date())\n')
+    root = skill(tmp_path, "dated", "Today: `python3 scripts/today.py`.", {"scripts/today.py": code}, mode=0o755)
+    assert findings(root, "CON013") == []
+
+
+def test_json_written_into_a_file_is_not_output(tmp_path):
+    """PYS050 is about what stdout carries: a script that stores JSON in a file promises no envelope."""
+    code = ('#!/usr/bin/env python3\n"""Save the arguments in args.json."""\nimport json\nimport sys\n\n'
+            'with open("args.json", "w", encoding="utf-8") as f:\n    json.dump(sys.argv[1:], f)\nprint("saved")\n')
+    root = skill(tmp_path, "saver", "Save: `python3 scripts/save.py a b`.", {"scripts/save.py": code}, mode=0o755)
+    assert findings(root, "PYS050") == []
+    printed = code.replace('    json.dump(sys.argv[1:], f)\nprint("saved")\n', '    pass\nprint(json.dumps(sys.argv[1:]))\n')
+    root = skill(tmp_path, "printer", "Save: `python3 scripts/save.py a b`.", {"scripts/save.py": printed}, mode=0o755)
+    assert [r for _, r in findings(root, "PYS050")] == ["PYS050"]
+
+
+def test_a_default_formatter_with_nothing_to_rewrap_is_left_alone(tmp_path):
+    code = ('#!/usr/bin/env python3\n"""Print the arguments."""\nimport argparse\n\n'
+            'parser = argparse.ArgumentParser(description="Print the arguments.", '
+            'formatter_class=argparse.ArgumentDefaultsHelpFormatter)\nparser.add_argument("words", nargs="*")\n'
+            'print(" ".join(parser.parse_args().words))\n')
+    root = skill(tmp_path, "fmt", "Print: `python3 scripts/p.py a b`.", {"scripts/p.py": code}, mode=0o755)
+    assert findings(root, "PYS003") == []
+    multi = code.replace('description="Print the arguments."', 'description="Print the arguments.\\n\\n  p.py a b"')
+    root = skill(tmp_path, "fmt2", "Print: `python3 scripts/p.py a b`.", {"scripts/p.py": multi}, mode=0o755)
+    assert [r for _, r in findings(root, "PYS003")] == ["PYS003"]

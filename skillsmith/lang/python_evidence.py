@@ -452,6 +452,13 @@ class ScriptFacts:
                     return True
         return any(stream == "" for stream, _ in self._prints)
 
+    @property
+    def json_on_stdout(self) -> list[ast.Call]:
+        """The calls that write JSON to stdout: ``print(json.dumps(x))``, ``json.dump(x, sys.stdout)``
+        (JSON written into a file is data kept, not output)."""
+        return [c for stream, c in self._prints if stream == "stdout"
+                and (self._is_json_print(c) or python.dotted(c.func) == "json.dump")]
+
     def _is_json_print(self, call: ast.Call) -> bool:
         return _printed(call, self.facts.aliases) is not None
 

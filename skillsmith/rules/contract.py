@@ -632,10 +632,13 @@ def script_cited_bare(script):
 
 
 def takes_nothing(script) -> bool:
-    """Whether the evidence says the script reads no arguments (nor stdin): no parser, no ``sys.argv``, no ``$1``."""
+    """Whether the evidence says a call without arguments is a whole call: the script reads none (nor
+    stdin), or its argparse parser needs none (every option optional, no required positional)."""
     if script.language == "python":
         ev = script.py_evidence
-        return ev is not None and not ev.reads_arguments and not ev.reads_stdin and not ev.delegates
+        if ev is None or ev.reads_stdin or ev.delegates:
+            return False
+        return not ev.reads_arguments or ev.parser is not None and ev.parser.accepts(ev.prog, []) is True
     ev = script.sh_evidence if script.language == "shell" else None
     return ev is not None and not ev.unparsed and not ev.argument_reads and not ev.options
 

@@ -148,8 +148,10 @@ def argparse_formatter_missing(script):
         if isinstance(fmt.value, ast.Name) or isinstance(fmt.value, ast.Attribute):
             if name.rsplit(".", 1)[-1] in RAW_FORMATTERS:
                 continue
-            # a project's own formatter class may subclass a raw one; only flag the known non-raw ones
-            if name.rsplit(".", 1)[-1] in ("HelpFormatter", "ArgumentDefaultsHelpFormatter", "MetavarTypeHelpFormatter"):
+            # a project's own formatter class may subclass a raw one; only flag the known non-raw ones,
+            # and only where there is text laid out in lines for them to rewrap
+            if name.rsplit(".", 1)[-1] in ("HelpFormatter", "ArgumentDefaultsHelpFormatter", "MetavarTypeHelpFormatter") \
+                    and ev is not None and ev.reflows(call):
                 yield Hit(script.path, f"formatter_class={name} rewraps the examples; use RawDescriptionHelpFormatter "
                                        "(a person chooses: the fix keeps the author's formatter)",
                           fmt.value.lineno, fmt.value.col_offset + 1, fix=None)
@@ -277,15 +279,18 @@ def json_helpers_missing(script):
     if facts is None:
         return
     module = script.py[0]
-    dumps = [call for name, call in facts.calls if name in ("json.dumps", "json.dump")]
-    if not dumps and "--json" not in facts.strings:
-        return
+    ev = script.py_evidence
+    dumps = ev.json_on_stdout if ev is not None else []
+    if not dumps and not (ev is not None and ev.json_flag and "--json" in facts.strings):
+        return  # JSON only written into files, or no --json switch of its own
     if defines(module, "emit_json"):
         return
     for node in facts.nodes or ast.walk(module):
         if is_envelope(node):
             return
     at = dumps[0] if dumps else None
+    if at is not None and dotted(at.func) == "print" and at.args and isinstance(at.args[0], ast.Call):
+        at = at.args[0]  # the json.dumps(...) inside the print
     yield Hit(script.path, "writes JSON but never the --json envelope (no emit_json helper)",
               at.lineno if at else 1, at.col_offset + 1 if at else 1)
 
