@@ -209,3 +209,14 @@ def test_help_cites_each_hosts_documentation():
     r = run_cli("link", "--help")
     for host in HOSTS:
         assert host.skills in r.stdout and all(url in r.stdout for url in host.docs)
+
+
+def test_a_claude_md_that_imports_the_canonical_file_is_one_source(tmp_path):
+    """``CLAUDE.md`` holding only ``@AGENT.md`` (Claude Code's import) cannot drift: no SUC001, and link leaves it."""
+    root = project(tmp_path)
+    (root / "CLAUDE.md").write_text("@AGENT.md\n")
+    c = run_cli("check", str(root), "--json", "--no-cache")
+    assert "SUC001" not in {f["rule"] for f in c.json()["data"]}
+    (root / "CLAUDE.md").write_text("@AGENT.md\n\nAlso: be brief.\n")  # more than the import: a copy of its own
+    c = run_cli("check", str(root), "--json", "--no-cache")
+    assert "SUC001" in {f["rule"] for f in c.json()["data"]}

@@ -144,12 +144,29 @@ def inspect_pair(root: Path, pair: Pair) -> LinkState:
         return LinkState(pair, MISSING, f"{pair.link} is missing; it should link to {pair.target}")
     if _same(link, canonical):
         return LinkState(pair, LINKED, f"{pair.link} and {pair.canonical} are the same")
+    if not pair.folder and _imports_only(link, pair.canonical):
+        return LinkState(pair, LINKED, f"{pair.link} imports {pair.canonical} (@{pair.canonical}): one source")
     if link.is_symlink():
         detail = f"{pair.link} links to {os.readlink(link)}, not to {pair.canonical}"
     else:
         kind = "folders" if pair.folder else "files"
         detail = f"{pair.link} and {pair.canonical} both exist as separate {kind}"
     return LinkState(pair, DIVERGED, detail)
+
+
+def _imports_only(link: Path, canonical: str) -> bool:
+    """Whether *link* is a small file that only imports the canonical one (Claude Code's ``@AGENTS.md``)."""
+    if link.is_symlink() or not link.is_file():
+        return False
+    try:
+        if link.stat().st_size > 4096:
+            return False
+        text = link.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return False
+    lines = [ln.strip() for ln in text.splitlines() if ln.strip() and not ln.lstrip().startswith("<!--")]
+    return bool(lines) and all(ln.lstrip("@").strip("./") == canonical for ln in lines if ln.startswith("@")) \
+        and any(ln.startswith("@") for ln in lines) and all(ln.startswith(("@", "#")) for ln in lines)
 
 
 def inspect(root: Path, hosts: tuple[str, ...] | list[str] = DEFAULT_HOSTS) -> list[LinkState]:
