@@ -108,3 +108,11 @@ def test_a_default_formatter_with_nothing_to_rewrap_is_left_alone(tmp_path):
     multi = code.replace('description="Print the arguments."', 'description="Print the arguments.\\n\\n  p.py a b"')
     root = skill(tmp_path, "fmt2", "Print: `python3 scripts/p.py a b`.", {"scripts/p.py": multi}, mode=0o755)
     assert [r for _, r in findings(root, "PYS003")] == ["PYS003"]
+
+
+def test_a_readme_the_skill_reads_through_a_placeholder_path_is_not_for_people(tmp_path):
+    body = "Read `{lang}/guide/README.md` for your language. Run `python3 scripts/echo.py a`."
+    files = {"scripts/echo.py": PY, "python/guide/README.md": "# Python\n", "go/guide/README.md": "# Go\n",
+             "notes/README.md": "# Notes for maintainers\n"}
+    root = skill(tmp_path, "langs", body, files)
+    assert findings(root, "RES006") == [("notes/README.md", "RES006")]

@@ -61,6 +61,22 @@ def file_names_in(skill) -> dict[str, frozenset[str]]:
     return found
 
 
+#: a path in code that holds a placeholder segment: `{lang}/claude-api/README.md`
+_PLACEHOLDER_PATH = re.compile(r"`([\w./-]*\{[\w-]{1,40}\}[\w./{}-]{0,200})`")
+
+
+def placeholder_paths(skill) -> list[re.Pattern[str]]:
+    """Patterns for the paths SKILL.md names with ``{placeholder}`` segments, one segment each."""
+    doc = skill.doc
+    if doc is None or doc.file.text is None:
+        return []
+    found = []
+    for m in _PLACEHOLDER_PATH.finditer(doc.file.text):
+        parts = re.split(r"\{[\w-]*\}", m.group(1).lstrip("./"))
+        found.append(re.compile("[^/]+".join(re.escape(part) for part in parts)))
+    return found
+
+
 def named_elsewhere(rel: str, names: dict[str, frozenset[str]]) -> bool:
     """Whether a file other than *rel* names it: by its path, its file name, or a folder that
     holds it written as a folder (``themes/``)."""
@@ -257,10 +273,14 @@ def human_docs_in_skill(skill):
     Use instead: put what the agent needs in SKILL.md or `references/`, and keep the README
     in the repository that holds the skills, outside the skill folder.
     """
+    patterns = None
     for rel, f in skill.files.items():
         if rel.startswith("assets/"):
             continue
         if is_human_doc(rel) and not skill.cited(rel):
+            patterns = placeholder_paths(skill) if patterns is None else patterns
+            if any(p.fullmatch(rel) for p in patterns):
+                continue  # SKILL.md reads it through a placeholder: `{lang}/claude-api/README.md`
             yield Hit(f.path, f"{rel} is a document for people; hosts bundle it with the skill")
 
 
