@@ -116,3 +116,14 @@ def test_a_readme_the_skill_reads_through_a_placeholder_path_is_not_for_people(t
              "notes/README.md": "# Notes for maintainers\n"}
     root = skill(tmp_path, "langs", body, files)
     assert findings(root, "RES006") == [("notes/README.md", "RES006")]
+
+
+def test_a_bare_call_of_a_shell_script_with_only_optional_flags_is_a_whole_call(tmp_path):
+    sh = ('#!/usr/bin/env bash\n# Print boot times.\n#\n# Usage:   boot.sh [--slow]\nset -uo pipefail\n\nslow=0\n'
+          'while [[ $# -gt 0 ]]; do\n  case "$1" in\n    --slow) slow=1; shift ;;\n'
+          '    *) echo "unknown: $1" >&2; exit 2 ;;\n  esac\ndone\necho "boot 12s (slow=$slow)"\n')
+    root = skill(tmp_path, "boot", "Why is boot slow? `scripts/boot.sh`.", {"scripts/boot.sh": sh}, mode=0o755)
+    assert findings(root, "CON013") == []
+    needs = sh.replace("# Usage:   boot.sh [--slow]", "# Usage:   boot.sh [--slow] LOG")
+    root = skill(tmp_path, "bootlog", "Why is boot slow? `scripts/boot.sh`.", {"scripts/boot.sh": needs}, mode=0o755)
+    assert [r for _, r in findings(root, "CON013")] == ["CON013"]

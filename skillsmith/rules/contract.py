@@ -633,14 +633,20 @@ def script_cited_bare(script):
 
 def takes_nothing(script) -> bool:
     """Whether the evidence says a call without arguments is a whole call: the script reads none (nor
-    stdin), or its argparse parser needs none (every option optional, no required positional)."""
+    stdin), or its parser needs none (argparse: every option optional, no required positional; shell:
+    no required positional read, and no required word in the header's Usage)."""
     if script.language == "python":
         ev = script.py_evidence
         if ev is None or ev.reads_stdin or ev.delegates:
             return False
         return not ev.reads_arguments or ev.parser is not None and ev.parser.accepts(ev.prog, []) is True
     ev = script.sh_evidence if script.language == "shell" else None
-    return ev is not None and not ev.unparsed and not ev.argument_reads and not ev.options
+    if ev is None or ev.unparsed or ev.needs_arguments:
+        return False
+    usage = script.header.fields.get("Usage") if script.header is not None else None
+    words = (usage.value if usage is not None else "").split(None, 1)
+    shown = re.sub(r"\[[^\]]*\]", "", words[1] if len(words) > 1 else "")  # what is left outside [optional] parts
+    return not re.search(r"<[^>]+>|(?<![\w-])[A-Z][A-Z0-9_]{1,}(?![\w-])", shown)  # no required FILE or <file>
 
 
 @rule("CON014", "exit-code-literal", summary="A literal non-zero exit code instead of a named constant.", seed="000 §5", scope="script", severity="warning", fix="safe")
