@@ -127,3 +127,13 @@ def test_a_bare_call_of_a_shell_script_with_only_optional_flags_is_a_whole_call(
     needs = sh.replace("# Usage:   boot.sh [--slow]", "# Usage:   boot.sh [--slow] LOG")
     root = skill(tmp_path, "bootlog", "Why is boot slow? `scripts/boot.sh`.", {"scripts/boot.sh": needs}, mode=0o755)
     assert [r for _, r in findings(root, "CON013")] == ["CON013"]
+
+
+def test_another_programs_json_option_in_the_header_is_no_promise(tmp_path):
+    sh = ('#!/usr/bin/env bash\n# Find a button on the screen.\n#\n# Uses `idb ui describe-all --json` for the tree.\n'
+          'set -uo pipefail\necho "found: ${1:-OK}"\n')
+    root = skill(tmp_path, "nav", "Find: `bash scripts/nav.sh OK`.", {"scripts/nav.sh": sh}, mode=0o755)
+    assert findings(root, "CON011") == []
+    own = sh.replace("# Uses `idb ui describe-all --json` for the tree.", "# With --json it prints JSON.")
+    root = skill(tmp_path, "nav2", "Find: `bash scripts/nav.sh OK`.", {"scripts/nav.sh": own}, mode=0o755)
+    assert [r for _, r in findings(root, "CON011")] == ["CON011"]

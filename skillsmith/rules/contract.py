@@ -541,7 +541,7 @@ def json_flag_missing(script):
     Use instead: implement `--json` with the envelope, or drop it from the header.
     """
     h = script.header if header_usable(script) else None
-    if h is None or not _JSON_FLAG.search(h.text):
+    if h is None or not any(_promises_json(line, script.rel) for line in h.lines):
         return
     if script.language == "python":
         facts = script.py_facts
@@ -552,6 +552,20 @@ def json_flag_missing(script):
         code = "\n".join(data.splitlines()[h.end_line:])
         if not _JSON_FLAG.search(code):
             yield Hit(script.path, "the header promises --json but the script never handles a --json option", h.start_line)
+
+
+def _promises_json(line: str, rel: str) -> bool:
+    """Whether a header line offers ``--json`` of this script: not inside a code span that runs
+    another program (``idb ui describe-all --json``)."""
+    name = PurePosixPath(rel).name
+    for m in _JSON_FLAG.finditer(line):
+        before = line[:m.start()]
+        if before.count("`") % 2 == 0:
+            return True  # prose or a field: about this script
+        span = before[before.rfind("`") + 1:]
+        if name in span or PurePosixPath(name).stem in span.split():
+            return True
+    return False
 
 
 def _citations_of(script):
