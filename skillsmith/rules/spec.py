@@ -440,8 +440,35 @@ def allowed_tools_invalid(skill):
         yield at_key(skill, "allowed-tools", f"'allowed-tools' must be a space-separated string, not a {yaml_type(value)}")
     elif not value.strip():
         yield at_key(skill, "allowed-tools", "'allowed-tools' is empty")
-    elif "," in value:
-        yield at_key(skill, "allowed-tools", "'allowed-tools' separates tools with commas; use spaces")
+
+
+@rule("SPC020", "allowed-tools-commas", summary="'allowed-tools' separates tool names with commas, not spaces.",
+      seed=SPEC, scope="skill", severity="warning")
+def allowed_tools_commas(skill):
+    """
+    ## What it does
+    Flags an `allowed-tools` string that separates its tool names with commas.
+
+    ## Why is this bad?
+    The specification defines the field as space-separated. Claude Code also reads commas,
+    so the skill works there; another host may read `Read,` as a tool name and grant nothing.
+    A portability warning, not an error.
+
+    ## Example
+    ```yaml
+    allowed-tools: Read, Write, Bash
+    ```
+
+    Use instead:
+    ```yaml
+    allowed-tools: Read Write Bash
+    ```
+    """
+    fm = frontmatter(skill)
+    value = fm.data.get("allowed-tools") if fm is not None else None
+    if isinstance(value, str) and "," in value:
+        yield at_key(skill, "allowed-tools", "'allowed-tools' separates tools with commas; the spec says spaces "
+                                              "(Claude Code reads both; other hosts may not)")
 
 
 @rule("SPC015", "unknown-field", summary="A top-level frontmatter field no known host defines.", seed=SPEC, scope="skill", severity="warning")
