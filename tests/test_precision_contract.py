@@ -137,3 +137,12 @@ def test_another_programs_json_option_in_the_header_is_no_promise(tmp_path):
     own = sh.replace("# Uses `idb ui describe-all --json` for the tree.", "# With --json it prints JSON.")
     root = skill(tmp_path, "nav2", "Find: `bash scripts/nav.sh OK`.", {"scripts/nav.sh": own}, mode=0o755)
     assert [r for _, r in findings(root, "CON011")] == ["CON011"]
+
+
+def test_a_variable_that_holds_a_command_is_not_an_invocation():
+    from skillsmith.model import citations
+
+    for line, want in (('VALIDATOR="bash scripts/v.sh"', None), ("FOO=1 bash scripts/v.sh a", "FOO=1 bash scripts/v.sh a"),
+                       ('X="a b" python3 scripts/v.sh', None), ("X='a' python3 scripts/v.sh c", "X='a' python3 scripts/v.sh c")):
+        cited = citations.extract([line], 1)
+        assert citations.invocation([line], cited[0], True) == want, line

@@ -179,7 +179,7 @@ _FENCE = re.compile(r"^\s{0,3}(```|~~~)")
 #: prose that asks for the span after it to be run: "Run `scripts/x.sh`"
 _RUN_VERB = re.compile(r"\b(run|execute|invoke|call|launch)(\s+(it|this|the\s+\w+))?\s*:?\s*$", re.IGNORECASE)
 _LAUNCHER = re.compile(
-    r"^(?:\$\s+)?((?:[A-Za-z_][A-Za-z0-9_]*=\S*\s+)*"
+    r"^(?:\$\s+)?((?:[A-Za-z_][A-Za-z0-9_]*=(?:\"[^\"\s]*\"|'[^'\s]*'|[^\s\"']*)\s+)*"  # VAR=value (closed quotes)
     r"(?:(?:bash|sh|zsh|dash|ksh)\s+"  # a shell
     r"|(?:python[23]?(?:\.\d+)?|pypy3?|py)(?:\s+-[A-Za-z]\w*)*\s+"  # Python (python3 -u)
     r"|uv\s+run(?:\s+--?[\w-]+)*\s+|uvx\s+|pipx\s+run\s+|poetry\s+run\s+python3?\s+)?)$"  # a Python launcher
