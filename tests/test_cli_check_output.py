@@ -24,7 +24,7 @@ def test_full_output_matches_the_expected_file():
     assert r.code == 10, r.stderr
     assert r.stdout == (OUTPUT / "report-tool.full.txt").read_text()
     assert r.stderr == (
-        "Found 11 findings (10 errors, 1 warning) in 3 files; 1 skill checked.\n"
+        "Found 10 findings (9 errors, 1 warning) in 3 files; 1 skill checked.\n"
         "6 fixable with `skillsmith fix`.\n"
         "1 more fixable with `skillsmith fix --unsafe-fixes`.\n"
     )
@@ -45,9 +45,8 @@ def test_concise_is_the_default_one_line_per_finding():
     explicit = run_cli("check", "report-tool", "--ignore", "SHL090", "--no-cache", "--output-format", "concise", cwd=OUTPUT)
     assert concise.code == explicit.code == 10
     assert concise.stdout == explicit.stdout
-    assert concise.stdout.count("\n") == 11
-    assert concise.stdout.splitlines()[0] == (
-        "report-tool/SKILL.md:8:6: CON013 scripts/tool.sh is cited without an invocation; show it with its arguments")
+    assert concise.stdout.count("\n") == 10
+    assert concise.stdout.splitlines()[0] == "report-tool/SKILL.md:8:42: RES002 references/guide.md does not exist in the skill"
 
 
 @pytest.mark.parametrize("fmt", ["--json", "--format=sarif"])
@@ -64,12 +63,12 @@ def test_statistics_count_findings_per_rule():
     lines = r.stdout.splitlines()
     assert lines[0] == "2  CON009  [*] help-missing"
     assert "1  CON012      script-not-cited" in lines
-    assert len(lines) == 10  # one line per rule, not per finding
-    assert "Found 11 findings" in r.stderr
+    assert len(lines) == 9  # one line per rule, not per finding
+    assert "Found 10 findings" in r.stderr
     j = run_cli("check", "report-tool", "--statistics", "--json", "--ignore", "SHL090", cwd=OUTPUT).json()
     assert j["meta"]["schema"] == "skillsmith.statistics/v1"
     assert j["data"][0] == {"rule": "CON009", "name": "help-missing", "count": 2, "fix": "safe"}
-    assert sum(row["count"] for row in j["data"]) == 11
+    assert sum(row["count"] for row in j["data"]) == 10
 
 
 def test_statistics_do_not_apply_to_sarif():
@@ -81,7 +80,7 @@ def test_statistics_do_not_apply_to_sarif():
 def test_quiet_prints_findings_and_nothing_else():
     r = run_cli("check", "report-tool", "--quiet", "--no-cache", cwd=OUTPUT, env={"PATH": "/usr/bin:/bin"})
     assert r.code == 10
-    assert r.stdout.count("\n") >= 11
+    assert r.stdout.count("\n") >= 10
     assert r.stderr == ""  # no summary, and no note that ShellCheck is missing
 
 
@@ -128,11 +127,11 @@ def test_colour_only_on_a_terminal_and_never_with_no_color(tmp_path):
     env = {**os.environ, "TERM": "xterm", "SKILLSMITH_CACHE_DIR": str(tmp_path)}
     env.pop("NO_COLOR", None)
     shown = spawn_check("report-tool", "--output-format", "full", env=env)
-    assert "\x1b[1mreport-tool/SKILL.md:8:6:\x1b[0m \x1b[31mCON013\x1b[0m" in shown
+    assert "\x1b[1mreport-tool/SKILL.md:8:42:\x1b[0m \x1b[31mRES002\x1b[0m" in shown
     assert "\x1b[36m[*]\x1b[0m" in shown
     plain = spawn_check("report-tool", "--output-format", "full", env={**env, "NO_COLOR": "1"})
     assert "\x1b" not in plain
-    assert "report-tool/SKILL.md:8:6: CON013 " in plain
+    assert "report-tool/SKILL.md:8:42: RES002 " in plain
     piped = run_cli("check", "report-tool", cwd=OUTPUT)
     assert "\x1b" not in piped.stdout + piped.stderr
 
