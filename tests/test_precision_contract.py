@@ -146,3 +146,12 @@ def test_a_variable_that_holds_a_command_is_not_an_invocation():
                        ('X="a b" python3 scripts/v.sh', None), ("X='a' python3 scripts/v.sh c", "X='a' python3 scripts/v.sh c")):
         cited = citations.extract([line], 1)
         assert citations.invocation([line], cited[0], True) == want, line
+
+
+def test_a_script_skill_md_names_by_its_file_name_is_cited(tmp_path):
+    body = "Snapshots: run `snapshot-android.sh` on a device. Echo: `python3 scripts/echo.py a`."
+    root = skill(tmp_path, "snap", body, {"scripts/echo.py": PY, "scripts/snapshot-android.sh": "#!/usr/bin/env bash\necho ok\n"})
+    assert findings(root, "CON012") == []
+    root = skill(tmp_path, "nosnap", "Echo: `python3 scripts/echo.py a`.",
+                 {"scripts/echo.py": PY, "scripts/snapshot-android.sh": "#!/usr/bin/env bash\necho ok\n"})
+    assert findings(root, "CON012") == [("scripts/snapshot-android.sh", "CON012")]

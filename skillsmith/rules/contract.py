@@ -601,8 +601,18 @@ def script_not_cited(script):
     ```
     """
     found = _citations_of(script)
-    if found is not None and not found and not _folder_cited(script):
+    if found is not None and not found and not _folder_cited(script) and not _named_in_skill_md(script):
         yield Hit(script.path, f"{script.rel} is not cited from SKILL.md; show a worked invocation")
+
+
+def _named_in_skill_md(script) -> bool:
+    """Whether SKILL.md names the script by its file name alone (``snapshot-android.sh``), not as a
+    path into another folder: mentioned."""
+    doc = script.skill.doc if script.skill is not None else None
+    name = PurePosixPath(script.rel).name
+    if doc is None or "." not in name or name not in (doc.file.text or ""):  # an extensionless name is a word
+        return False
+    return re.search(rf"(?<![\w./-]){re.escape(name)}(?![\w/-])", doc.file.text) is not None
 
 
 def _folder_cited(script) -> bool:

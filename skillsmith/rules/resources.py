@@ -46,19 +46,20 @@ def file_names_in(skill) -> dict[str, frozenset[str]]:
     A token ``references/tld-selection.md`` gives both the path and its last part, so a file
     named by its bare name (``- `tld-selection.md` — when ...``) counts as named.
     """
-    found = {}
-    for rel, f in skill.files.items():
-        if not (rel.endswith(MARKDOWN) or rel in NAMING_FILES) or f.text is None:
-            continue
-        names = set()
-        for token in _NAME_TOKEN.findall(f.text):
-            token = token.rstrip(".-")
-            if token.startswith("./"):
-                token = token[2:]
-            names.add(token)
-            names.add(token.rsplit("/", 1)[-1])
-        found[rel] = frozenset(names)
-    return found
+    return {rel: names_in(f.text) for rel, f in skill.files.items()
+            if (rel.endswith(MARKDOWN) or rel in NAMING_FILES) and f.text is not None}
+
+
+def names_in(text: str) -> frozenset[str]:
+    """The file names and paths *text* names: each path token, and its last part."""
+    names = set()
+    for token in _NAME_TOKEN.findall(text):
+        token = token.rstrip(".-")
+        if token.startswith("./"):
+            token = token[2:]
+        names.add(token)
+        names.add(token.rsplit("/", 1)[-1])
+    return frozenset(names)
 
 
 #: a path in code that holds a placeholder segment: `{lang}/claude-api/README.md`
