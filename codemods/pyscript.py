@@ -50,11 +50,9 @@ class WalkOnlyInto:
 
 
 def module_code(context, node) -> str:
-    """The code of module *node*: from the fix engine when it has it, else generated."""
+    """The code of module *node*: from the fix engine's ``ModuleCode`` of the file when it runs, else generated."""
     known = context.scratch.get("skillsmith.code")
-    if known is not None and known[0] is node:
-        return known[1]
-    return node.code
+    return known.code(node) if known is not None else node.code
 
 
 def facts_for(codemod, node, fresh: bool = False) -> ScriptFacts | None:

@@ -6,6 +6,7 @@ import re
 import sys
 from typing import Any
 
+from skillsmith.fix.codegen import ModuleCode
 from skillsmith.fix.context import CONTEXT_KEY, FixContext
 from skillsmith.fix.engine import FileFix, Fixer, Unfixable, held_lines, load_fixers, rewrites
 from skillsmith.model.sourcefile import EncodeError, SourceFile
@@ -121,8 +122,10 @@ def codemods(script, fixers: list[Fixer], rules: set[str], fix_context: FixConte
         tree = cst.parse_module(text)
     except Exception as exc:  # ParserSyntaxError and libcst's own limits
         raise Unfixable(f"libcst cannot parse it: {type(exc).__name__}") from None
+    # every rendering of this file's trees shares the code of the statements no codemod replaced
+    module_code = ModuleCode()
     try:
-        round_trips = tree.code == text
+        round_trips = module_code.code(tree) == text
     except RecursionError:
         raise Unfixable("libcst cannot write it back: nested too deeply") from None
     if not round_trips:
@@ -131,24 +134,19 @@ def codemods(script, fixers: list[Fixer], rules: set[str], fix_context: FixConte
     context = CodemodContext(filename=str(f.path), full_module_name=None)
     context.scratch[PARSED_KEY] = (text, script.py[0])  # the check's ast parse, for the codemods' facts
     context.scratch[CONTEXT_KEY] = fix_context
-    code: str | None = text  # the code of `tree`, while known (generating it costs a walk)
+    context.scratch[CODE_KEY] = module_code
     for fx in fixers:
-        if code is not None:
-            context.scratch[CODE_KEY] = (tree, code)
         keep = held_lines(fix_context, fx)
         saved = {k: list(v) if isinstance(v, list) else v for k, v in context.scratch.items()} if keep else None
         try:
             new_tree, changed = run_codemod(fx.impl, context, tree)
-            if keep and changed is not False and new_tree is not tree and rewrites(text, new_tree.code, keep):
+            if keep and changed is not False and new_tree is not tree \
+                    and rewrites(text, module_code.code(new_tree), keep):
                 context.scratch.clear()
                 context.scratch.update(saved)  # nor the imports it asked for
                 continue  # it rewrote a line of a suppressed finding (lines of the file as checked): not applied
             if changed is None:  # a codemod we could not watch: compare the code
-                old_code = code if code is not None else tree.code
-                code = new_tree.code
-                changed = code != old_code
-            elif changed:
-                code = None
+                changed = module_code.code(new_tree) != module_code.code(tree)
         except Exception as exc:  # a codemod bug (or libcst's recursion on deep code) must never cost the file
             raise Unfixable(f"{fx.name} failed: {type(exc).__name__}: {exc}") from None
         if changed:
@@ -161,13 +159,14 @@ def codemods(script, fixers: list[Fixer], rules: set[str], fix_context: FixConte
     except Exception as exc:
         raise Unfixable(f"adding imports failed: {type(exc).__name__}: {exc}") from None
     try:
-        return tree.code, applied, fixed_rules
+        return module_code.code(tree), applied, fixed_rules
     except RecursionError:
         raise Unfixable("libcst cannot write the fixed file: nested too deeply") from None
 
 
 _INSTANCES: dict[type, Any] = {}
-#: ``context.scratch`` key holding (tree, its code) so codemods need not regenerate the code
+#: ``context.scratch`` key holding the file's :class:`~skillsmith.fix.codegen.ModuleCode`, so codemods
+#: render a tree from the code of the statements they left as they were
 CODE_KEY = "skillsmith.code"
 #: ``context.scratch`` key holding (text, ast module) of the file as checked, so codemods need not parse it again
 PARSED_KEY = "skillsmith.parsed"
@@ -299,7 +298,9 @@ def place_import(tree, module: str):
 def _plain_dispatch(inner):
     """A transformer that calls *inner*'s ``visit_*``/``leave_*`` methods and nothing else.
 
-    It notes whether any ``leave_*`` returned a different node (``changed``).
+    It notes whether any ``leave_*`` returned a different node (``changed``). A node none of
+    whose descendants changed comes back as the same object (libcst rebuilds every node it
+    visits), so the code of an untouched statement is known (:class:`ModuleCode`).
     """
     import libcst as cst
 
@@ -310,6 +311,8 @@ def _plain_dispatch(inner):
             super().__init__()
             self.methods: dict[str, Any] = {}
             self.changed = False
+            self.changes = 0  # how many times a leave_* returned a different node
+            self.before: list[int] = []  # per node being visited: ``changes`` when the visit began
 
         def method(self, name: str):
             try:
@@ -319,17 +322,19 @@ def _plain_dispatch(inner):
                 return found
 
         def on_visit(self, node) -> bool:
+            self.before.append(self.changes)
             func = self.method(f"visit_{type(node).__name__}")
             return func is None or func(node) is not False
 
         def on_leave(self, original_node, updated_node):
+            untouched = self.before.pop() == self.changes  # nothing below this node changed
             func = self.method(f"leave_{type(original_node).__name__}")
-            if func is None:
-                return updated_node
-            result = func(original_node, updated_node)
+            result = updated_node if func is None else func(original_node, updated_node)
             if result is not updated_node:
                 self.changed = True
-            return result
+                self.changes += 1
+                return result
+            return original_node if untouched else updated_node
 
         def on_visit_attribute(self, node, attribute: str) -> None:
             if attribute_hooks:
