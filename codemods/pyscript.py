@@ -58,16 +58,16 @@ def module_code(context, node) -> str:
 def facts_for(codemod, node, fresh: bool = False) -> ScriptFacts | None:
     """:func:`script_facts` for the module *node* a codemod is looking at.
 
-    The facts of the file as it was before any codemod ran are kept in the context and shared:
-    codemods that only need what the author wrote (aliases, parsers, exit literals) pass
-    ``fresh=False``; the docstring, which must describe the final code, asks for ``fresh=True``.
+    The facts of the file as it was before any codemod ran are kept in the context and shared
+    (the fix engine puts the check's there): codemods that only need what the author wrote
+    (aliases, parsers, exit literals) pass ``fresh=False``; the docstring, which must describe
+    the final code, asks for ``fresh=True`` and gets them too while no codemod changed the code.
     """
     scratch = codemod.context.scratch
-    if not fresh:
-        known = scratch.get("skillsmith.facts")
-        if known is not None:
-            return known
     checked = scratch.get("skillsmith.parsed")  # (text, module) as the check parsed it
+    known = scratch.get("skillsmith.facts")  # of the text as checked (the check's own, when it made them)
+    if known is not None and (not fresh or checked is not None and module_code(codemod.context, node) == checked[0]):
+        return known
     invocations = fix_context(codemod.context).invocations
     if not fresh and checked is not None:
         # what the author wrote, with its line numbers: the findings' lines are those

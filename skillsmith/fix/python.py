@@ -133,6 +133,9 @@ def codemods(script, fixers: list[Fixer], rules: set[str], fix_context: FixConte
     # one context for the file: the imports every codemod asks for are added once, at the end
     context = CodemodContext(filename=str(f.path), full_module_name=None)
     context.scratch[PARSED_KEY] = (text, script.py[0])  # the check's ast parse, for the codemods' facts
+    evidence = vars(script).get("py_evidence")  # the check's facts of the text as it is, when its rules made them
+    if evidence is not None:
+        context.scratch[FACTS_KEY] = evidence
     context.scratch[CONTEXT_KEY] = fix_context
     context.scratch[CODE_KEY] = module_code
     for fx in fixers:
@@ -170,6 +173,8 @@ _INSTANCES: dict[type, Any] = {}
 CODE_KEY = "skillsmith.code"
 #: ``context.scratch`` key holding (text, ast module) of the file as checked, so codemods need not parse it again
 PARSED_KEY = "skillsmith.parsed"
+#: ``context.scratch`` key holding the facts (``ScriptFacts``) of the file as checked, shared by the codemods
+FACTS_KEY = "skillsmith.facts"
 
 
 def run_codemod(cls: type, context, tree):
@@ -302,13 +307,23 @@ def _plain_dispatch(inner):
     whose descendants changed comes back as the same object (libcst rebuilds every node it
     visits), so the code of an untouched statement is known (:class:`ModuleCode`).
     """
+    global _DISPATCH
+    if _DISPATCH is None:
+        _DISPATCH = _dispatch_class()
+    hooks = _ATTRIBUTE_HOOKS.get(type(inner))
+    if hooks is None:
+        hooks = _ATTRIBUTE_HOOKS[type(inner)] = any(_ATTRIBUTE_HOOK.match(name) for name in dir(type(inner)))
+    return _DISPATCH(inner, hooks)
+
+
+def _dispatch_class() -> type:
     import libcst as cst
 
-    attribute_hooks = any(_ATTRIBUTE_HOOK.match(name) for name in dir(type(inner)))
-
     class PlainDispatch(cst.CSTTransformer):
-        def __init__(self) -> None:
+        def __init__(self, inner, attribute_hooks: bool) -> None:
             super().__init__()
+            self.inner = inner
+            self.attribute_hooks = attribute_hooks  # whether inner has visit_<Node>_<attribute> methods
             self.methods: dict[str, Any] = {}
             self.changed = False
             self.changes = 0  # how many times a leave_* returned a different node
@@ -318,7 +333,7 @@ def _plain_dispatch(inner):
             try:
                 return self.methods[name]
             except KeyError:
-                found = self.methods[name] = getattr(inner, name, None)
+                found = self.methods[name] = getattr(self.inner, name, None)
                 return found
 
         def on_visit(self, node) -> bool:
@@ -337,18 +352,24 @@ def _plain_dispatch(inner):
             return original_node if untouched else updated_node
 
         def on_visit_attribute(self, node, attribute: str) -> None:
-            if attribute_hooks:
+            if self.attribute_hooks:
                 func = self.method(f"visit_{type(node).__name__}_{attribute}")
                 if func is not None:
                     func(node)
 
         def on_leave_attribute(self, original_node, attribute: str) -> None:
-            if attribute_hooks:
+            if self.attribute_hooks:
                 func = self.method(f"leave_{type(original_node).__name__}_{attribute}")
                 if func is not None:
                     func(original_node)
 
-    return PlainDispatch()
+    return PlainDispatch
+
+
+#: the transformer class of :func:`_plain_dispatch` (made on first use: it needs libcst)
+_DISPATCH: type | None = None
+#: per codemod class: whether it has ``visit_<Node>_<attribute>`` / ``leave_...`` hooks
+_ATTRIBUTE_HOOKS: dict[type, bool] = {}
 
 
 _ATTRIBUTE_HOOK = re.compile(r"^(visit|leave)_[A-Z][A-Za-z]*_[a-z_]+$")

@@ -91,7 +91,7 @@ class PythonFacts:
     calls: list[tuple[str, ast.Call]] = field(default_factory=list)  # (qualified name, call)
     strings: set[str] = field(default_factory=set)
     exit_calls: list[ast.Call] = field(default_factory=list)  # sys.exit(...), exit(...), SystemExit(...)
-    nodes: list[ast.AST] = field(default_factory=list, repr=False)  # every node, walked once
+    nodes: list[ast.AST] = field(default_factory=list, repr=False)  # every node below the module, walked once
     has_main_guard: bool = False
     uses_argparse: bool = False
     reads_argv: bool = False
@@ -126,7 +126,10 @@ def facts(module: ast.Module) -> PythonFacts:
 
 def _facts(module: ast.Module) -> PythonFacts:
     f = PythonFacts()
-    nodes = f.nodes = list(ast.walk(module))
+    nodes = list(ast.walk(module))
+    # every node but the module itself: facts that held their module would keep it (and its
+    # whole tree) alive in _FACTS, whose keys are weak
+    f.nodes = nodes[1:]
     calls = []
     for node in nodes:
         if isinstance(node, ast.Call):
