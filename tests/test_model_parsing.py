@@ -175,3 +175,22 @@ class TestPythonFacts:
         if module is not None:
             pytest.skip("this Python already accepts PEP 701 f-strings")
         assert problem.needs == "3.12"
+
+
+def test_the_facts_of_a_parse_do_not_keep_its_tree_alive():
+    """The facts are shared per parse (a cache keyed weakly on the tree): once nothing else holds
+    the tree, it and its facts are freed at once, so a run over many files keeps only what it uses."""
+    import gc
+    import weakref
+
+    module, problem = python.parse("import sys\n\n\ndef main():\n    sys.exit(2)\n\n\nmain()\n")
+    assert problem is None
+    facts = python.facts(module)
+    assert facts.exit_codes and python.facts(module) is facts  # one walk per parse
+    gone = weakref.ref(module)
+    del module, facts
+    gc.disable()  # freed by reference counting alone, not by a later collection
+    try:
+        assert gone() is None
+    finally:
+        gc.enable()
