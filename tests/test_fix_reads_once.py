@@ -52,9 +52,19 @@ def record(kind, what):
     os.write(log, (json.dumps([kind, what]) + "\n").encode())
 
 
+tokens = [0]  # libcst code generation in this process since the last record: tokens written
+
+
+def flush_tokens():
+    if tokens[0]:
+        record("codegen", tokens[0])
+        tokens[0] = 0
+
+
 def hook(event, args):
     if not watching:
         return
+    flush_tokens()  # a file's code is generated before its new text is parsed (and before the next file)
     if event == "open":
         path, _mode, flags = args
         if isinstance(path, (str, bytes)) and not (flags or 0) & (os.O_WRONLY | os.O_RDWR):
@@ -80,15 +90,38 @@ def counting_parse(source, *args, **kwargs):
 
 
 libcst.parse_module = counting_parse
+from libcst._nodes.internal import CodegenState
+
+real_add_token = CodegenState.add_token
+
+
+def counting_add_token(self, value):
+    if watching:
+        tokens[0] += 1
+    return real_add_token(self, value)
+
+
+CodegenState.add_token = counting_add_token
 sys.addaudithook(hook)
 
 from skillsmith import api
 
 result = api.fix([root])
+flush_tokens()
 watching = False
+# what printing each changed Python file once costs, counted the same way: the floor
+floor = 0
+for f in result.changed:
+    if f.file.path.suffix == ".py":
+        watching = True
+        real_parse((f.file.data or b"").decode()).code
+        watching = False
+        floor += tokens[0]
+        tokens[0] = 0
 print(json.dumps({
     "changed": [os.path.relpath(f.file.path, root) for f in result.changed],
     "skipped": [f.skipped for f in result.skipped], "remaining": len(result.remaining),
+    "codegen_floor": floor,
 }))
 '''
 
@@ -125,14 +158,26 @@ def run_watched(skill, cache_dir, originals):
     assert proc.returncode == 0, proc.stderr
     seen = json.loads(proc.stdout.splitlines()[-1])
     events = {"open": collections.Counter(), "compile": collections.Counter(), "cst": collections.Counter()}
+    seen["codegen"] = 0
     for line in log.read_text().splitlines():
         kind, what = json.loads(line)
-        events[kind][what] += 1
+        if kind == "codegen":
+            seen["codegen"] += what
+        else:
+            events[kind][what] += 1
     texts = {rel: (skill / rel).read_text(encoding="utf-8") for rel in originals}
     seen["opens"] = dict(events["open"])
     seen["compiled"] = {rel: [events["compile"][t] for t in (orig, texts[rel])] for rel, orig in originals.items()}
     seen["cst_parsed"] = {rel: events["cst"][orig] for rel, orig in originals.items()}
+    # every text ast parsed that is a version of the file (the original, the fixed, anything between)
+    seen["compiled_versions"] = {rel: sum(n for text, n in events["compile"].items() if marker(orig) in text)
+                                 for rel, orig in originals.items()}
     return seen
+
+
+def marker(text):
+    """A line that tells one fixture script's versions from the others' (its description)."""
+    return next((line.strip() for line in text.splitlines() if "description=" in line or '"""' in line), text)
 
 
 @pytest.mark.parametrize("warm", [False, True], ids=["cold cache", "after a check"])
@@ -156,6 +201,9 @@ def test_fix_reads_each_file_once_and_parses_each_version_once(tmp_path, warm):
         original, fixed = seen["compiled"][rel]
         assert (original, fixed) == (1, 1), f"{rel}: ast parses of the original and of the fixed text"
         assert seen["cst_parsed"][rel] == 1, f"{rel}: libcst parses"
+    # libcst prints each file about once (the round-trip check; then only the statements the codemods
+    # replaced), not once for the check, once for a codemod and once for the result
+    assert seen["codegen"] <= 1.25 * seen["codegen_floor"], (seen["codegen"], seen["codegen_floor"])
     # the untouched script is parsed by ast once (the check), never by libcst
     assert seen["compiled"]["scripts/clean.py"][0] == 1
     assert seen["cst_parsed"]["scripts/clean.py"] == 0
@@ -163,7 +211,8 @@ def test_fix_reads_each_file_once_and_parses_each_version_once(tmp_path, warm):
 
 def test_a_folder_of_many_scripts_is_fixed_in_units_and_each_file_parsed_once_per_pass(tmp_path):
     """A scripts-only tree is checked and fixed in units of 32 scripts, across worker processes; still
-    each file is read once, parsed by ast once per version and by libcst at most once."""
+    each file is read once, parsed by ast once per version and by libcst at most once, and printed
+    by libcst about once."""
     folder = tmp_path / "scripts"
     files = {f"tool_{i:02d}.py": PY_SCRIPT.format(what=f"words of kind {i}") for i in range(70)}
     write_tree(folder, files)
@@ -177,3 +226,4 @@ def test_a_folder_of_many_scripts_is_fixed_in_units_and_each_file_parsed_once_pe
     for rel in files:
         assert seen["compiled"][rel] == [1, 1], f"{rel}: ast parses of the original and of the fixed text"
         assert seen["cst_parsed"][rel] == 1, f"{rel}: libcst parses"
+    assert seen["codegen"] <= 1.25 * seen["codegen_floor"], (seen["codegen"], seen["codegen_floor"])
