@@ -731,15 +731,28 @@ class ShellEvidence:
         usage = re.sub(r"\[[^\]]*\]", "", self.author_usage or "")  # what is left outside [optional] parts
         if re.search(r"<[^>]+>|(?<![\w-])[A-Z][A-Z0-9_]{1,}(?![\w-])", usage.split(" ", 1)[1] if " " in usage else ""):
             return True
+        names = "|".join(map(re.escape, sorted(self.argument_variables)))
+        checked = re.compile(rf"\$#|-z\s+[\"']?\$\{{?(?:[1-9]{'|' + names if names else ''})\b|\busage\b", re.IGNORECASE)
         for code, node in self.exits:
             if code in (None, 0) or _enclosing(node, "case_item") is not None:
                 continue
-            if re.search(r"\$#|-z\s|\busage\b", " ".join(_before(node, self.data)), re.IGNORECASE):
-                return True  # an exit after an argument check or a usage line
+            if checked.search(" ".join(_before(node, self.data))):
+                return True  # an exit after a check of an argument (not of a command's result) or a usage line
         usage = {n for n, f in self.functions.items() if re.search(r"usage", n, re.I)
                  and re.search(r"\bexit\s+(?!0\b)\S", shell.text(f, self.data))}
         return any(cmd.name in usage and _enclosing(cmd.node, "case_item") is None and _enclosing_function(cmd.node) is None
                    for cmd in shell.commands(self.root, self.data, self.nodes))
+
+    @cached_property
+    def argument_variables(self) -> set[str]:
+        """Variables the code fills only from its arguments: ``FILE="$1"``, ``NAME=${1:-}``, ``OUT=$OPTARG``
+        (not ``DIR="${1:-}"`` that a later ``DIR=$(git rev-parse ...)`` fills when it is empty)."""
+        text = self.data.decode("utf-8", "replace")
+        found: dict[str, bool] = {}
+        for m in re.finditer(r"(?<![\w$-])([A-Za-z_]\w*)=", text):
+            from_argument = re.match(r"[\"']?\$\{?(?:[1-9]|OPTARG)\b", text[m.end(1) + 1:]) is not None
+            found[m.group(1)] = found.get(m.group(1), True) and from_argument
+        return {name for name, only in found.items() if only}
 
     def usable_example(self, invocation: str, has_help: bool) -> bool:
         words = invocation.split()

@@ -18,21 +18,22 @@ _BRACKET_END = re.compile(r"[\]\\]")  # what ends a run of link text: "]" or an 
 _SPACES = re.compile(r"\s*")
 _TARGET_END = re.compile(r"[)\s>]")
 _REF_DEF = re.compile(r"^\s{0,3}\[[^\]]+\]:\s*<?(\S+?)>?(?:\s+.*)?$")
-_PATH = re.compile(
-    r"(?<![\w.@/$-])((?:\{baseDir\}/|\$\{?CLAUDE_SKILL_DIR\}?/|\./)?(?:scripts|references|assets)/[\w.@+%/-]*[\w@+%/-])"
-)
+#: a variable that holds this skill's folder, before a path in it: ``{baseDir}/``, ``$CLAUDE_SKILL_DIR/``,
+#: ``$SKILL_DIR/``, ``${SKILL_PATH}/`` (``$SKILLS_DIR`` is a folder of skills, ``$PLUGIN_ROOT`` another folder)
+_SKILL_VAR = r"(?:\$?\{baseDir\}|\$\{?(?:[A-Z]+_)?SKILL_?(?:DIR|PATH|ROOT|HOME)\}?)/"
+_PATH = re.compile(rf"(?<![\w.@/$-])((?:{_SKILL_VAR}|\./)?(?:scripts|references|assets)/[\w.@+%/-]*[\w@+%/-])")
 #: this skill's files named through the folder that holds it: ``~/.claude/skills/NAME/scripts/x.py``,
 #: ``$SKILL_DIR/../NAME/scripts/x.sh``, ``skills/group/NAME/scripts/x.py`` (NAME is checked by the caller)
 _OWNED_PATH = re.compile(r"/([\w.-]+)/((?:scripts|references|assets)/[\w.@+%/-]*[\w@+%/-])")
 _TOKEN_START = re.compile(r"[\s`'\"(\[<=]")
 _MENTION = re.compile(r"(?<![\w./$@-])((?:\./)?[\w-][\w./-]*\.md)\b(?![\w/(-])")
 _SCHEME = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*:")
-_PREFIXES = re.compile(r"^(?:\{baseDir\}/|\$\{?CLAUDE_SKILL_DIR\}?/|\./)")
+_PREFIXES = re.compile(rf"^(?:{_SKILL_VAR}|\./)")
 
 
 @dataclass(frozen=True)
 class Citation:
-    target: str  # as written, minus a leading ./ or {baseDir}/ and any #anchor or ?query
+    target: str  # as written, minus a leading ./ or {baseDir}/ ($SKILL_DIR/) and any #anchor or ?query
     raw: str  # as written
     line: int  # 1-based line in SKILL.md
     column: int  # 1-based
@@ -153,7 +154,10 @@ def extract(lines: list[str], first_line: int, owner: str | None = None) -> list
             path_starts.append(at)
             path_ends.append(m.end())
             raw = m.group(1)
-            found.append(Citation(normalise(raw), raw, lineno, m.start(1) + 1, "path", text, m.end()))
+            start, end = m.start(1), m.end()
+            if start and text[start - 1] in "\"'" and text[end:end + 1] == text[start - 1]:
+                start, end = start - 1, end + 1  # "$SKILL_DIR/scripts/x.sh" arg: the quotes belong to the path
+            found.append(Citation(normalise(raw), raw, lineno, start + 1, "path", text, end))
         for m in _OWNED_PATH.finditer(text) if has_path and owner else ():
             if m.group(1) != owner or _within(link_starts, link_ends, m.start()) \
                     or _within(path_starts, path_ends, m.start(2)):

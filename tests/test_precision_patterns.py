@@ -1,0 +1,77 @@
+"""False findings seen on real public skills, each beside the rule's own case.
+
+Every test writes a small skill with the pattern that used to give a wrong finding (no finding
+now) and the pattern the rule is for (still a finding), and runs ``check`` on it.
+"""
+
+from __future__ import annotations
+
+from conftest import run_cli, write_tree
+
+SKILL = "---\nname: {name}\ndescription: Tools written for the precision tests. Use when testing.\n---\n{body}\n"
+PY = '#!/usr/bin/env python3\n"""Print the arguments given, one per line."""\nimport sys\n\nfor a in sys.argv[1:]:\n    print(a)\n'
+#: reads an optional argument, else asks git; exits 1 when neither gives a folder (not a usage error)
+SH_OPTIONAL = """#!/usr/bin/env bash
+# Print the folder to work in.
+# Usage: where.sh [path]
+set -u
+TARGET="${1:-}"
+if [ -z "$TARGET" ]; then
+  TARGET=$(git rev-parse --show-toplevel 2>/dev/null)
+  if [ -z "$TARGET" ]; then
+    echo "not in a git repository" >&2
+    exit 1
+  fi
+fi
+echo "$TARGET"
+"""
+#: needs its argument: the check of $FILE before the exit is a usage error
+SH_REQUIRED = """#!/usr/bin/env bash
+# Count the lines of a file.
+set -u
+FILE="${1:-}"
+if [ -z "$FILE" ]; then
+  echo "give a file" >&2
+  exit 2
+fi
+wc -l < "$FILE"
+"""
+
+
+def findings(root, *rules):
+    data = run_cli("check", ".", "--json", "--no-cache", cwd=root).json()["data"]
+    return sorted((f["path"], f["rule"]) for f in data if f["rule"] in rules)
+
+
+def skill(tmp_path, name, body, scripts, mode=0o644):
+    root = write_tree(tmp_path / name, {"SKILL.md": SKILL.format(name=name, body=body), **scripts})
+    for rel in scripts:
+        (root / rel).chmod(mode)
+    return root
+
+
+def test_a_path_through_a_skill_folder_variable_in_quotes_is_a_worked_invocation(tmp_path):
+    """``python "$SKILL_DIR/scripts/x.py" in.txt`` cites scripts/x.py, runs it by its interpreter, with an argument."""
+    body = ('```bash\nSKILL_DIR="<folder of this SKILL.md>"\npython "$SKILL_DIR/scripts/echo.py" /path/to/input\n'
+            'bash "${SKILL_DIR}/scripts/where.sh"\n```\n')
+    root = skill(tmp_path, "skilldir", body, {"scripts/echo.py": PY, "scripts/where.sh": SH_OPTIONAL})
+    assert findings(root, "CON003", "CON012", "CON013", "RES002") == []
+    # not cited at all, and run by its path: the rules' own cases
+    body = "Run `scripts/where.sh` first.\n"
+    root = skill(tmp_path, "uncited", body, {"scripts/echo.py": PY, "scripts/where.sh": SH_OPTIONAL})
+    assert findings(root, "CON003", "CON012") == [("scripts/echo.py", "CON003"), ("scripts/echo.py", "CON012"),
+                                                  ("scripts/where.sh", "CON003")]
+
+
+def test_a_folder_of_skills_is_not_this_skills_folder(tmp_path):
+    body = 'Run `python "$SKILLS_DIR/scripts/echo.py" a`.\n'  # $SKILLS_DIR holds many skills: not this one
+    root = skill(tmp_path, "many", body, {"scripts/echo.py": PY})
+    assert findings(root, "CON012") == [("scripts/echo.py", "CON012")]
+
+
+def test_a_bare_call_is_whole_when_the_only_exit_after_an_empty_check_is_about_a_command_result(tmp_path):
+    body = "```bash\nbash scripts/where.sh\nbash scripts/count.sh\n```\n"
+    root = skill(tmp_path, "optional", body, {"scripts/where.sh": SH_OPTIONAL, "scripts/count.sh": SH_REQUIRED})
+    assert findings(root, "CON013") == [("SKILL.md", "CON013")]
+    data = run_cli("check", str(root), "--json", "--no-cache").json()["data"]
+    assert [f["message"] for f in data if f["rule"] == "CON013"][0].startswith("scripts/count.sh ")
