@@ -75,3 +75,13 @@ def test_a_bare_call_is_whole_when_the_only_exit_after_an_empty_check_is_about_a
     assert findings(root, "CON013") == [("SKILL.md", "CON013")]
     data = run_cli("check", str(root), "--json", "--no-cache").json()["data"]
     assert [f["message"] for f in data if f["rule"] == "CON013"][0].startswith("scripts/count.sh ")
+
+
+def test_the_exec_bit_is_moot_where_the_skill_runs_the_script_by_its_file_name_with_an_interpreter(tmp_path):
+    body = "```bash\ncd scripts\npython3 echo.py a b\n```\nThen `python3 echo.py c`.\n"
+    root = skill(tmp_path, "byname", body, {"scripts/echo.py": PY})
+    assert findings(root, "CON003") == []
+    for body in ("```bash\ncd scripts\n./echo.py a b\n```\n",  # run through the bit
+                 "Files: `echo.py` prints its arguments.\n"):  # named, never run: nothing says how
+        root = skill(tmp_path, "direct", body, {"scripts/echo.py": PY})
+        assert findings(root, "CON003") == [("scripts/echo.py", "CON003")], body

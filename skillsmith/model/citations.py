@@ -246,3 +246,34 @@ def invocation(lines: list[str], citation: Citation, fenced: bool) -> str | None
     after = re.split(r"&&|\|\||;", after)[0]
     lead = f"{producer.strip()} | " if producer.strip() else ""
     return " ".join(f"{lead}{m.group(1)}{citation.target}{after}".split())
+
+
+def calls_by_name(lines: list[str], name: str) -> list[str]:
+    """The commands in code that run a script by its bare file name (``python3 check.py in.tex``,
+    ``./check.py``), as written from the launcher on, in order.
+
+    Prose does not count, nor a name alone in an inline code span (a list of files), nor a name
+    inside a path (``tools/check.py``: another file, or a citation :func:`extract` reads).
+    """
+    if "." not in name:
+        return []  # an extensionless name is a word
+    found: list[str] = []
+    pattern = re.compile(rf"(?<![\w/.-])(\./)?{re.escape(name)}(?![\w/-])")
+    fenced = None
+    for number, text in enumerate(lines, 1):
+        if name not in text:
+            continue
+        if fenced is None:
+            fenced = fenced_lines(lines)
+        for m in pattern.finditer(text):
+            before, after = text[:m.start()], text[m.end():]
+            if number not in fenced:
+                if before.count("`") % 2 == 0:
+                    continue  # prose
+                before, after = before[before.rfind("`") + 1:], after.split("`", 1)[0]
+                if not before.strip() and not after.strip():
+                    continue  # a file named in a list or a table
+            before = re.split(r"&&|\|\||;|\|", before)[-1].strip()
+            before = re.sub(r"^\$\s+", "", before)
+            found.append(" ".join(f"{before} {m.group()}{after}".split()))
+    return found

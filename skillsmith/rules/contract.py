@@ -14,6 +14,7 @@ from skillsmith.lang.interpreter import (
     is_other_language,
     shebang_interpreter,
 )
+from skillsmith.model.citations import calls_by_name
 from skillsmith.rules.finding import DECLARED, Hit
 from skillsmith.rules.registry import rule
 
@@ -162,8 +163,14 @@ _INTERPRETED = re.compile(r"^(?:\S+=\S*\s+)*(?:bash|sh|zsh|dash|ksh|python[23]?(
 
 
 def run_by_interpreter(script) -> bool:
-    """Whether every invocation the skill shows names the interpreter, so the mode bit is never used."""
+    """Whether every invocation the skill shows names the interpreter, so the mode bit is never used.
+
+    Without a call through its path, the calls by its bare file name count (``python check.py in.tex``,
+    written to be run from the scripts folder); ``./check.py`` among them uses the bit.
+    """
     calls = script.invocations
+    if not calls and script.skill is not None and script.skill.doc is not None:
+        calls = calls_by_name(script.skill.doc.file.lines, PurePosixPath(script.rel).name)
     return bool(calls) and all(_INTERPRETED.match(c.split("| ")[-1]) for c in calls)
 
 
