@@ -85,3 +85,22 @@ def test_the_exec_bit_is_moot_where_the_skill_runs_the_script_by_its_file_name_w
                  "Files: `echo.py` prints its arguments.\n"):  # named, never run: nothing says how
         root = skill(tmp_path, "direct", body, {"scripts/echo.py": PY})
         assert findings(root, "CON003") == [("scripts/echo.py", "CON003")], body
+
+
+PARENT_PARSER = '''#!/usr/bin/env python3
+"""Print the arguments given to a subcommand."""
+import argparse
+
+common = argparse.ArgumentParser(add_help=False)
+common.add_argument("--limit", type=int, default=10)
+parser = argparse.ArgumentParser(description="Print the arguments given to a subcommand.")
+sub = parser.add_subparsers(dest="command", required=True)
+sub.add_parser("show", parents=[common], help="Show them.")
+print(parser.parse_args())
+'''
+
+
+def test_a_parent_parser_that_prints_no_help_needs_no_epilog(tmp_path):
+    root = skill(tmp_path, "parents", "Show: `python3 scripts/show.py show --limit 3`.", {"scripts/show.py": PARENT_PARSER})
+    found = run_cli("check", ".", "--json", "--no-cache", cwd=root).json()["data"]
+    assert [f["line"] for f in found if f["rule"] == "PYS002"] == [7]  # the parser that prints --help, not line 5's

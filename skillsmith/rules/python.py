@@ -58,9 +58,12 @@ def python_syntax(script):
 
 
 def _parsers(script):
+    """The script's ArgumentParser calls that print a help of their own: not a parent parser made with
+    ``add_help=False`` (whose arguments ``parents=[...]`` copies into the parsers that print help)."""
     if not _python(script) or script.py_facts is None:
         return []
-    return script.py_facts.parsers
+    return [call for call in script.py_facts.parsers
+            if not ((k := keyword(call, "add_help")) is not None and isinstance(k.value, ast.Constant) and k.value.value is False)]
 
 
 @rule("PYS002", "argparse-epilog-missing", summary="An ArgumentParser has no epilog with examples.", seed="000 §2.3", scope="script", fix="safe")
@@ -69,7 +72,8 @@ def argparse_epilog_missing(script):
     ## What it does
     Flags `argparse.ArgumentParser(...)` calls (aliases included) without an `epilog=` that
     shows examples. A parser whose description is the module docstring (`description=__doc__`)
-    shows the docstring's examples already, and is left alone.
+    shows the docstring's examples already, and is left alone, as is a parent parser
+    (`add_help=False`, given to others as `parents=[...]`), which prints no help.
 
     ## Why is this bad?
     `--help` must end with an EXAMPLES section: it is what the agent copies from. argparse
