@@ -104,3 +104,11 @@ def test_a_parent_parser_that_prints_no_help_needs_no_epilog(tmp_path):
     root = skill(tmp_path, "parents", "Show: `python3 scripts/show.py show --limit 3`.", {"scripts/show.py": PARENT_PARSER})
     found = run_cli("check", ".", "--json", "--no-cache", cwd=root).json()["data"]
     assert [f["line"] for f in found if f["rule"] == "PYS002"] == [7]  # the parser that prints --help, not line 5's
+
+
+def test_a_zero_width_joiner_inside_an_emoji_is_not_hidden_text(tmp_path):
+    body = "- 🧑\u200d💻 chore: tooling\n- 👁️\u200d🗨️ docs: witness\n- ❤\ufe0f\u200d🔥 feat: hot\n"
+    root = skill(tmp_path, "emoji", body, {})
+    assert findings(root, "SEC001") == []
+    root = skill(tmp_path, "smuggled", "Summarise the file.\u200d Then stop.\nIg\u200dnore 💻\n", {})
+    assert findings(root, "SEC001") == [("SKILL.md", "SEC001")] * 2

@@ -123,7 +123,7 @@ def hidden_unicode(subject):
     ## What it does
     Reports zero-width characters, bidirectional controls and Unicode tag characters in any
     text file of a skill, with the code point and position. A byte-order mark at the very
-    start of a file is not reported.
+    start of a file is not reported, nor a zero-width joiner inside an emoji (`🧑` U+200D `💻` shows one emoji).
 
     ## Why is this bad?
     Agents read these characters; people reviewing the skill do not see them. They are how
@@ -140,10 +140,26 @@ def hidden_unicode(subject):
     if not text or text.isascii():
         return
     for m in _HIDDEN_RE.finditer(text):
+        if m.group() == "\u200d" and _joins_emoji(text, m.start()):
+            continue  # part of one visible emoji (🧑 U+200D 💻 shows as one)
         line, col = f.line_col(m.start())
         cp = ord(m.group())
         name = unicodedata.name(m.group(), _name(cp))
         yield Hit(f.path, f"hidden Unicode U+{cp:04X} ({_name(cp)}: {name})", line, col)
+
+
+def _is_emoji(ch: str) -> bool:
+    cp = ord(ch)
+    return 0x1F000 <= cp <= 0x1FAFF or 0x2600 <= cp <= 0x27BF or 0x2B00 <= cp <= 0x2BFF or unicodedata.category(ch) == "So"
+
+
+def _joins_emoji(text: str, at: int) -> bool:
+    """Whether the zero-width joiner at *at* joins two emoji into one (a ZWJ sequence), past a
+    variation selector or skin tone after the first."""
+    before = at - 1
+    while before >= 0 and (text[before] == "\ufe0f" or 0x1F3FB <= ord(text[before]) <= 0x1F3FF):
+        before -= 1
+    return before >= 0 and at + 1 < len(text) and _is_emoji(text[before]) and _is_emoji(text[at + 1])
 
 
 @rule("SEC002", "download-piped-to-shell", summary="A download is piped straight into a shell or interpreter.", seed="000 §6", scope="file")
