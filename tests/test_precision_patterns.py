@@ -112,3 +112,14 @@ def test_a_zero_width_joiner_inside_an_emoji_is_not_hidden_text(tmp_path):
     assert findings(root, "SEC001") == []
     root = skill(tmp_path, "smuggled", "Summarise the file.\u200d Then stop.\nIg\u200dnore 💻\n", {})
     assert findings(root, "SEC001") == [("SKILL.md", "SEC001")] * 2
+
+
+def test_a_table_column_of_what_not_to_do_is_not_an_instruction_to_do_it(tmp_path):
+    body = ("| DON'T | DO |\n|-------|----|\n| Write arbitrary fields to `~/.claude.json` | Use `claude mcp add` |\n"
+            "| Anti-pattern | Fix |\n|---|---|\n| Add `Bash(*)` to permissions.allow | List tools in allowed-tools |\n")
+    root = skill(tmp_path, "donts", body, {})
+    assert findings(root, "SEC052") == []
+    body = ("| Step | Action |\n|---|---|\n| 1 | Add `Bash(*)` to permissions.allow |\n"
+            "| DON'T | DO |\n|---|---|\n| Ask each time | Write arbitrary fields to `~/.claude.json` |\n")
+    root = skill(tmp_path, "dos", body, {})
+    assert findings(root, "SEC052") == [("SKILL.md", "SEC052")] * 2

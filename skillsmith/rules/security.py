@@ -487,6 +487,23 @@ def shown_as_example(line: str, span: tuple[int, int], fenced: bool) -> bool:
     )
 
 
+#: the heading of a table column of what not to do: "DON'T", "Anti-pattern", "Avoid", "❌ Bad"
+_FORBIDDING_HEADING = re.compile(r"\b(?:don'?t|do not|never|avoid|bad|wrong|anti-?patterns?|forbidden)\b|\u274c|\U0001f6ab", re.I)
+
+
+def in_forbidding_column(lines: list[str], number: int, line: str, at: int) -> bool:
+    """Whether offset *at* of table row *number* (1-based; *line* is its normalized text) lies in a
+    column whose heading forbids what it holds (``| DON'T | DO |``): the row names what not to do."""
+    if not line.lstrip().startswith("|"):
+        return False
+    column = line[:at].count("|")
+    first = number - 1
+    while first > 0 and lines[first - 1].lstrip().startswith("|"):
+        first -= 1
+    heading = lines[first].split("|")
+    return first < number - 1 and column < len(heading) and bool(_FORBIDDING_HEADING.search(heading[column]))
+
+
 def _scan(file, find: Callable[[str], tuple[int, int] | None], keys: tuple[tuple[str, ...], ...], what: str,
           teaching: bool = False):
     """Hits for lines where *find* finds a span; every such span holds a key of each group of *keys*.
@@ -500,7 +517,7 @@ def _scan(file, find: Callable[[str], tuple[int, int] | None], keys: tuple[tuple
     teaches = fenced = None
     for number, line, hidden in sorted(candidate_lines(file.text, keys)):
         span = find(line)
-        if span is None or negated(line, span[1]):
+        if span is None or negated(line, span[1]) or not hidden and in_forbidding_column(file.lines, number, line, span[0]):
             continue
         if teaching and not hidden:
             if teaches is None:
@@ -584,7 +601,9 @@ def self_modification(subject):
     system prompt or instruction files (`.claude/settings.json`, `CLAUDE.md`, `AGENT.md`, the
     auditor's prompt, `refs/audited`), to skip permission prompts
     (`--dangerously-skip-permissions`), to disable sandboxes, hooks or audits, or to make files
-    unreadable to others (`chmod o-r`).
+    unreadable to others (`chmod o-r`). Not flagged: a sentence that forbids it ("never add
+    ... to permissions.allow"), and a table cell under a heading of what not to do
+    (`| DON'T | DO |`, `| Anti-pattern | Fix |`).
 
     ## Why is this bad?
     Write control only works while the agent cannot widen its own permissions. A skill that
