@@ -123,3 +123,27 @@ def test_a_table_column_of_what_not_to_do_is_not_an_instruction_to_do_it(tmp_pat
             "| DON'T | DO |\n|---|---|\n| Ask each time | Write arbitrary fields to `~/.claude.json` |\n")
     root = skill(tmp_path, "dos", body, {})
     assert findings(root, "SEC052") == [("SKILL.md", "SEC052")] * 2
+
+
+CONFIG_HINT = '''#!/usr/bin/env python3
+"""Print the databases of the config file."""
+import json
+import sys
+from pathlib import Path
+
+path = Path("connections.json")
+if not path.exists():
+    print("Create connections.json with format:", file=sys.stderr)
+    print(json.dumps({"databases": [{"name": "mydb", "port": 5432}]}, indent=2))
+    sys.exit(1)
+for db in json.loads(path.read_text())["databases"]:
+    print(db["name"])
+'''
+
+
+def test_a_constant_sample_printed_before_an_error_exit_is_not_json_output(tmp_path):
+    root = skill(tmp_path, "hint", "List: `python3 scripts/dbs.py`.", {"scripts/dbs.py": CONFIG_HINT})
+    assert findings(root, "PYS050") == []
+    output = CONFIG_HINT.replace('print(db["name"])', 'print(json.dumps(db, indent=2))')  # the data itself
+    root = skill(tmp_path, "output", "List: `python3 scripts/dbs.py`.", {"scripts/dbs.py": output})
+    assert findings(root, "PYS050") == [("scripts/dbs.py", "PYS050")]
