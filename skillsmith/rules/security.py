@@ -356,7 +356,7 @@ _REMOTE = (r"(?:(?:the|this|that|a|an|my|our|their|following)\s+)?[`'\"(<]?(?:ht
            r"|(?:remote|external|public|attacker)\b|webhooks?\b|pastebin|gist\b|(?:collection |my |our )?server\b|endpoint\b|url\b"
            r"|slack\b|discord\b|telegram\b|channel\b|third[- ]part)")
 _SENTENCE_END = re.compile(r"[.!?;]\s")
-_NEGATION = re.compile(r"\b(?:never|not|don't|do not|must not|mustn't|avoid|without)\b")
+_NEGATION = re.compile(r"\b(?:never|not|don['\u2019]t|do not|must not|mustn['\u2019]t|avoid|without)\b")
 EXFILTRATION = re.compile(
     # verb, a few words, the secret, then where it goes: "upload the contents of ~/.ssh/id_rsa to https://..."
     rf"\b{_SEND}\s+(?:[^\s.!?]+\s+){{0,6}}?(?:~/)?{_SECRET}(?:[^.!?]|\.(?=\S)){{0,60}}?\s(?:to|into)\s+{_REMOTE}"
@@ -371,13 +371,46 @@ _AGENT_FILES = (
     r"|\.codex/|\.gemini/|auditor_prompt|\.sucoder/|refs/audited)"
 )
 _WRITE = r"(?:edit|modify|change|update|write|append|add|overwrite|replace|delete|remove|rewrite|chmod|disable|move|reset)"
+#: a verb of _WRITE as an instruction (``update``, ``updating``), not a description of what
+#: something does or did (``Claude writes learnings to ~/.claude/...``, ``Updated CLAUDE.md``)
+_WRITES = rf"\b{_WRITE}(?!e?[sd]\b)\w*"
 _SELF_MODIFY = re.compile(
-    rf"\b{_WRITE}\w*\b[^.!?]{{0,60}}{_AGENT_FILES}"
+    rf"{_WRITES}\b[^.!?]{{0,60}}{_AGENT_FILES}"
     r"|--dangerously-skip-permissions|\bbypasspermissions\b|\bpermissions\.allow\b|--yolo\b"
     r"|\b(?:disable|turn off|bypass|circumvent|skip)\s+(?:the\s+|your\s+|all\s+)?(?:sandbox\w*|safety checks?|guardrails?|permission (?:checks?|prompts?)|confirmations?|approvals?|the audit|audits?|hooks?)\b"
-    rf"|\b{_WRITE}\w*\s+(?:your(?:\s+own)?|its\s+own)\s+(?:settings|configuration|config|permissions|system prompt|instructions|memory|allowed[- ]tools)\b"
+    rf"|{_WRITES}\s+(?:(?:your|its)\s+own\s+(?:settings|configuration|config|permissions|system prompt|instructions|memory|allowed[- ]tools)"
+    r"|your\s+(?:permissions|system prompt|instructions|memory|allowed[- ]tools))\b"  # "your config": the user's project's
     r"|(?P<chmod>\bchmod\s)|\bgit\s+update-ref\b"
 )
+#: a tool's own flag that answers its prompt (``-y``, ``--force``): "skip confirmation" then describes the flag
+_ANSWER_FLAG = re.compile(r"(?<![\w-])(?:-y|--yes|--force|--assume-yes|--no-confirm\w*|--no-input|--non-interactive)(?![\w-])")
+#: settings named by their key alone (a flag on a command line is always a use of it)
+_BARE_SETTINGS = ("bypasspermissions", "permissions.allow")
+#: what a sentence says to do with a setting: a verb of setting it (an instruction's form, not "sets" or "users")
+_SETS = re.compile(r"\b(?:set|setting|use|using|enable|enabling|switch|switching|pass|passing|run|running|launch|launching"
+                   rf"|start|starting|ensure|grant|allow|put|include|turn on|make sure)\b|{_WRITES}")
+_CODE_SPAN = re.compile(r"`[^`]*`")
+#: the text right before a value that is assigned (``mode = "bypassPermissions``, ``"defaultMode": "``)
+_ASSIGNED = re.compile(r"[=:]\s*[\"'`]*$")
+
+
+def _described(line: str, m: re.Match) -> bool:
+    """Whether match *m* of a normalized *line* names a setting rather than asks for it: a tool's flag
+    described ("`-y` skip confirmation prompt"), or a key that the line (a table row: its cell) neither
+    assigns nor says to set ("`bypassPermissions` is a security-sensitive choice")."""
+    text = m.group()
+    if ("confirmation" in text or "approval" in text) and _ANSWER_FLAG.search(line):
+        return True
+    if text in _BARE_SETTINGS and not _ASSIGNED.search(line, 0, m.start()):
+        start, end = 0, len(line)
+        if line.lstrip().startswith("|"):  # its table cell
+            start = line.rfind("|", 0, m.start()) + 1
+            end = line.find("|", m.end()) % (len(line) + 1)
+        ends = [e.end() for e in _SENTENCE_END.finditer(line, start, m.start())]
+        after = _SENTENCE_END.search(line, m.end(), end)
+        sentence = line[ends[-1] if ends else start:after.start() if after else end]
+        return not _SETS.search(_CODE_SPAN.sub(" ", sentence))
+    return False
 #: what ``chmod`` must be given, later on its line, to hide a file from others
 _HIDING_MODE = re.compile(r"\b(?:o-r|go-r|o-rwx|go-rwx|a-r)\b")
 
@@ -393,14 +426,19 @@ def self_modify(line: str) -> tuple[int, int] | None:
     """
     m = _SELF_MODIFY.search(line)
     last = None  # the line's last hiding mode (modes never overlap)
-    if m is not None and m.group("chmod"):
-        for last in _HIDING_MODE.finditer(line, m.end()):
-            pass
-    while m is not None and m.group("chmod"):
-        if last is not None and last.start() >= m.end():
-            return m.start(), last.end()
-        m = _SELF_MODIFY.search(line, m.end())  # no hiding mode after this chmod: look further on
-    return m.span() if m is not None else None
+    looked = False
+    while m is not None:
+        if m.group("chmod"):
+            if not looked:
+                looked = True
+                for last in _HIDING_MODE.finditer(line, m.end()):
+                    pass
+            if last is not None and last.start() >= m.end():
+                return m.start(), last.end()
+        elif not _described(line, m):
+            return m.span()
+        m = _SELF_MODIFY.search(line, m.end())  # no hiding mode after this chmod, or a setting named: look further on
+    return None
 
 
 # every match of each pattern holds one key of every group of its keys
@@ -655,8 +693,11 @@ def self_modification(subject):
     auditor's prompt, `refs/audited`), to skip permission prompts
     (`--dangerously-skip-permissions`), to disable sandboxes, hooks or audits, or to make files
     unreadable to others (`chmod o-r`). Not flagged: a sentence that forbids it ("never add
-    ... to permissions.allow"), and a table cell under a heading of what not to do
-    (`| DON'T | DO |`, `| Anti-pattern | Fix |`).
+    ... to permissions.allow"), a table cell under a heading of what not to do
+    (`| DON'T | DO |`, `| Anti-pattern | Fix |`), what something does or did ("Claude writes
+    learnings to `~/.claude/...`", "Updated CLAUDE.md"), "your config" (the user's project's),
+    a tool's flag that answers its own prompt ("`-y`: skip confirmation"), and a setting's key
+    listed in a table cell that says nothing to do with it.
 
     ## Why is this bad?
     Write control only works while the agent cannot widen its own permissions. A skill that
