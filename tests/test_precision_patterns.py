@@ -157,7 +157,8 @@ def test_a_setting_described_is_not_an_instruction_to_change_it(tmp_path):
         "| Option | Description |\n|---|---|\n| `-y` | Skip confirmation prompt |\n\n"
         "| Field | Description |\n|---|---|\n| `permission_mode` | One of `\"default\"` or `\"bypassPermissions\"` |\n\n"
         "`bypassPermissions` is a security-sensitive choice, guarded for sandboxes.\n\n"
-        "- **Don\u2019t bypass hooks**: calling `model.forward` directly breaks the schedule.\n"
+        "- **Don\u2019t bypass hooks**: calling `model.forward` directly breaks the schedule.\n\n"
+        "If the settings declare `permissions.defaultMode = \"bypassPermissions\"`, emit a WARN.\n"
     )
     root = skill(tmp_path, "described", described, {})
     assert findings(root, "SEC052") == []

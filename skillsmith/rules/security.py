@@ -392,6 +392,7 @@ _SETS = re.compile(r"\b(?:set|setting|use|using|enable|enabling|switch|switching
 _CODE_SPAN = re.compile(r"`[^`]*`")
 #: the text right before a value that is assigned (``mode = "bypassPermissions``, ``"defaultMode": "``)
 _ASSIGNED = re.compile(r"[=:]\s*[\"'`]*$")
+_CONDITION = re.compile(r"^\W*(?:if|when|whether|unless)\b")
 
 
 def _described(line: str, m: re.Match) -> bool:
@@ -401,7 +402,7 @@ def _described(line: str, m: re.Match) -> bool:
     text = m.group()
     if ("confirmation" in text or "approval" in text) and _ANSWER_FLAG.search(line):
         return True
-    if text in _BARE_SETTINGS and not _ASSIGNED.search(line, 0, m.start()):
+    if text in _BARE_SETTINGS:
         start, end = 0, len(line)
         if line.lstrip().startswith("|"):  # its table cell
             start = line.rfind("|", 0, m.start()) + 1
@@ -409,7 +410,10 @@ def _described(line: str, m: re.Match) -> bool:
         ends = [e.end() for e in _SENTENCE_END.finditer(line, start, m.start())]
         after = _SENTENCE_END.search(line, m.end(), end)
         sentence = line[ends[-1] if ends else start:after.start() if after else end]
-        return not _SETS.search(_CODE_SPAN.sub(" ", sentence))
+        if _SETS.search(_CODE_SPAN.sub(" ", sentence)):
+            return False
+        # assigned, unless the sentence only tests the value ("If the settings declare `mode = "bypassPermissions"`, warn")
+        return not _ASSIGNED.search(line, 0, m.start()) or bool(_CONDITION.match(sentence))
     return False
 #: what ``chmod`` must be given, later on its line, to hide a file from others
 _HIDING_MODE = re.compile(r"\b(?:o-r|go-r|o-rwx|go-rwx|a-r)\b")
