@@ -172,3 +172,15 @@ def test_a_setting_described_is_not_an_instruction_to_change_it(tmp_path):
     )
     root = skill(tmp_path, "asked", asked, {})
     assert findings(root, "SEC052") == [("SKILL.md", "SEC052")] * 6
+
+
+def test_links_and_paths_in_a_markdown_example_are_the_examples_not_the_skills(tmp_path):
+    body = ("A skill's SKILL.md can point to more detail:\n\n````markdown\n## Advanced features\n"
+            "**Forms**: See [FORMS.md](FORMS.md)\n```bash\npython scripts/fill_form.py input.pdf\n```\n````\n\n"
+            "Read [the guide](references/guide.md) and run `python3 scripts/echo.py a`.\n"
+            "```markdown\nSee [missing.md](references/missing.md)\n```\n")
+    root = skill(tmp_path, "shown", body, {"scripts/echo.py": PY, "references/guide.md": "# Guide\n"})
+    assert findings(root, "RES002", "RES001", "CON012") == []
+    root = skill(tmp_path, "cited", body + "\nAlso read [the notes](references/notes.md).\n",
+                 {"scripts/echo.py": PY, "references/guide.md": "# Guide\n"})
+    assert findings(root, "RES002") == [("SKILL.md", "RES002")]

@@ -124,7 +124,10 @@ def extract(lines: list[str], first_line: int, owner: str | None = None) -> list
     as one (``python3 scripts/x.py ...``). A path through another folder is another skill's.
     """
     found: list[Citation] = []
+    shown = example_documents(lines)
     for index, text in enumerate(lines):
+        if index in shown:
+            continue
         has_link, has_path = "](" in text, "scripts/" in text or "references/" in text or "assets/" in text
         if not (has_link or has_path or "]:" in text or ".md" in text):
             continue
@@ -180,6 +183,34 @@ def extract(lines: list[str], first_line: int, owner: str | None = None) -> list
 
 
 _FENCE = re.compile(r"^\s{0,3}(```|~~~)")
+_FENCE_RUN = re.compile(r"^\s{0,3}(`{3,}|~{3,})\s*([^\s`]*)")
+
+
+def example_documents(lines: list[str]) -> set[int]:
+    """0-based indexes of the lines inside fenced blocks of Markdown (```` ```markdown ````, ```` ```md ````):
+    a document shown as an example, whose links and paths are the example's, not the skill's.
+
+    A fence closes at a line of the same character at least as long (so a ```` ````markdown ````
+    block may hold ```` ``` ```` blocks of its own).
+    """
+    found: set[int] = set()
+    fence = ""
+    markdown = False
+    for index, text in enumerate(lines):
+        if "```" not in text and "~~~" not in text:
+            if markdown:
+                found.add(index)
+            continue
+        m = _FENCE_RUN.match(text)
+        if not fence:
+            if m:
+                fence, markdown = m.group(1), m.group(2).lower() in ("markdown", "md")
+            continue
+        if m and m.group(1)[0] == fence[0] and len(m.group(1)) >= len(fence) and not m.group(2):
+            fence, markdown = "", False
+        elif markdown:
+            found.add(index)
+    return found
 #: prose that asks for the span after it to be run: "Run `scripts/x.sh`"
 _RUN_VERB = re.compile(r"\b(run|execute|invoke|call|launch)(\s+(it|this|the\s+\w+))?\s*:?\s*$", re.IGNORECASE)
 _LAUNCHER = re.compile(
