@@ -184,3 +184,11 @@ def test_links_and_paths_in_a_markdown_example_are_the_examples_not_the_skills(t
     root = skill(tmp_path, "cited", body + "\nAlso read [the notes](references/notes.md).\n",
                  {"scripts/echo.py": PY, "references/guide.md": "# Guide\n"})
     assert findings(root, "RES002") == [("SKILL.md", "RES002")]
+
+
+def test_when_to_use_says_when_the_description_does_not(tmp_path):
+    head = "---\nname: {name}\ndescription: Maintain the wiki's links and naming.\n{extra}---\n# Wiki\n"
+    for name, extra, expected in (("with-when", "when_to_use: when adding or renaming skills\n", []),
+                                  ("without-when", "", [("SKILL.md", "SPC017")])):
+        root = write_tree(tmp_path / name, {"SKILL.md": head.format(name=name, extra=extra)})
+        assert findings(root, "SPC017") == expected

@@ -569,7 +569,8 @@ def description_no_when(skill):
     ## What it does
     Warns when `description` has no word that says when the skill applies ("use when",
     "if the user", "for requests about", "before", "triggers"). Descriptions in a language
-    whose words for "when" it does not know are not judged.
+    whose words for "when" it does not know are not judged, nor a skill that says when in
+    Claude Code's `when_to_use` field (the host lists it with the description).
 
     ## Why is this bad?
     Agents pick a skill from its description alone. The specification asks it to say what the
@@ -592,6 +593,9 @@ def description_no_when(skill):
     description = fm.data.get("description")
     if not isinstance(description, str) or not description.strip() or _WHEN.search(description):
         return
+    when = fm.data.get("when_to_use")
+    if isinstance(when, str) and when.strip():
+        return  # Claude Code's field for it, shown with the description
     if not _ENGLISH.search(description):
         return  # the words that say when are only known in English (and a few others)
     yield at_key(skill, "description", "'description' says what the skill does but not when to use it; add 'Use when ...'")
