@@ -192,3 +192,32 @@ def test_when_to_use_says_when_the_description_does_not(tmp_path):
                                   ("without-when", "", [("SKILL.md", "SPC017")])):
         root = write_tree(tmp_path / name, {"SKILL.md": head.format(name=name, extra=extra)})
         assert findings(root, "SPC017") == expected
+
+
+NUMPY_DOC = '''#!/usr/bin/env python3
+"""Count the lines of a file.
+
+Examples
+--------
+python count.py notes.txt
+"""
+import argparse
+import sys
+
+parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+parser.add_argument("path")
+args = parser.parse_args()
+with open(args.path) as fh:
+    print(sum(1 for _ in fh))
+sys.exit(0)
+'''
+
+
+def test_a_numpy_style_examples_section_is_the_headers_examples(tmp_path):
+    root = skill(tmp_path, "numpy", "Count: `python3 scripts/count.py notes.txt`.", {"scripts/count.py": NUMPY_DOC})
+    data = run_cli("check", ".", "--json", "--no-cache", cwd=root).json()["data"]
+    assert [f for f in data if f["rule"] == "PYS002"] == []  # --help prints the docstring, examples included
+    assert [f["message"] for f in data if f["rule"] == "CON006"] == ["the header has no Usage:, Input:, Output:, Stderr:, Exit: fields"]
+    plain = NUMPY_DOC.replace("Examples\n--------\npython count.py notes.txt\n", "It reads the file once.\n")
+    root = skill(tmp_path, "plain", "Count: `python3 scripts/count.py notes.txt`.", {"scripts/count.py": plain})
+    assert findings(root, "PYS002") == [("scripts/count.py", "PYS002")]
