@@ -221,3 +221,12 @@ def test_a_numpy_style_examples_section_is_the_headers_examples(tmp_path):
     plain = NUMPY_DOC.replace("Examples\n--------\npython count.py notes.txt\n", "It reads the file once.\n")
     root = skill(tmp_path, "plain", "Count: `python3 scripts/count.py notes.txt`.", {"scripts/count.py": plain})
     assert findings(root, "PYS002") == [("scripts/count.py", "PYS002")]
+
+
+def test_the_readme_of_a_project_template_the_skill_deploys_is_part_of_the_template(tmp_path):
+    body = "Deploy the Worker template bundled at `templates/worker/`.\n"
+    files = {"templates/worker/README.md": "# Worker template\n", "templates/worker/index.js": "export default {};\n"}
+    root = skill(tmp_path, "deploys", body, files)
+    assert findings(root, "RES006") == []
+    root = skill(tmp_path, "readme", body, {**files, "README.md": "# For maintainers\n"})
+    assert findings(root, "RES006") == [("README.md", "RES006")]
