@@ -230,3 +230,20 @@ def test_the_readme_of_a_project_template_the_skill_deploys_is_part_of_the_templ
     assert findings(root, "RES006") == []
     root = skill(tmp_path, "readme", body, {**files, "README.md": "# For maintainers\n"})
     assert findings(root, "RES006") == [("README.md", "RES006")]
+
+
+RUNNER = '''#!/usr/bin/env python3
+"""Run one of the skill's scripts with the skill's own interpreter."""
+import subprocess
+import sys
+from pathlib import Path
+
+name = sys.argv[1] if sys.argv[1].endswith(".py") else sys.argv[1] + ".py"
+sys.exit(subprocess.run([sys.executable, str(Path(__file__).parent / name), *sys.argv[2:]]).returncode)
+'''
+
+
+def test_a_script_run_through_the_skills_runner_is_cited_and_needs_no_exec_bit(tmp_path):
+    body = "Check a page: `python3 scripts/run.py echo https://example.com --json`.\n"
+    root = skill(tmp_path, "runner", body, {"scripts/run.py": RUNNER, "scripts/echo.py": PY, "scripts/other.py": PY})
+    assert findings(root, "CON003", "CON012") == [("scripts/other.py", "CON003"), ("scripts/other.py", "CON012")]

@@ -215,6 +215,22 @@ class Skill(BashSyntaxMixin):
                 found.append(command)
         return found
 
+    def calls_through(self, rel: str) -> list[str]:
+        """The worked invocations of another script of the skill that run script *rel* for it: a runner
+        given the script's name as its first argument (``python3 scripts/run.py pagespeed_check <url>``)."""
+        path = PurePosixPath(rel)
+        names = {rel, path.name, path.stem, str(path.relative_to("scripts")) if rel.startswith("scripts/") else rel}
+        found: list[str] = []
+        for other in self.scripts:
+            if other.rel == rel:
+                continue
+            for command in self.invocations_of(other.rel):
+                words = command.split()
+                at = next((i for i, w in enumerate(words) if w.strip("\"'").endswith(other.rel)), None)
+                if at is not None and at + 1 < len(words) and words[at + 1].strip("\"'") in names:
+                    found.append(command)
+        return found
+
     def file(self, rel: str) -> SourceFile | None:
         return self.files.get(rel)
 

@@ -170,7 +170,8 @@ def run_by_interpreter(script) -> bool:
     """
     calls = script.invocations
     if not calls and script.skill is not None and script.skill.doc is not None:
-        calls = calls_by_name(script.skill.doc.file.lines, PurePosixPath(script.rel).name)
+        calls = calls_by_name(script.skill.doc.file.lines, PurePosixPath(script.rel).name) \
+            or script.skill.calls_through(script.rel)  # a runner run by its interpreter runs it with its own
     return bool(calls) and all(_INTERPRETED.match(c.split("| ")[-1]) for c in calls)
 
 
@@ -593,7 +594,8 @@ def script_not_cited(script):
     """
     ## What it does
     Flags scripts under `scripts/` that neither `SKILL.md` nor a Markdown file it links to
-    names (progressive disclosure: `SKILL.md` -> `forms.md` -> the script counts).
+    names (progressive disclosure: `SKILL.md` -> `forms.md` -> the script counts). A script
+    run through a runner of the skill (`python3 scripts/run.py pagespeed_check <url>`) is named.
 
     ## Why is this bad?
     The agent only knows about a script if SKILL.md tells it; an uncited script is never run,
@@ -608,7 +610,8 @@ def script_not_cited(script):
     ```
     """
     found = _citations_of(script)
-    if found is not None and not found and not _folder_cited(script) and not _named_in_skill_md(script):
+    if found is not None and not found and not _folder_cited(script) and not _named_in_skill_md(script) \
+            and not script.skill.calls_through(script.rel):
         yield Hit(script.path, f"{script.rel} is not cited from SKILL.md; show a worked invocation")
 
 
