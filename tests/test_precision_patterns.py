@@ -247,3 +247,30 @@ def test_a_script_run_through_the_skills_runner_is_cited_and_needs_no_exec_bit(t
     body = "Check a page: `python3 scripts/run.py echo https://example.com --json`.\n"
     root = skill(tmp_path, "runner", body, {"scripts/run.py": RUNNER, "scripts/echo.py": PY, "scripts/other.py": PY})
     assert findings(root, "CON003", "CON012") == [("scripts/other.py", "CON003"), ("scripts/other.py", "CON012")]
+
+
+SOURCED = """#!/usr/bin/env bash
+# Source this file to make gh read-only in the current shell.
+# Usage: source /path/to/activate.sh
+gh() {
+  case "${1:-}" in
+    pr|issue) command gh "$@" ;;
+    *) echo "gh $1 is blocked" >&2; return 1 ;;
+  esac
+}
+if ! command -v jq >/dev/null; then
+  echo "jq is missing" >&2
+fi
+"""
+
+
+def test_a_script_the_skill_sources_into_the_shell_is_not_an_entry_script(tmp_path):
+    for name, body, script in (
+            ("told-by-skill", 'Run `source "<SKILL_DIR>/scripts/activate.sh"` first.\n', SOURCED.replace("# Usage: source /path/to/activate.sh\n", "")),
+            ("told-by-header", "Activate it before any gh call (see the script's header).\n", SOURCED)):
+        root = skill(tmp_path, name, body, {"scripts/activate.sh": script}, mode=0o755)
+        assert findings(root, "SHL001", "SHL003", "CON009", "CON012") == [], name
+    run = SOURCED.replace("# Source this file to make gh read-only in the current shell.\n# Usage: source /path/to/activate.sh\n",
+                          "# Make gh read-only.\n")
+    root = skill(tmp_path, "run", "Run `bash scripts/activate.sh` first.\n", {"scripts/activate.sh": run}, mode=0o755)
+    assert ("scripts/activate.sh", "SHL001") in findings(root, "SHL001")

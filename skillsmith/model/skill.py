@@ -7,6 +7,7 @@ re-read files.
 from __future__ import annotations
 
 import ast
+import re
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import Path, PurePosixPath
@@ -354,7 +355,7 @@ class Script:
         tree = self.sh_tree
         if tree is None:
             return "entry"
-        if self.sourced_by_sibling and not self.invoked:
+        if self.sourced_by_sibling and not self.invoked or self.sourced_as_told:
             return "library"
         if shell.top_level_is_library(tree.root_node, self.file.data):
             return "library"
@@ -412,6 +413,16 @@ class Script:
     @cached_property
     def sourced_by_sibling(self) -> bool:
         return bool(self.sourced_by)
+
+    @cached_property
+    def sourced_as_told(self) -> bool:
+        """Whether the script says it is sourced, not run: its header's usage (``# Usage: source
+        /path/to/x.sh``) or SKILL.md (``source "<SKILL_DIR>/scripts/x.sh"``) sources it into the caller's shell."""
+        name = re.escape(PurePosixPath(self.rel).name)
+        told = re.compile(rf"(?:^|[\s`;&|(])(?:source|\.)\s+[\"']?(?:[^\s\"'`]*/)?{name}(?![\w.-])", re.MULTILINE)
+        head = "\n".join(ln for ln in self.file.lines[:25] if ln.lstrip().startswith("#"))
+        doc = self.skill.doc if self.skill is not None else None
+        return bool(told.search(head) or doc is not None and told.search(doc.file.text or ""))
 
     @cached_property
     def sourced_by(self) -> tuple[str, ...]:
