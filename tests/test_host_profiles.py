@@ -27,9 +27,9 @@ def test_claude_code_fields_are_valid_when_the_target_is_chosen(tmp_path):
     skill = shutil.copytree(PORTABLE, tmp_path / "release-notes")
     (rule, line, message), = found(skill, "--no-cache")
     assert (rule, line) == ("SPC030", 3)
-    assert message.startswith("'display-name', 'default-enabled', 'fallback', 'arguments', 'argument-hint', "
-                              "'disallowed-tools' are fields ")
-    assert "Claude Code" in message and message.endswith("hosts that follow only the specification ignore them")
+    assert message == ("'display-name', 'default-enabled', 'fallback', 'arguments' and 'disallowed-tools' (read by "
+                       "Claude Code) and 'argument-hint' (read by sucoder and Claude Code) are not Agent Skills "
+                       "specification fields: hosts that follow only the specification ignore them")
     assert found(skill, "--no-cache", "--target", "claude-code") == []
     (tmp_path / "skillsmith.toml").write_text('target = "claude-code"\n')
     assert found(skill, "--no-cache") == []

@@ -720,13 +720,17 @@ def field_not_portable(skill):
             if isinstance(k, str) and k not in SPEC_FIELDS and not target.reads(k) and hosts_reading(k)]
     if not keys:
         return
-    hosts = [t for t in TARGETS if any(t.reads(k) for k in keys)]
-    readers = " and ".join(t.title or t.name for t in hosts)
-    shown = ", ".join(repr(k) for k in keys)
+    groups: dict[str, list[str]] = {}  # the hosts, listed -> the fields they read
+    for k in keys:
+        groups.setdefault(_listed([t.title or t.name for t in hosts_reading(k)]), []).append(repr(k))
+    shown = [f"{_listed(fields)} (read by {hosts})" for hosts, fields in groups.items()]
     one = len(keys) == 1
-    yield at_key(skill, keys[0], f"{shown} {'is a field' if one else 'are fields'} {readers} "
-                                 f"{'reads' if len(hosts) == 1 else 'read'}, not in the Agent Skills specification: "
-                                 f"{reader} {'it' if one else 'them'}")
+    yield at_key(skill, keys[0], f"{_listed(shown)} {'is not an' if one else 'are not'} Agent Skills specification "
+                                 f"field{'' if one else 's'}: {reader} {'it' if one else 'them'}")
+
+
+def _listed(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
 
 
 @rule("SPC031", "host-field-invalid", summary="A host's frontmatter field has a value of the wrong type.",
