@@ -7,9 +7,9 @@ now) and the pattern the rule is for (still a finding), and runs ``check`` on it
 from __future__ import annotations
 
 from conftest import run_cli, write_tree
+from test_precision_contract import PY, skill
+from test_precision_contract import findings as unsorted_findings
 
-SKILL = "---\nname: {name}\ndescription: Tools written for the precision tests. Use when testing.\n---\n{body}\n"
-PY = '#!/usr/bin/env python3\n"""Print the arguments given, one per line."""\nimport sys\n\nfor a in sys.argv[1:]:\n    print(a)\n'
 #: reads an optional argument, else asks git; exits 1 when neither gives a folder (not a usage error)
 SH_OPTIONAL = """#!/usr/bin/env bash
 # Print the folder to work in.
@@ -39,15 +39,7 @@ wc -l < "$FILE"
 
 
 def findings(root, *rules):
-    data = run_cli("check", ".", "--json", "--no-cache", cwd=root).json()["data"]
-    return sorted((f["path"], f["rule"]) for f in data if f["rule"] in rules)
-
-
-def skill(tmp_path, name, body, scripts, mode=0o644):
-    root = write_tree(tmp_path / name, {"SKILL.md": SKILL.format(name=name, body=body), **scripts})
-    for rel in scripts:
-        (root / rel).chmod(mode)
-    return root
+    return sorted(unsorted_findings(root, *rules))
 
 
 def test_a_path_through_a_skill_folder_variable_in_quotes_is_a_worked_invocation(tmp_path):
