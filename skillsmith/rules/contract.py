@@ -49,7 +49,7 @@ def header_usable(script) -> bool:
     return not (script.language == "python" and script.py[0] is None) and script.file.text is not None
 
 
-@rule("CON001", "shebang-missing", summary="An entry script has no shebang line.", seed="000 §2.1", scope="script", fix="safe")
+@rule("CON001", "shebang-missing", summary="An entry script has no shebang line.", seed="000 §2.1", scope="script", fix="safe", severity="warning")
 def shebang_missing(script):
     """
     ## What it does
@@ -123,7 +123,7 @@ def shebang_mismatch(script):
         yield Hit(script.path, f"shebang runs {interp!r} but {script.file.suffix} is a {script.language} file")
 
 
-@rule("CON003", "not-executable", summary="An entry script lacks the executable bit.", seed="000 §2.2", scope="script", fix="safe")
+@rule("CON003", "not-executable", summary="An entry script lacks the executable bit.", seed="000 §2.2", scope="script", fix="safe", severity="warning")
 def not_executable(script):
     """
     ## What it does
@@ -178,7 +178,7 @@ def shebang_can_go_in(script) -> bool:
                 and re.search(r"coding[:=]", lines[1]))
 
 
-@rule("CON004", "header-missing", summary="No header comment block (shell) or module docstring (Python).", seed="000 §3", scope="script", fix="safe")
+@rule("CON004", "header-missing", summary="No header comment block (shell) or module docstring (Python).", seed="000 §3", scope="script", fix="safe", severity="warning")
 def header_missing(script):
     """
     ## What it does
@@ -248,7 +248,7 @@ def header_missing(script):
         yield Hit(script.path, with_why(message, answer), fix=answer.fix if answer else None)
 
 
-@rule("CON005", "header-description", summary="The header does not open with a one-line description ending in a period.", seed="000 §3", scope="script", fix="safe")
+@rule("CON005", "header-description", summary="The header does not open with a one-line description ending in a period.", seed="000 §3", scope="script", fix="safe", severity="info")
 def header_description(script):
     """
     ## What it does
@@ -307,7 +307,7 @@ def header_description(script):
                       fix=python_fix(script, can))
 
 
-@rule("CON006", "header-field-missing", summary="The header lacks Usage, Input, Output, Stderr, Exit or Examples.", seed="000 §3", scope="script", fix="safe")
+@rule("CON006", "header-field-missing", summary="The header lacks Usage, Input, Output, Stderr, Exit or Examples.", seed="000 §3", scope="script", fix="safe", severity="warning")
 def header_field_missing(script):
     """
     ## What it does
@@ -348,7 +348,7 @@ def header_field_missing(script):
         yield Hit(script.path, with_why(message, answer, "by hand: "), h.start_line, fix=answer.fix if answer else None)
 
 
-@rule("CON007", "header-examples-empty", summary="The header's Examples section is empty.", seed="000 §3", scope="script", fix="safe")
+@rule("CON007", "header-examples-empty", summary="The header's Examples section is empty.", seed="000 §3", scope="script", fix="safe", severity="warning")
 def header_examples_empty(script):
     """
     ## What it does
@@ -392,7 +392,7 @@ def header_examples_empty(script):
                   fix=answer.fix if answer else None)
 
 
-@rule("CON008", "header-beyond-head", summary="Contract fields appear after the first 25 lines.", seed="000 §3", scope="script")
+@rule("CON008", "header-beyond-head", summary="Contract fields appear after the first 25 lines.", seed="000 §3", scope="script", severity="warning")
 def header_beyond_head(script):
     """
     ## What it does
@@ -416,7 +416,7 @@ def header_beyond_head(script):
         yield Hit(script.path, f"{', '.join(n + ':' for n in late)} start after line {HEAD_LINES}; agents read the header with head -{HEAD_LINES}", first)
 
 
-@rule("CON009", "help-missing", summary="The script has no -h/--help.", seed="000 §2.3", scope="script", fix="safe")
+@rule("CON009", "help-missing", summary="The script has no -h/--help.", seed="000 §2.3", scope="script", fix="safe", severity="warning")
 def help_missing(script):
     """
     ## What it does
@@ -480,7 +480,7 @@ def help_missing(script):
             yield Hit(script.path, with_why("no -h/--help branch that prints usage and exits 0", answer), fix=answer.fix)
 
 
-@rule("CON010", "exit-code-undocumented", summary="An exit code the script uses is not on its Exit: line.", seed="000 §5", scope="script", fix="safe")
+@rule("CON010", "exit-code-undocumented", summary="An exit code the script uses is not on its Exit: line.", seed="000 §5", scope="script", fix="safe", severity="warning")
 def exit_code_undocumented(script):
     """
     ## What it does
@@ -581,7 +581,7 @@ def _citations_of(script):
 _ARG = re.compile(r"\s+(?:\\\s*)?([^\s`'\")\]|;,.][^\s`]*|[\"'][^\"']+[\"'])")
 
 
-@rule("CON012", "script-not-cited", summary="SKILL.md never mentions the script.", seed="000 §2.8", scope="script")
+@rule("CON012", "script-not-cited", summary="SKILL.md never mentions the script.", seed="000 §2.8", scope="script", severity="warning")
 def script_not_cited(script):
     """
     ## What it does
@@ -623,7 +623,7 @@ def _folder_cited(script) -> bool:
     ) if script.skill and script.skill.doc else False
 
 
-@rule("CON013", "script-cited-bare", summary="SKILL.md cites the script without a worked invocation.", seed="000 §2.8", scope="script")
+@rule("CON013", "script-cited-bare", summary="SKILL.md cites the script without a worked invocation.", seed="000 §2.8", scope="script", severity="warning")
 def script_cited_bare(script):
     """
     ## What it does
@@ -673,7 +673,7 @@ def takes_nothing(script) -> bool:
     return not re.search(r"<[^>]+>|(?<![\w-])[A-Z][A-Z0-9_]{1,}(?![\w-])", shown)  # no required FILE or <file>
 
 
-@rule("CON014", "exit-code-literal", summary="A literal non-zero exit code instead of a named constant.", seed="000 §5", scope="script", severity="warning", fix="safe")
+@rule("CON014", "exit-code-literal", summary="A literal non-zero exit code instead of a named constant.", seed="000 §5", scope="script", fix="safe", severity="info", opt_in=True)
 def exit_code_literal(script):
     """
     ## What it does
@@ -763,8 +763,7 @@ def has_tests(skill) -> bool:
     return False
 
 
-@rule("CON015", "test-suite-missing", summary="A skill with scripts ships no tests/ peer suite.", seed="000 §10", scope="skill",
-      severity="info")
+@rule("CON015", "test-suite-missing", summary="A skill with scripts ships no tests/ peer suite.", seed="000 §10", scope="skill", severity="info", opt_in=True)
 def tests_missing(skill):
     """
     ## What it does

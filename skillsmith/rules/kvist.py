@@ -443,7 +443,7 @@ def capability_scope_missing(skill):
 
 
 @rule("KVS013", "parameters-open", summary="A tool's parameters do not say additionalProperties: false.",
-      seed=f"{SEED} manifest.json", scope="skill", targets=TARGET)
+      seed=f"{SEED} manifest.json", scope="skill", targets=TARGET, severity="warning")
 def parameters_open(skill):
     """
     ## What it does
@@ -483,7 +483,7 @@ def parameters_open(skill):
 
 
 @rule("KVS014", "parameters-unbounded", summary="A tool parameter string has no maxLength or an array no maxItems.",
-      seed=f"{SEED} manifest.json", scope="skill", targets=TARGET)
+      seed=f"{SEED} manifest.json", scope="skill", targets=TARGET, severity="warning")
 def parameters_unbounded(skill):
     """
     ## What it does

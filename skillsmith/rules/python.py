@@ -63,7 +63,7 @@ def _parsers(script):
     return script.py_facts.parsers
 
 
-@rule("PYS002", "argparse-epilog-missing", summary="An ArgumentParser has no epilog with examples.", seed="000 §2.3", scope="script", fix="safe")
+@rule("PYS002", "argparse-epilog-missing", summary="An ArgumentParser has no epilog with examples.", seed="000 §2.3", scope="script", fix="safe", severity="warning")
 def argparse_epilog_missing(script):
     """
     ## What it does
@@ -107,7 +107,7 @@ def argparse_epilog_missing(script):
                       epilog.value.col_offset + 1, fix=DECLARED if can else None)
 
 
-@rule("PYS003", "argparse-formatter-missing", summary="An ArgumentParser reflows its epilog (no RawDescriptionHelpFormatter).", seed="000 §2.3", scope="script", fix="safe")
+@rule("PYS003", "argparse-formatter-missing", summary="An ArgumentParser reflows its epilog (no RawDescriptionHelpFormatter).", seed="000 §2.3", scope="script", fix="safe", severity="warning")
 def argparse_formatter_missing(script):
     """
     ## What it does

@@ -93,7 +93,7 @@ def named_elsewhere(rel: str, names: dict[str, frozenset[str]]) -> bool:
     return False
 
 
-@rule("RES001", "resource-not-cited", summary="A file of the skill (references/, assets/, any Markdown) is never named.", seed=SEED, scope="skill")
+@rule("RES001", "resource-not-cited", summary="A file of the skill (references/, assets/, any Markdown) is never named.", seed=SEED, scope="skill", severity="warning")
 def resource_not_cited(skill):
     """
     ## What it does

@@ -97,7 +97,7 @@ def help_run(subject):
 
 
 @rule("RUN002", "unknown-flag-run", summary="Running the script with an unknown flag does not exit 2.",
-      seed="000 §5, §6", scope="run")
+      seed="000 §5, §6", scope="run", severity="warning")
 def unknown_flag_run(subject):
     """
     ## What it does

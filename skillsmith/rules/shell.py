@@ -29,7 +29,7 @@ def _tree(script):
 
 
 
-@rule("SHL001", "strict-mode-missing", summary="An entry script does not turn on nounset and pipefail.", seed="000 §2.6", scope="script", fix="safe")
+@rule("SHL001", "strict-mode-missing", summary="An entry script does not turn on nounset and pipefail.", seed="000 §2.6", scope="script", fix="safe", severity="warning")
 def strict_mode_missing(script):
     """
     ## What it does
@@ -121,7 +121,7 @@ def bash_syntax(script):
         yield Hit(script.path, f"bash -n: {message}", line)
 
 
-@rule("SHL003", "unknown-flag-exit-missing", summary="No branch rejects unknown options with exit 2.", seed="000 §6", scope="script")
+@rule("SHL003", "unknown-flag-exit-missing", summary="No branch rejects unknown options with exit 2.", seed="000 §6", scope="script", severity="warning")
 def unknown_flag_exit_missing(script):
     """
     ## What it does
