@@ -464,6 +464,10 @@ def parameters_open(skill):
     "parameters": {"type": "object", "additionalProperties": false,
                    "properties": {"path": {"type": "string", "maxLength": 500}}}
     ```
+
+    ## Severity
+    Warning: kvist validates the arguments against the schema either way; an open schema lets
+    the model pass extra ones that the tool never reads (the guide's advice; the skill loads).
     """
     found = kvist.manifest_data(skill)
     if found is None:
@@ -503,6 +507,10 @@ def parameters_unbounded(skill):
     ```json
     "path": {"type": "string", "maxLength": 500}
     ```
+
+    ## Severity
+    Warning: unbounded strings and arrays let one call carry oversized input (the guide's
+    advice; the skill loads).
     """
     found = kvist.manifest_data(skill)
     if found is None:

@@ -91,6 +91,10 @@ def argparse_epilog_missing(script):
 
     ## Fix safety
     Safe: adds `epilog=` built from the docstring's Examples; existing keywords stay.
+
+    ## Severity
+    Warning: without examples in `--help` the agent composes the call from the options; the
+    script works.
     """
     ev = script.py_evidence if _python(script) else None
     for call in _parsers(script):
@@ -132,6 +136,10 @@ def argparse_formatter_missing(script):
 
     ## Fix safety
     Safe: adds the keyword; an existing `formatter_class` is left alone.
+
+    ## Severity
+    Warning: the help text's lines run together, which hides the layout of its examples; the
+    script works.
     """
     ev = script.py_evidence if _python(script) else None
     for call in _parsers(script):
@@ -319,8 +327,8 @@ def json_output_bare(script):
 
     ## Fix safety
     Unsafe: the output's shape changes (`rows` becomes `{"data": rows, "meta": {...}}`), so
-    every caller must be updated. The fix runs only with `--unsafe-fixes`, and only where the
-    `emit_json` helper exists (PYS050's fix adds it).
+    every caller must be updated. The fix runs only with `--unsafe-fixes`; it adds the
+    `emit_json` helper with the first call that needs it (the fix PYS050 has too).
     """
     facts = _facts(script)
     if facts is None:

@@ -116,6 +116,10 @@ def resource_not_cited(skill):
     ```markdown
     Read [references/api.md](references/api.md) when the user asks about pagination.
     ```
+
+    ## Severity
+    Warning: a file nothing names is dead weight the agent never finds (Skill Resource Protocol
+    §1); nothing breaks.
     """
     if skill.doc is None:
         return

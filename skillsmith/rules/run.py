@@ -120,6 +120,9 @@ def unknown_flag_run(subject):
 
     Use instead: a branch for unknown options that prints a usage line on stderr and exits 2
     (argparse does this by itself).
+
+    ## Severity
+    Warning: as SHL003 (an unknown flag that is not a usage error), seen by running the script.
     """
     script, options = subject
     if not runnable(script):

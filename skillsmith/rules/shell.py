@@ -75,6 +75,10 @@ def strict_mode_missing(script):
 
     `--unsafe-fixes` adds them anyway. A script with CRLF line ends gets neither (bash would
     read `pipefail\r`).
+
+    ## Severity
+    Warning: without nounset and pipefail an unset variable or a failed pipe stage goes
+    unnoticed; the script still runs.
     """
     tree = _tree(script)
     if tree is None:
@@ -146,6 +150,10 @@ def unknown_flag_exit_missing(script):
       -*) echo "unknown option: $1" >&2; exit "$EXIT_USAGE" ;;
     esac
     ```
+
+    ## Severity
+    Warning: an unknown option is ignored instead of refused (§6); the script still runs, and
+    the agent may not see its mistake.
     """
     tree = _tree(script)
     if tree is None:
