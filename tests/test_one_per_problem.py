@@ -11,11 +11,11 @@ otherwise.
 from __future__ import annotations
 
 import shutil
-import sys
 from pathlib import Path
 
 import pytest
 from conftest import run_cli, write_tree
+from test_shellcheck import SCRIPT, bundled_shellcheck, path_with
 
 from skillsmith.rules.engine import one_per_problem
 from skillsmith.rules.registry import YIELDS, get_rule
@@ -90,55 +90,27 @@ def test_json_written_elsewhere_keeps_its_own_finding(tmp_path):
     assert findings(rows_skill(tmp_path, text)) == [("PYS050", 26)]
 
 
-#: $name is unquoted three times on two lines: in `[ $name = x ]` (ShellCheck's SC2086 alone: SHL051
-#: leaves test brackets to it) and twice in `echo $name $name` (both see each: one finding each, SHL051's)
-COUNT_SH = """\
-#!/usr/bin/env bash
-# Count the arguments.
-#
-# Usage:   count.sh [ARG...]
-# Input:   arguments
-# Output:  their number
-# Stderr:  errors
-# Exit:    0 ok, 2 usage
-#
-# Examples:
-#   count.sh a b
-set -uo pipefail
-readonly EXIT_USAGE=2
-case "${1:-}" in
-  -h|--help) awk 'NR > 1 && /^#/ { print; next } NR > 1 { exit }' "$0"; exit 0 ;;
-  -*) echo "unknown option" >&2; exit "$EXIT_USAGE" ;;
-esac
-name=${1:-x}
-if [ $name = x ]; then
-  echo $name $name
-fi
-"""
+#: test_shellcheck's script with $name unquoted three times on two lines: in `[ $name = x ]`
+#: (ShellCheck's SC2086 alone: SHL051 leaves test brackets to it) and twice in `echo $name $name`
+#: (both see each: one finding each, SHL051's)
+LS_SH = SCRIPT.replace('cd "$1"\nls\n', 'name=${1:-x}\nif [ $name = x ]; then\n  echo $name $name\nfi\n')
 
 
-def shellcheck() -> Path | None:
-    bundled = Path(sys.executable).parent / "shellcheck"
-    if bundled.exists():
-        return bundled
-    found = shutil.which("shellcheck")
-    return Path(found) if found else None
+def ls_skill(tmp_path: Path, script: str) -> Path:
+    root = write_tree(tmp_path / "ls", {
+        "SKILL.md": SKILL_MD.format("ls").replace("python3 scripts/rows.py --json", "bash scripts/ls.sh /tmp"),
+        "scripts/ls.sh": script,
+    })
+    (root / "scripts" / "ls.sh").chmod(0o755)
+    return root
 
 
 def test_an_unquoted_expansion_is_one_finding_where_both_see_it(tmp_path):
-    exe = shellcheck()
+    exe = bundled_shellcheck() or (Path(shutil.which("shellcheck")) if shutil.which("shellcheck") else None)
     if exe is None:
         pytest.skip("shellcheck is not installed: pip install -e '.[shellcheck]'")
-    bin_dir = tmp_path / "bin"
-    bin_dir.mkdir()
-    for tool in (Path(shutil.which("bash")), exe):
-        (bin_dir / tool.name).symlink_to(tool)
-    root = write_tree(tmp_path / "count", {
-        "SKILL.md": SKILL_MD.format("count").replace("python3 scripts/rows.py --json", "bash scripts/count.sh a b"),
-        "scripts/count.sh": COUNT_SH,
-    })
-    (root / "scripts" / "count.sh").chmod(0o755)
-    env = {"PATH": str(bin_dir)}
+    root = ls_skill(tmp_path, LS_SH)
+    env = {"PATH": path_with(tmp_path, exe)}
     assert findings(root, env=env) == [("SC2086", 19), ("SHL051", 20), ("SHL051", 20)]
     assert findings(root, "--ignore", "SHL051", env=env) == [("SC2086", 19), ("SC2086", 20), ("SC2086", 20)]
 
@@ -164,16 +136,13 @@ def test_every_yield_names_real_rules():
         assert all(get_rule(w) is not None for w in winners), winners
 
 
-LITERAL_SH = COUNT_SH.replace('exit "$EXIT_USAGE"', "exit 2").replace("readonly EXIT_USAGE=2\n", "").replace(
+#: every expansion quoted, every exit code a literal
+LITERAL_SH = LS_SH.replace('exit "$EXIT_USAGE"', "exit 2").replace("readonly EXIT_USAGE=2\n", "").replace(
     "echo $name $name", 'echo "$name"').replace("[ $name = x ]", '[ "$name" = x ]')
 
 
 def test_taste_is_opt_in_and_info_fails_only_below_the_bar(tmp_path):
-    root = write_tree(tmp_path / "count", {
-        "SKILL.md": SKILL_MD.format("count").replace("python3 scripts/rows.py --json", "bash scripts/count.sh a b"),
-        "scripts/count.sh": LITERAL_SH,
-    })
-    (root / "scripts" / "count.sh").chmod(0o755)
+    root = ls_skill(tmp_path, LITERAL_SH)
     plain = run_cli("check", str(root), "--no-cache", "--ignore", "SHL090")
     assert (plain.code, plain.stdout) == (0, ""), plain.stdout  # neither CON014 nor CON015 by default
     assert findings(root, "--select", "CON", "--ignore", "SHL090") == []  # a prefix does not name them
