@@ -151,3 +151,13 @@ def test_taste_is_opt_in_and_info_fails_only_below_the_bar(tmp_path):
     assert sorted((f["rule"], f["severity"]) for f in chosen.json()["data"]) == [("CON014", "info"), ("CON015", "info")]
     bar = run_cli("check", str(root), "--no-cache", "--select", "CON014,CON015", "--fail-on", "warning")
     assert bar.code == 0 and "CON014" in bar.stdout
+
+
+def test_the_rule_list_says_which_rules_are_opt_in():
+    listed = run_cli("rules", "--json").json()["data"]
+    assert {r["id"] for r in listed if r["opt_in"]} >= {"CON014", "CON015"}
+    assert not next(r for r in listed if r["id"] == "CON001")["opt_in"]
+    text = run_cli("rules", "CON014").stdout
+    assert "opt-in (runs only when selected by its ID or name)" in text and "## Severity" in text
+    line = next(ln for ln in run_cli("rules", "CON").stdout.splitlines() if ln.startswith("CON014"))
+    assert line.endswith("(opt-in)") and " info " in line

@@ -77,6 +77,7 @@ class Rule:
             "summary": self.summary,
             "seed": self.seed,
             "severity": self.severity,
+            "opt_in": self.opt_in,
             "scope": self.scope,
             "targets": sorted(self.targets),
             "fix": self.fix,
