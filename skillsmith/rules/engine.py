@@ -534,6 +534,7 @@ def evaluate_unit(prepared: Prepared, options: Options) -> dict:
                 end_column=hit.end_column, fix=finding_fix(hit.fix, rule.fix),
             )
         )
+    out = one_per_problem(out)
     warnings = suppression.unknown_rules(files.values()) if options.suppressions else []
     result = {"findings": out, "notes": notes, "errors": errors, "undecided": undecided, "warnings": warnings,
               "held": held}
@@ -543,6 +544,26 @@ def evaluate_unit(prepared: Prepared, options: Options) -> dict:
         if prepared.stat_key is not None:
             cache.put(prepared.stat_key, stored)
     return result
+
+
+def one_per_problem(findings: list[dict]) -> list[dict]:
+    """*findings* without those that yield to a finding of the same cause at the same place (``registry.YIELDS``)."""
+    if not any(f["rule"] in registry.YIELDS for f in findings):
+        return findings
+    at: dict[tuple[str, int], list[dict]] = {}
+    for f in findings:
+        at.setdefault((f["path"], f["line"]), []).append(f)
+    return [f for f in findings
+            if not any(other["rule"] in registry.YIELDS.get(f["rule"], ()) and same_place(f, other)
+                       for other in at[(f["path"], f["line"])])]
+
+
+def same_place(a: dict, b: dict) -> bool:
+    """Whether two findings on one line mark the same text: their columns overlap where both end on that line."""
+    if a["end_column"] is None or b["end_column"] is None or a["end_line"] not in (None, a["line"]) \
+            or b["end_line"] not in (None, b["line"]):
+        return True
+    return a["column"] < b["end_column"] and b["column"] < a["end_column"]
 
 
 def _ignored(config: Config, rule_id: str, path: Path, code: str | None = None) -> bool:

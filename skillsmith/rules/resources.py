@@ -94,7 +94,7 @@ def named_elsewhere(rel: str, names: dict[str, frozenset[str]]) -> bool:
     return False
 
 
-@rule("RES001", "resource-not-cited", summary="A file of the skill (references/, assets/, any Markdown) is never named.", seed=SEED, scope="skill")
+@rule("RES001", "resource-not-cited", summary="A file of the skill (references/, assets/, any Markdown) is never named.", seed=SEED, scope="skill", severity="warning")
 def resource_not_cited(skill):
     """
     ## What it does
@@ -117,6 +117,10 @@ def resource_not_cited(skill):
     ```markdown
     Read [references/api.md](references/api.md) when the user asks about pagination.
     ```
+
+    ## Severity
+    Warning: a file nothing names is dead weight the agent never finds (Skill Resource Protocol
+    §1); nothing breaks.
     """
     if skill.doc is None:
         return
