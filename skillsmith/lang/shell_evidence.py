@@ -26,6 +26,7 @@ from functools import cached_property
 from skillsmith import exitcodes
 from skillsmith.lang import shell
 from skillsmith.lang.header import FIELDS, HEAD_LINES
+from skillsmith.lang.shell_checklist import caller_paths
 from skillsmith.lang.shell_layout import Layout
 
 
@@ -731,7 +732,7 @@ class ShellEvidence:
         usage = re.sub(r"\[[^\]]*\]", "", self.author_usage or "")  # what is left outside [optional] parts
         if re.search(r"<[^>]+>|(?<![\w-])[A-Z][A-Z0-9_]{1,}(?![\w-])", usage.split(" ", 1)[1] if " " in usage else ""):
             return True
-        names = "|".join(map(re.escape, sorted(self.argument_variables)))
+        names = "|".join(map(re.escape, sorted(caller_paths(self.root, self.data, self.nodes))))
         checked = re.compile(rf"\$#|-z\s+[\"']?\$\{{?(?:[1-9]{'|' + names if names else ''})\b|\busage\b", re.IGNORECASE)
         for code, node in self.exits:
             if code in (None, 0) or _enclosing(node, "case_item") is not None:
@@ -742,17 +743,6 @@ class ShellEvidence:
                  and re.search(r"\bexit\s+(?!0\b)\S", shell.text(f, self.data))}
         return any(cmd.name in usage and _enclosing(cmd.node, "case_item") is None and _enclosing_function(cmd.node) is None
                    for cmd in shell.commands(self.root, self.data, self.nodes))
-
-    @cached_property
-    def argument_variables(self) -> set[str]:
-        """Variables the code fills only from its arguments: ``FILE="$1"``, ``NAME=${1:-}``, ``OUT=$OPTARG``
-        (not ``DIR="${1:-}"`` that a later ``DIR=$(git rev-parse ...)`` fills when it is empty)."""
-        text = self.data.decode("utf-8", "replace")
-        found: dict[str, bool] = {}
-        for m in re.finditer(r"(?<![\w$-])([A-Za-z_]\w*)=", text):
-            from_argument = re.match(r"[\"']?\$\{?(?:[1-9]|OPTARG)\b", text[m.end(1) + 1:]) is not None
-            found[m.group(1)] = found.get(m.group(1), True) and from_argument
-        return {name for name, only in found.items() if only}
 
     def usable_example(self, invocation: str, has_help: bool) -> bool:
         words = invocation.split()
