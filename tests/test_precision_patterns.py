@@ -266,3 +266,14 @@ def test_a_script_the_skill_sources_into_the_shell_is_not_an_entry_script(tmp_pa
                           "# Make gh read-only.\n")
     root = skill(tmp_path, "run", "Run `bash scripts/activate.sh` first.\n", {"scripts/activate.sh": run}, mode=0o755)
     assert ("scripts/activate.sh", "SHL001") in findings(root, "SHL001")
+
+
+def test_a_tool_with_a_fallback_needs_no_guard(tmp_path):
+    head = '#!/usr/bin/env bash\n# Print the secret of a JSON reply.\nset -euo pipefail\nbody="$(cat)"\n'
+    fallback = head + ('secret=$(echo "$body" | (jq -r .secret 2>/dev/null || python3 -c "import sys,json; '
+                       'print(json.load(sys.stdin)[\'secret\'])"))\necho "$secret"\n')
+    root = skill(tmp_path, "fallback", "Run `bash scripts/secret.sh < reply.json`.", {"scripts/secret.sh": fallback})
+    assert findings(root, "SHL053") == []
+    for tail in ('secret=$(echo "$body" | jq -r .secret)\n', 'secret=$(echo "$body" | (jq -r .secret || echo none))\n'):
+        root = skill(tmp_path, "bare", "Run `bash scripts/secret.sh < reply.json`.", {"scripts/secret.sh": head + tail})
+        assert findings(root, "SHL053") == [("scripts/secret.sh", "SHL053")], tail
