@@ -277,3 +277,9 @@ def test_a_tool_with_a_fallback_needs_no_guard(tmp_path):
     for tail in ('secret=$(echo "$body" | jq -r .secret)\n', 'secret=$(echo "$body" | (jq -r .secret || echo none))\n'):
         root = skill(tmp_path, "bare", "Run `bash scripts/secret.sh < reply.json`.", {"scripts/secret.sh": head + tail})
         assert findings(root, "SHL053") == [("scripts/secret.sh", "SHL053")], tail
+
+
+def test_a_module_skill_md_imports_is_named(tmp_path):
+    body = "```python\nfrom scripts.echo import main\nmain()\n```\n"
+    root = skill(tmp_path, "imported", body, {"scripts/echo.py": PY, "scripts/other.py": PY})
+    assert findings(root, "CON012") == [("scripts/other.py", "CON012")]

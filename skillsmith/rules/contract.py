@@ -657,12 +657,16 @@ def script_not_cited(script):
 
 def _named_in_skill_md(script) -> bool:
     """Whether SKILL.md names the script by its file name alone (``snapshot-android.sh``), not as a
-    path into another folder: mentioned."""
+    path into another folder, or imports it as a module (``from scripts.schematic import Generator``):
+    mentioned."""
     doc = script.skill.doc if script.skill is not None else None
-    name = PurePosixPath(script.rel).name
-    if doc is None or "." not in name or name not in (doc.file.text or ""):  # an extensionless name is a word
+    path = PurePosixPath(script.rel)
+    text = (doc.file.text or "") if doc is not None else ""
+    if path.suffix == ".py" and re.search(rf"\b(?:from|import)\s+{re.escape('.'.join(path.with_suffix('').parts))}\b", text):
+        return True
+    if doc is None or "." not in path.name or path.name not in text:  # an extensionless name is a word
         return False
-    return re.search(rf"(?<![\w./-]){re.escape(name)}(?![\w/-])", doc.file.text) is not None
+    return re.search(rf"(?<![\w./-]){re.escape(path.name)}(?![\w/-])", text) is not None
 
 
 def _folder_cited(script) -> bool:
