@@ -631,52 +631,8 @@ def name_reserved_word(skill):
         yield at_key(skill, "name", f"'name' {name!r} contains the reserved word {found[0]!r}, which Claude's skill upload refuses")
 
 
-#: folders whose SKILL.md files are data (templates, examples, test cases), not skills
-NOT_NESTED_SKILLS = frozenset({"assets", "templates", "template", "examples", "example", "tests", "test", "fixtures"})
-
-
-@rule("SPC019", "nested-skill-invalid", summary="A SKILL.md inside another skill has a missing or invalid name or description.",
-      seed=SPEC, scope="skill", targets=NAMED_IN_FRONTMATTER)
-def nested_skill_invalid(skill):
-    """
-    ## What it does
-    Checks each `SKILL.md` below the skill's own (a skill nested in another, as plugin bundles
-    and collections ship them): its frontmatter must parse and give a valid `name` equal to
-    its folder's name and a non-empty `description`. Templates, examples and test data
-    (`assets/`, `templates/`, `examples/`, `tests/`) are not skills.
-
-    ## Why is this bad?
-    Hosts that list the nested skill refuse or misname it; nothing else checks it, because
-    the folder around it is a skill.
-
-    ## Example
-    `my-skill/extras/Helper Tool/SKILL.md` with `name: Helper Tool`.
-
-    Use instead: give it a valid name that equals its folder (`helper-tool/`), or move it out
-    to be a skill of its own.
-    """
-    from skillsmith.model import frontmatter as fmparse
-
-    for rel, f in skill.files.items():
-        if not rel.endswith("/SKILL.md") or f.text is None or not NOT_NESTED_SKILLS.isdisjoint(rel.split("/")[:-1]):
-            continue
-        folder = rel.rsplit("/", 2)[-2]
-        fm = fmparse.parse(f.text)
-        if fm.error is not None or not isinstance(fm.data, dict):
-            yield Hit(f.path, f"{rel}: the frontmatter of this nested skill does not parse", 1)
-            continue
-        name, line = fm.data.get("name"), fm.key_lines.get("name", fm.start_line)
-        if name is None:
-            yield Hit(f.path, f"{rel}: this nested skill has no 'name'", fm.start_line)
-        elif (why := name_problem(name)) is not None:
-            yield Hit(f.path, f"{rel}: {why}", line)
-        elif name != folder:
-            yield Hit(f.path, f"{rel}: 'name' {name!r} differs from its folder {folder!r}", line)
-        description = fm.data.get("description")
-        if description is None:
-            yield Hit(f.path, f"{rel}: this nested skill has no 'description'", fm.start_line)
-        elif (why := description_problem(description)) is not None:
-            yield Hit(f.path, f"{rel}: {why}", fm.key_lines.get("description", fm.start_line))
+# SPC019 (nested-skill-invalid) is retired: a SKILL.md nested in a skill is found as a skill of its
+# own (skillsmith.discovery.discover) and gets every rule; its ID is not given to another rule.
 
 
 @rule("SPC021", "duplicate-skill-name", summary="Two skills that a host loads together have the same 'name'.",
