@@ -364,8 +364,8 @@ def hard_coded_home_path(subject):
 
 
 def is_pointer(c) -> bool:
-    """Whether SKILL.md's citation *c* points the reader at a file: a link, or a path (``reference/x.md`` too),
-    not a bare file name in passing (``scan README.md``, which may be the user's)."""
+    """Whether citation *c* points the reader at a file: a link, or a path (``reference/x.md`` too), not a
+    bare file name in passing (``scan README.md``, which may be the user's; ``covered by review_base.md``)."""
     return c.kind in ("link", "path") or c.kind == "mention" and "/" in c.raw
 
 
@@ -394,8 +394,8 @@ def reference_chain(skill):
     ## What it does
     Follows each Markdown document `SKILL.md` links or gives the path of
     (`references/guide.md`; not a bare file name in passing, `scan README.md`, which may be
-    the user's) and flags its links (`[text](details.md)`, a path such as
-    `references/details.md` or a file name, outside code blocks) to another Markdown document of the skill
+    the user's) and flags its links (`[text](details.md)`, or a path such as
+    `references/details.md`, outside code blocks) to another Markdown document of the skill
     that `SKILL.md` does not cite itself (by link or path), name (by its file name, or a path
     with a placeholder: `{lang}/guide.md`), nor cite a folder of (`references/`): a chain
     two levels deep. Each intermediate document is reported once, at its first such link,
@@ -427,8 +427,8 @@ def reference_chain(skill):
     chains: dict[str, tuple] = {}  # intermediate -> (its file, first citation, the documents it leads to)
     names = patterns = None
     for f, c in skill.linked_citations:
-        if f is doc.file or f.rel not in linked or f.rel.rsplit("/", 1)[-1] == "SKILL.md":
-            continue  # a nested SKILL.md is a skill of its own, not a reference
+        if f is doc.file or f.rel not in linked or f.rel.rsplit("/", 1)[-1] == "SKILL.md" or not is_pointer(c):
+            continue  # (a nested SKILL.md is a skill of its own, not a reference)
         rel = skill_path(c.target).rel
         target = skill.resolve_case(rel) if rel else None
         if (target is None or target in cited or target == f.rel or target == "SKILL.md"
