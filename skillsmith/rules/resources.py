@@ -436,6 +436,8 @@ def reference_chain(skill):
             continue
         if names is None:
             names, patterns = names_in(doc.file.text), placeholder_paths(skill)
+            # a bare name SKILL.md also gives the path of names that file, not another of the same name
+            names = names - {rel.rsplit("/", 1)[-1] for rel in linked}
         if target.rsplit("/", 1)[-1] in names or any(p.fullmatch(target) for p in patterns):
             continue  # SKILL.md names it (`streaming.md` in a list of the files of `{lang}/`)
         if f.rel not in fences:
