@@ -7,7 +7,7 @@ import re
 from skillsmith.model.frontmatter import yaml_type
 from skillsmith.rules.finding import Hit, display_path
 from skillsmith.rules.registry import rule
-from skillsmith.targets import TARGETS, codex, get, hosts_reading
+from skillsmith.targets import TARGETS, claude_code, codex, get, hosts_reading
 from skillsmith.targets.agentskills import description_markup, description_problem, name_problem
 
 SPEC = "Agent Skills spec"
@@ -849,3 +849,42 @@ def openai_yaml_ignored(skill):
     ```
     """
     yield from _sidecar_problems(skill, whole=False)
+
+
+CLAUDE_CODE = (claude_code.TARGET.name,)
+#: Claude Code's skill listing shows at most this much of ``description`` and ``when_to_use`` together
+LISTING_CAP = 1536
+
+
+@rule("SPC034", "listing-truncated", summary="Claude Code cuts description and when_to_use at 1,536 characters together.",
+      seed="Claude Code skills documentation", scope="skill", severity="warning", targets=CLAUDE_CODE)
+def listing_truncated(skill):
+    """
+    ## What it does
+    Under the `claude-code` target, adds the lengths of `description` and `when_to_use` (the
+    text Claude Code puts in its skill listing) and warns when they are over 1,536 characters.
+
+    ## Why is this bad?
+    Claude Code's listing, the only text the model sees before it picks a skill, truncates
+    the combined `description` and `when_to_use` at 1,536 characters
+    ([skills documentation](https://code.claude.com/docs/en/skills); its changelog: "raised
+    the listing cap from 250 to 1,536 characters and added a startup warning when
+    descriptions are truncated"). Whatever comes after the cut, often the trigger phrases at
+    the end of `when_to_use`, never reaches the model.
+
+    ## Example
+    A 900-character `description` with a 700-character `when_to_use`.
+
+    Use instead: put the key use case first in `description`, and keep `when_to_use` to the
+    trigger phrases the description does not already say.
+    """
+    fm = frontmatter(skill)
+    if fm is None:
+        return
+    texts = [fm.data.get(key) for key in ("description", "when_to_use")]
+    if not isinstance(texts[1], str) or not all(isinstance(t, str) for t in texts):
+        return  # without when_to_use, SPC010 already holds description to 1,024
+    total = len(texts[0]) + len(texts[1])
+    if total > LISTING_CAP:
+        yield at_key(skill, "when_to_use", f"'description' and 'when_to_use' are {total:,} characters together; "
+                     f"Claude Code's skill listing cuts them at {LISTING_CAP:,}")
