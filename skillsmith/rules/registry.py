@@ -37,7 +37,7 @@ FAMILY_MODULES = {
 }
 
 #: what a rule's check receives
-SCOPES = ("skill", "unit", "script", "file", "project", "run", "audit")
+SCOPES = ("skill", "unit", "script", "file", "project", "run", "audit", "collection")
 
 _ID = re.compile(r"^[A-Z]{3}\d{3}$")
 _NAME = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
