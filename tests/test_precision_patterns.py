@@ -283,3 +283,13 @@ def test_a_module_skill_md_imports_is_named(tmp_path):
     body = "```python\nfrom scripts.echo import main\nmain()\n```\n"
     root = skill(tmp_path, "imported", body, {"scripts/echo.py": PY, "scripts/other.py": PY})
     assert findings(root, "CON012") == [("scripts/other.py", "CON012")]
+
+
+def test_applies_to_says_when(tmp_path):
+    """Seen on real skills (agnix agrees): "Applies to tasks involving ..." names when the skill applies."""
+    head = "---\nname: {name}\ndescription: {description}\n---\n# Guide\n"
+    for name, description, expected in (
+            ("applies", "Gives React Native performance guidelines. Applies to tasks involving Hermes or jank.", []),
+            ("says-what", "Gives React Native performance guidelines for Hermes and jank.", [("SKILL.md", "SPC017")])):
+        root = write_tree(tmp_path / name, {"SKILL.md": head.format(name=name, description=description)})
+        assert findings(root, "SPC017") == expected
