@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 
 from skillsmith.lang import shell
+from skillsmith.lang.keyboard import NON_INTERACTIVE
 from skillsmith.lang.status import is_status_text
 
 #: a redirect (spaces removed) that sends a command's stdout somewhere else than the script's stdout
@@ -179,18 +180,41 @@ OPTIONAL_TOOLS = frozenset(
 _WORD = re.compile(r"[A-Za-z0-9_.+-]+")
 
 
+#: what follows ``||`` without doing the tool's work: ignoring the failure, or a message
+_NO_FALLBACK = {"true", ":", "echo", "printf", "exit", "return"}
+
+
+def _falls_back(node, data: bytes) -> bool:
+    """Whether the command *node* is followed by ``|| other-command`` that does its work when the
+    tool is missing (``jq -r .x 2>/dev/null || python3 -c '...'``), not ``|| true`` or ``|| echo``."""
+    n = node
+    while n.parent is not None and n.parent.type in ("redirected_statement", "pipeline"):
+        n = n.parent
+    parent = n.parent
+    if parent is None or parent.type != "list":
+        return False
+    after = n.next_sibling
+    other = n.next_named_sibling
+    if after is None or shell.text(after, data) != "||" or other is None:
+        return False
+    while other.type in ("redirected_statement", "pipeline") and other.named_children:
+        other = other.named_children[0]
+    name = other.child_by_field_name("name") if other.type == "command" else None
+    return name is not None and shell.text(name, data) not in _NO_FALLBACK
+
+
 def unguarded_tools(root, data: bytes, nodes: list) -> list[tuple[str, object]]:
     """(tool, first command running it) for each optional tool the script never names otherwise.
 
     A guard names the tool as a word: ``command -v jq``, ``hash jq``, ``need jq``,
-    ``for t in jq curl``, an install hint. A script that sources another file may keep its
-    guards there, so it gets no answer.
+    ``for t in jq curl``, an install hint. A use with a fallback (``jq ... || python3 -c ...``)
+    needs none. A script that sources another file may keep its guards there, so it gets no answer.
     """
     if shell.sourced_paths(root, data, nodes):
         return []
     first: dict[str, object] = {}
     for cmd in shell.commands(root, data, nodes):
-        if cmd.name in OPTIONAL_TOOLS:
+        if cmd.name in OPTIONAL_TOOLS and not _falls_back(cmd.node, data):
             first.setdefault(cmd.name, cmd.node)
     if not first:
         return []
@@ -258,4 +282,43 @@ def argument_removals(root, data: bytes, nodes: list) -> list:
             if m.group(1) in given or (positional and not in_function):
                 found.append(node)
                 break
+    return found
+
+
+#: ``[ -t 0 ]``, ``test -t 1``: the script asks whether a terminal is there
+_TTY_TEST = re.compile(r"(\[\[?|\btest)\s+!?\s*-t\s+[0-2]\b")
+
+
+def keyboard_reads(root, data: bytes, nodes: list) -> list:
+    """``read -p "Continue? " answer`` and ``read answer </dev/tty``: reads that wait for someone
+    to type, in a script with no other way to run (no ``[ -t 0 ]`` test, no ``--yes``/``--force``/
+    ``--non-interactive``, not interactive by its own words). A read with a timeout (``-t``), one
+    whose input comes from a file, a here-string or a pipe, and reads in a loop's condition
+    (``while read -r line``) are data, not a prompt."""
+    text = data.decode("utf-8", "replace")
+    if _TTY_TEST.search(text) or NON_INTERACTIVE.search(text):
+        return []
+    found = []
+    for node in nodes:
+        if node.type != "command" or shell.text(node.child_by_field_name("name") or node, data) != "read":
+            continue
+        words = [shell.unquote(shell.text(a, data)) for a in node.children_by_field_name("argument")]
+        flags = "".join(w[1:] for w in words if w.startswith("-") and not w.startswith("--"))
+        if "t" in flags:
+            continue
+        parent = node.parent
+        tty = False
+        if parent is not None and parent.type == "redirected_statement":
+            sources = [shell.text(r, data).replace(" ", "") for r in _redirects_of(parent)]
+            if any(s.startswith("<") and s != "</dev/tty" for s in sources):
+                continue
+            tty = "</dev/tty" in sources
+        if not (tty or "p" in flags):
+            continue
+        if parent is not None and parent.type in ("pipeline", "while_statement", "until_statement"):
+            continue
+        if parent is not None and parent.type == "redirected_statement" and parent.parent is not None \
+                and parent.parent.type in ("pipeline", "while_statement", "until_statement"):
+            continue
+        found.append(node)
     return found

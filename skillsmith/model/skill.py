@@ -7,6 +7,7 @@ re-read files.
 from __future__ import annotations
 
 import ast
+import re
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import Path, PurePosixPath
@@ -31,6 +32,15 @@ TEST_DIRS = {"tests", "test"}
 TEMPLATE_DIRS = {"assets", "templates", "template"}
 #: what a script is (:attr:`Script.role`); only "entry" scripts get the script contract
 ROLES = ("entry", "library", "test", "template")
+#: folders whose SKILL.md files are data (templates, examples, test cases), not skills
+DATA_FOLDERS = frozenset({"assets", "templates", "template", "examples", "example", "tests", "test", "fixtures"})
+
+
+def is_own_skill(rel: str) -> bool:
+    """Whether the folder *rel* below a skill (``extras/helper``), which holds a ``SKILL.md``, is a skill of
+    its own (checked as its own unit, its files not the outer skill's) rather than the outer skill's data:
+    no folder on the way is a template, example or test folder (:data:`DATA_FOLDERS`)."""
+    return DATA_FOLDERS.isdisjoint(rel.split("/"))
 
 
 class BashSyntaxMixin:
@@ -130,6 +140,8 @@ class Skill(BashSyntaxMixin):
     dirs: list[str] = field(default_factory=list)
     target: str = "agentskills"
     unread: Unread = field(default_factory=Unread)
+    #: folders below that are skills of their own (:func:`is_own_skill`): units of their own, their files not listed here
+    nested: list[str] = field(default_factory=list)
 
     @property
     def name(self) -> str:
@@ -137,7 +149,7 @@ class Skill(BashSyntaxMixin):
 
     def with_files(self, files: dict[str, SourceFile]) -> "Skill":
         """The same skill holding *files* instead (parses and other derived facts start afresh)."""
-        return Skill(self.root, files, self.symlinks, self.dirs, self.target, self.unread)
+        return Skill(self.root, files, self.symlinks, self.dirs, self.target, self.unread, self.nested)
 
     @property
     def skill_md(self) -> SourceFile | None:
@@ -215,11 +227,28 @@ class Skill(BashSyntaxMixin):
                 found.append(command)
         return found
 
+    def calls_through(self, rel: str) -> list[str]:
+        """The worked invocations of another script of the skill that run script *rel* for it: a runner
+        given the script's name as its first argument (``python3 scripts/run.py pagespeed_check <url>``)."""
+        path = PurePosixPath(rel)
+        names = {rel, path.name, path.stem, str(path.relative_to("scripts")) if rel.startswith("scripts/") else rel}
+        found: list[str] = []
+        for other in self.scripts:
+            if other.rel == rel:
+                continue
+            for command in self.invocations_of(other.rel):
+                words = command.split()
+                at = next((i for i, w in enumerate(words) if w.strip("\"'").endswith(other.rel)), None)
+                if at is not None and at + 1 < len(words) and words[at + 1].strip("\"'") in names:
+                    found.append(command)
+        return found
+
     def file(self, rel: str) -> SourceFile | None:
         return self.files.get(rel)
 
     def exists(self, rel: str) -> bool:
-        """Whether *rel* is in the skill, or may be (in a folder that could not be listed, past the limit)."""
+        """Whether *rel* is in the skill, or may be (in a folder that could not be listed, past the limit),
+        or is in a skill nested in it (which is checked as a unit of its own)."""
         rel = rel.rstrip("/")
         return (
             rel in self.files
@@ -227,6 +256,7 @@ class Skill(BashSyntaxMixin):
             or rel in self.dirs
             or rel == ""
             or self.unread.may_hold(rel)
+            or any(rel.startswith(n + "/") for n in self.nested)
         )
 
     def cited(self, rel: str) -> bool:
@@ -338,7 +368,7 @@ class Script:
         tree = self.sh_tree
         if tree is None:
             return "entry"
-        if self.sourced_by_sibling and not self.invoked:
+        if self.sourced_by_sibling and not self.invoked or self.sourced_as_told:
             return "library"
         if shell.top_level_is_library(tree.root_node, self.file.data):
             return "library"
@@ -396,6 +426,16 @@ class Script:
     @cached_property
     def sourced_by_sibling(self) -> bool:
         return bool(self.sourced_by)
+
+    @cached_property
+    def sourced_as_told(self) -> bool:
+        """Whether the script says it is sourced, not run: its header's usage (``# Usage: source
+        /path/to/x.sh``) or SKILL.md (``source "<SKILL_DIR>/scripts/x.sh"``) sources it into the caller's shell."""
+        name = re.escape(PurePosixPath(self.rel).name)
+        told = re.compile(rf"(?:^|[\s`;&|(])(?:source|\.)\s+[\"']?(?:[^\s\"'`]*/)?{name}(?![\w.-])", re.MULTILINE)
+        head = "\n".join(ln for ln in self.file.lines[:25] if ln.lstrip().startswith("#"))
+        doc = self.skill.doc if self.skill is not None else None
+        return bool(told.search(head) or doc is not None and told.search(doc.file.text or ""))
 
     @cached_property
     def sourced_by(self) -> tuple[str, ...]:

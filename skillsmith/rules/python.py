@@ -58,18 +58,22 @@ def python_syntax(script):
 
 
 def _parsers(script):
+    """The script's ArgumentParser calls that print a help of their own: not a parent parser made with
+    ``add_help=False`` (whose arguments ``parents=[...]`` copies into the parsers that print help)."""
     if not _python(script) or script.py_facts is None:
         return []
-    return script.py_facts.parsers
+    return [call for call in script.py_facts.parsers
+            if not ((k := keyword(call, "add_help")) is not None and isinstance(k.value, ast.Constant) and k.value.value is False)]
 
 
-@rule("PYS002", "argparse-epilog-missing", summary="An ArgumentParser has no epilog with examples.", seed="000 §2.3", scope="script", fix="safe")
+@rule("PYS002", "argparse-epilog-missing", summary="An ArgumentParser has no epilog with examples.", seed="000 §2.3", scope="script", fix="safe", severity="warning")
 def argparse_epilog_missing(script):
     """
     ## What it does
     Flags `argparse.ArgumentParser(...)` calls (aliases included) without an `epilog=` that
     shows examples. A parser whose description is the module docstring (`description=__doc__`)
-    shows the docstring's examples already, and is left alone.
+    shows the docstring's examples already, and is left alone, as is a parent parser
+    (`add_help=False`, given to others as `parents=[...]`), which prints no help.
 
     ## Why is this bad?
     `--help` must end with an EXAMPLES section: it is what the agent copies from. argparse
@@ -91,6 +95,10 @@ def argparse_epilog_missing(script):
 
     ## Fix safety
     Safe: adds `epilog=` built from the docstring's Examples; existing keywords stay.
+
+    ## Severity
+    Warning: without examples in `--help` the agent composes the call from the options; the
+    script works.
     """
     ev = script.py_evidence if _python(script) else None
     for call in _parsers(script):
@@ -107,7 +115,7 @@ def argparse_epilog_missing(script):
                       epilog.value.col_offset + 1, fix=DECLARED if can else None)
 
 
-@rule("PYS003", "argparse-formatter-missing", summary="An ArgumentParser reflows its epilog (no RawDescriptionHelpFormatter).", seed="000 §2.3", scope="script", fix="safe")
+@rule("PYS003", "argparse-formatter-missing", summary="An ArgumentParser reflows its epilog (no RawDescriptionHelpFormatter).", seed="000 §2.3", scope="script", fix="safe", severity="warning")
 def argparse_formatter_missing(script):
     """
     ## What it does
@@ -132,6 +140,10 @@ def argparse_formatter_missing(script):
 
     ## Fix safety
     Safe: adds the keyword; an existing `formatter_class` is left alone.
+
+    ## Severity
+    Warning: the help text's lines run together, which hides the layout of its examples; the
+    script works.
     """
     ev = script.py_evidence if _python(script) else None
     for call in _parsers(script):
@@ -242,6 +254,34 @@ def json_prints(facts) -> list[ast.Call]:
     return found
 
 
+def _fails(stmt) -> bool:
+    """Whether *stmt* ends the script with an error: ``sys.exit(1)``, ``exit(2)``, ``raise SystemExit(1)``."""
+    call = stmt.exc if isinstance(stmt, ast.Raise) else stmt.value if isinstance(stmt, ast.Expr) else None
+    if not isinstance(call, ast.Call) or dotted(call.func) not in ("sys.exit", "exit", "SystemExit"):
+        return False
+    code = call.args[0] if call.args else None
+    return isinstance(code, ast.Constant) and isinstance(code.value, int) and code.value != 0
+
+
+def _sample_before_failing(module: ast.Module, call: ast.Call) -> bool:
+    """Whether *call* prints a constant JSON sample in the block that then exits with an error
+    (``Create connections.json with format:`` and a literal): a hint for people, not output."""
+    printed = call.args[0] if call.args else None
+    value = printed.args[0] if isinstance(printed, ast.Call) and printed.args else None
+    try:
+        ast.literal_eval(value)
+    except (ValueError, TypeError, SyntaxError, RecursionError, MemoryError):
+        return False
+    for node in ast.walk(module):
+        for body in (getattr(node, "body", None), getattr(node, "orelse", None)):
+            if not isinstance(body, list):
+                continue
+            for i, stmt in enumerate(body):
+                if isinstance(stmt, ast.Expr) and stmt.value is call:
+                    return any(_fails(later) for later in body[i + 1:])
+    return False
+
+
 @rule("PYS050", "json-helpers-missing", summary="A script writes JSON without the envelope helpers.",
       seed="000 §4", scope="script", severity="warning", fix="unsafe")
 def json_helpers_missing(script):
@@ -249,7 +289,8 @@ def json_helpers_missing(script):
     ## What it does
     Flags entry scripts that print JSON (`json.dumps`, `json.dump`) or accept `--json`, but
     neither define an `emit_json` helper nor build the envelope (a dict with a `"data"` or
-    `"error"` key) anywhere.
+    `"error"` key) anywhere. A constant sample printed on the way to an error exit (the format
+    of a missing config file) is a hint for people, not output.
 
     ## Why is this bad?
     Agents parse `--json` output by the protocol's envelope: `{"data": [...], "meta":
@@ -280,7 +321,7 @@ def json_helpers_missing(script):
         return
     module = script.py[0]
     ev = script.py_evidence
-    dumps = ev.json_on_stdout if ev is not None else []
+    dumps = [c for c in ev.json_on_stdout if not _sample_before_failing(module, c)] if ev is not None else []
     if not dumps and not (ev is not None and ev.json_flag and "--json" in facts.strings):
         return  # JSON only written into files, or no --json switch of its own
     if defines(module, "emit_json"):
@@ -319,8 +360,8 @@ def json_output_bare(script):
 
     ## Fix safety
     Unsafe: the output's shape changes (`rows` becomes `{"data": rows, "meta": {...}}`), so
-    every caller must be updated. The fix runs only with `--unsafe-fixes`, and only where the
-    `emit_json` helper exists (PYS050's fix adds it).
+    every caller must be updated. The fix runs only with `--unsafe-fixes`; it adds the
+    `emit_json` helper with the first call that needs it (the fix PYS050 has too).
     """
     facts = _facts(script)
     if facts is None:
@@ -646,3 +687,49 @@ def write_in_place(script):
     for call in in_place_writes(script.py[0], facts.calls, facts.aliases):
         yield Hit(script.path, "writes the destination from the command line in place; write a temp file and "
                   "os.replace() it", call.lineno, call.col_offset + 1)
+
+
+@rule("PYS058", "input-prompt", summary="The script waits for someone to type (input(), getpass, click.confirm).",
+      seed="Agent Skills: using scripts", scope="script", severity="warning")
+def input_prompt(script):
+    """
+    ## What it does
+    Flags calls that wait for a person at a keyboard: `input("Continue? ")` (with a prompt),
+    `getpass.getpass()`, `click.prompt`/`click.confirm`, `typer.prompt`, `rich.prompt`'s
+    `ask`, and `questionary`/`inquirer` questions. It stays quiet when the script has another
+    way to run: it asks `isatty()`, offers `--yes`, `--force` or `--non-interactive` (or
+    prompts only under an opt-in `--interactive`), calls itself interactive or a wizard, the
+    prompt is the fallback for an option left out (`url = args.url or input("URL: ")`), or it
+    sits in a `try` that handles `EOFError`. One finding per script, at its first prompt.
+
+    ## Why is this bad?
+    Agents run scripts in shells with no terminal
+    ([Agent Skills: using scripts](https://agentskills.io/skill-creation/using-scripts),
+    "Avoid interactive prompts"). The prompt waits for input that never comes, and the agent
+    hangs until its tool call times out, or `input()` reads end-of-file and the script dies
+    with an `EOFError` traceback. Take the answer as an option or an environment variable.
+
+    ## Example
+    ```python
+    if input("Delete the old report? [y/N] ") != "y":
+        sys.exit(0)
+    ```
+
+    Use instead:
+    ```python
+    parser.add_argument("--yes", action="store_true", help="delete the old report without asking")
+    ...
+    if not args.yes:
+        sys.exit(EXIT_USAGE)
+    ```
+    """
+    facts = _facts(script)
+    if facts is None:
+        return
+    from skillsmith.lang.python_checklist import keyboard_prompts
+
+    calls = keyboard_prompts(script.py[0], facts.aliases, facts.strings)
+    if calls:  # one finding per script, at its first prompt
+        more = f" ({len(calls)} prompts)" if len(calls) > 1 else ""
+        yield Hit(script.path, f"waits for someone to type{more}; an agent has no terminal, so take the answer as "
+                  "an option (--yes) or an environment variable", calls[0].lineno, calls[0].col_offset + 1)

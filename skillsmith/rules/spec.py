@@ -5,9 +5,9 @@ from __future__ import annotations
 import re
 
 from skillsmith.model.frontmatter import yaml_type
-from skillsmith.rules.finding import Hit
+from skillsmith.rules.finding import Hit, display_path
 from skillsmith.rules.registry import rule
-from skillsmith.targets import TARGETS, get
+from skillsmith.targets import TARGETS, claude_code, codex, get, hosts_reading
 from skillsmith.targets.agentskills import description_markup, description_problem, name_problem
 
 SPEC = "Agent Skills spec"
@@ -19,6 +19,9 @@ CHARS_PER_TOKEN = 4
 
 #: top-level fields every target understands (each target adds its own: ``Target.fields``)
 SPEC_FIELDS = {"name", "description", "license", "compatibility", "metadata", "allowed-tools"}
+
+#: every field some target reads beyond the specification's
+HOST_FIELDS = frozenset().union(*(t.fields for t in TARGETS))
 
 #: the targets whose skills are named by SKILL.md's frontmatter (a kvist skill is named by its manifest)
 NAMED_IN_FRONTMATTER = tuple(t.name for t in TARGETS if t.named_in_frontmatter)
@@ -475,9 +478,10 @@ def allowed_tools_commas(skill):
 def unknown_field(skill):
     """
     ## What it does
-    Flags top-level frontmatter fields that neither the specification nor the skill's target
-    host defines. Host fields (Claude Code's `when_to_use`, StablEdge's `progressive`) are
-    accepted for their target.
+    Flags top-level frontmatter fields that neither the specification nor any known host
+    defines. A field the skill's target reads (Claude Code's `when_to_use` under
+    `--target claude-code`, StablEdge's `progressive`) is accepted; one only another host
+    reads is a portability warning instead (SPC030).
 
     ## Why is this bad?
     Unknown fields are usually typos (`descripton`) that silently drop what was meant, and
@@ -495,12 +499,13 @@ def unknown_field(skill):
         return
     known = SPEC_FIELDS | get(skill.target).fields
     for key in fm.data:
-        if not isinstance(key, str) or key not in known:
-            hint = ""
-            close = [k for k in sorted(known) if _close(str(key), k)]
-            if close:
-                hint = f"; did you mean {close[0]!r}?"
-            yield at_key(skill, str(key), f"unknown frontmatter field {key!r} for target {skill.target}{hint}")
+        if isinstance(key, str) and (key in SPEC_FIELDS or hosts_reading(key)):
+            continue
+        hint = ""
+        close = [k for k in sorted(known | HOST_FIELDS) if _close(str(key), k)]
+        if close:
+            hint = f"; did you mean {close[0]!r}?"
+        yield at_key(skill, str(key), f"unknown frontmatter field {key!r} for target {skill.target}{hint}")
 
 
 def _close(a: str, b: str) -> bool:
@@ -554,7 +559,7 @@ def body_tokens(lines: list[str]) -> int:
 #: words that say when to use a skill (the specification: what it does *and when to use it*)
 _WHEN = re.compile(
     r"\b(?:when|whenever|if|use|used|trigger\w*|invoke\w*|ask\w*|request\w*|need\w*|want\w*|before|after|during"
-    r"|while|for (?:any|all|tasks?|work|questions?|requests?|users?)|wenn|quand|cuando|lorsque)\b|\u65f6|\u6642|\u5f53",
+    r"|while|for (?:any|all|tasks?|work|questions?|requests?|users?)|appl(?:y|ies) to|relevant (?:to|for|when)|wenn|quand|cuando|lorsque)\b|\u65f6|\u6642|\u5f53",
     re.I,
 )
 
@@ -567,9 +572,10 @@ _ENGLISH = re.compile(r"\b(?:the|and|of|to|for|with|from|in|on|a|an|or|by)\b", r
 def description_no_when(skill):
     """
     ## What it does
-    Warns when `description` has no word that says when the skill applies ("use when",
+    Warns when `description` has no word that says when the skill applies ("use when", "applies to",
     "if the user", "for requests about", "before", "triggers"). Descriptions in a language
-    whose words for "when" it does not know are not judged.
+    whose words for "when" it does not know are not judged, nor a skill that says when in
+    Claude Code's `when_to_use` field (the host lists it with the description).
 
     ## Why is this bad?
     Agents pick a skill from its description alone. The specification asks it to say what the
@@ -592,6 +598,9 @@ def description_no_when(skill):
     description = fm.data.get("description")
     if not isinstance(description, str) or not description.strip() or _WHEN.search(description):
         return
+    when = fm.data.get("when_to_use")
+    if isinstance(when, str) and when.strip():
+        return  # Claude Code's field for it, shown with the description
     if not _ENGLISH.search(description):
         return  # the words that say when are only known in English (and a few others)
     yield at_key(skill, "description", "'description' says what the skill does but not when to use it; add 'Use when ...'")
@@ -631,49 +640,255 @@ def name_reserved_word(skill):
         yield at_key(skill, "name", f"'name' {name!r} contains the reserved word {found[0]!r}, which Claude's skill upload refuses")
 
 
-#: folders whose SKILL.md files are data (templates, examples, test cases), not skills
-NOT_NESTED_SKILLS = frozenset({"assets", "templates", "template", "examples", "example", "tests", "test", "fixtures"})
+# SPC019 (nested-skill-invalid) is retired: a SKILL.md nested in a skill is found as a skill of its
+# own (skillsmith.discovery.discover) and gets every rule; its ID is not given to another rule.
 
 
-@rule("SPC019", "nested-skill-invalid", summary="A SKILL.md inside another skill has a missing or invalid name or description.",
-      seed=SPEC, scope="skill", targets=NAMED_IN_FRONTMATTER)
-def nested_skill_invalid(skill):
+@rule("SPC021", "duplicate-skill-name", summary="Two skills that a host loads together have the same 'name'.",
+      seed=SPEC, scope="collection", targets=NAMED_IN_FRONTMATTER)
+def duplicate_skill_name(entries):
     """
     ## What it does
-    Checks each `SKILL.md` below the skill's own (a skill nested in another, as plugin bundles
-    and collections ship them): its frontmatter must parse and give a valid `name` equal to
-    its folder's name and a non-empty `description`. Templates, examples and test data
-    (`assets/`, `templates/`, `examples/`, `tests/`) are not skills.
+    Compares the `name` of every skill one `check` run finds, and reports each `SKILL.md`
+    whose `name` another skill of the same collection also has, on its `name:` line, naming
+    the other. A collection is what a host loads side by side: one skills folder (the
+    nearest folder above the skill named `skills`: `skills/`, `.claude/skills/`,
+    `.agents/skills/`, a plugin's `skills/`), else one plugin (a folder with
+    `.claude-plugin/plugin.json`), else the folder `check` was given.
+
+    Skills of two different plugins may share a name: "Plugin skills use a
+    `plugin-name:skill-name` namespace, so they cannot conflict with other levels" (Claude
+    Code, https://code.claude.com/docs/en/skills), nor with another plugin's. Copies of a skill kept for
+    several hosts (`skills/pdf/` and `.claude/skills/pdf/`) are in different skills folders
+    and are not reported either. A skill given on its own is compared with its siblings
+    given in the same run. A skill whose `name` differs from its folder gets SPC008 on that
+    line instead (one finding for one cause); the other skill still hears of the clash.
 
     ## Why is this bad?
-    Hosts that list the nested skill refuse or misname it; nothing else checks it, because
-    the folder around it is a skill.
+    The specification makes `name` the skill's identifier, and hosts list skills by it. Two
+    skills with one name in the folder a host loads cannot both be listed: one shadows the
+    other, and the agent never sees the skill that lost (which one depends on the host and
+    on the order it reads folders in). An installer that copies skills by name overwrites
+    one with the other.
 
     ## Example
-    `my-skill/extras/Helper Tool/SKILL.md` with `name: Helper Tool`.
+    `.claude/skills/pptx-posters/SKILL.md`, copied from `latex-posters/`, still says
+    `name: latex-posters`.
 
-    Use instead: give it a valid name that equals its folder (`helper-tool/`), or move it out
-    to be a skill of its own.
+    Use instead: give each skill its own name, equal to its folder: `name: pptx-posters`.
     """
-    from skillsmith.model import frontmatter as fmparse
+    by_name: dict[tuple, list] = {}
+    for entry in entries:
+        by_name.setdefault((entry.collection[1], entry.name), []).append(entry)
+    for (folder, name), same in by_name.items():
+        if len(same) < 2:
+            continue
+        for entry in same:
+            if "SPC008" in entry.reported:
+                continue  # its name is not its folder's: that finding on the same line says what to change
+            others = ", ".join(sorted(display_path(o.skill_md) for o in same if o is not entry))
+            yield Hit(entry.skill_md, f"{name!r} is also the name of {others}, in the same {entry.collection[0]}: "
+                                      "a host that lists skills by name loads one and hides the other", entry.line, 1)
 
-    for rel, f in skill.files.items():
-        if not rel.endswith("/SKILL.md") or f.text is None or not NOT_NESTED_SKILLS.isdisjoint(rel.split("/")[:-1]):
-            continue
-        folder = rel.rsplit("/", 2)[-2]
-        fm = fmparse.parse(f.text)
-        if fm.error is not None or not isinstance(fm.data, dict):
-            yield Hit(f.path, f"{rel}: the frontmatter of this nested skill does not parse", 1)
-            continue
-        name, line = fm.data.get("name"), fm.key_lines.get("name", fm.start_line)
-        if name is None:
-            yield Hit(f.path, f"{rel}: this nested skill has no 'name'", fm.start_line)
-        elif (why := name_problem(name)) is not None:
-            yield Hit(f.path, f"{rel}: {why}", line)
-        elif name != folder:
-            yield Hit(f.path, f"{rel}: 'name' {name!r} differs from its folder {folder!r}", line)
-        description = fm.data.get("description")
-        if description is None:
-            yield Hit(f.path, f"{rel}: this nested skill has no 'description'", fm.start_line)
-        elif (why := description_problem(description)) is not None:
-            yield Hit(f.path, f"{rel}: {why}", fm.key_lines.get("description", fm.start_line))
+
+@rule("SPC030", "field-not-portable", summary="A frontmatter field another host reads, which the skill's target does not.",
+      seed=SPEC, scope="skill", severity="warning")
+def field_not_portable(skill):
+    """
+    ## What it does
+    Flags a top-level frontmatter field that is not in the Agent Skills specification and that
+    the skill's target does not read, while another known host does: Claude Code's
+    `when_to_use` or `disable-model-invocation` in a portable skill or a Codex skill. The
+    finding names the fields and the hosts that read them, once per skill (at the first such
+    field). Under that host's target (`--target claude-code`,
+    or a skill in `.claude/skills/` or a Claude Code plugin) the field is valid.
+
+    ## Why is this bad?
+    The skill behaves differently per host: the field works where it is read and is silently
+    ignored everywhere else, and the specification's reference validator (`skills-ref`)
+    refuses it. A portability warning, not an error: the skill works where it was written.
+
+    ## Example
+    ```yaml
+    name: deploy
+    description: Deploys the site. Use when the user asks to ship.
+    disable-model-invocation: true
+    ```
+
+    Use instead: check the skill for the host it is written for (`--target claude-code`, or
+    `target = "claude-code"` in the configuration), or move data no host needs under `metadata`.
+    """
+    fm = frontmatter(skill)
+    if fm is None:
+        return
+    target = get(skill.target)
+    reader = f"{target.title} ignores" if target.title else "hosts that follow only the specification ignore"
+    keys = [k for k in fm.data
+            if isinstance(k, str) and k not in SPEC_FIELDS and not target.reads(k) and hosts_reading(k)]
+    if not keys:
+        return
+    groups: dict[str, list[str]] = {}  # the hosts, listed -> the fields they read
+    for k in keys:
+        groups.setdefault(_listed([t.title or t.name for t in hosts_reading(k)]), []).append(repr(k))
+    shown = [f"{_listed(fields)} (read by {hosts})" for hosts, fields in groups.items()]
+    one = len(keys) == 1
+    yield at_key(skill, keys[0], f"{_listed(shown)} {'is not an' if one else 'are not'} Agent Skills specification "
+                                 f"field{'' if one else 's'}: {reader} {'it' if one else 'them'}")
+
+
+def _listed(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
+
+
+@rule("SPC031", "host-field-invalid", summary="A host's frontmatter field has a value of the wrong type.",
+      seed="the target host's skills documentation", scope="skill")
+def host_field_invalid(skill):
+    """
+    ## What it does
+    Checks the value of each frontmatter field the skill's target reads beyond the
+    specification's, against that host's documentation: under `claude-code`,
+    `disable-model-invocation`, `user-invocable`, `background` and `default-enabled` are
+    booleans, `model`, `agent`, `context`, `when_to_use` and `argument-hint` strings,
+    `arguments`, `paths` and `disallowed-tools` a string or a list of strings, `hooks` a
+    mapping, `effort` one of `low`, `medium`, `high`, `xhigh`, `max`, and `shell` `bash` or
+    `powershell`.
+
+    ## Why is this bad?
+    A value of the wrong type does not do what it says: `disable-model-invocation: "no"` is a
+    string, not false, and a host may read any non-empty string as true or drop the field.
+
+    ## Example
+    ```yaml
+    disable-model-invocation: "yes"
+    effort: maximum
+    ```
+
+    Use instead:
+    ```yaml
+    disable-model-invocation: true
+    effort: max
+    ```
+    """
+    fm = frontmatter(skill)
+    target = get(skill.target)
+    if fm is None or target.field_problem is None:
+        return
+    for key, value in fm.data.items():
+        if isinstance(key, str) and target.reads(key):
+            problem = target.field_problem(key, value)
+            if problem:
+                yield at_key(skill, key, problem)
+
+
+CODEX = (codex.TARGET.name,)
+
+
+def _sidecar_problems(skill, whole: bool):
+    f = skill.files.get(codex.SIDECAR)
+    if f is None or f.text is None:
+        return
+    problems = codex.sidecar_problems(f.text, lambda rel: rel in skill.files or skill.unread.may_hold(rel))
+    for p in problems:
+        if p.whole == whole:
+            yield Hit(f.path, p.message, p.line, 1)
+
+
+@rule("SPC032", "openai-yaml-invalid", summary="agents/openai.yaml is a file Codex ignores whole.",
+      seed="Codex skills", scope="skill", targets=CODEX)
+def openai_yaml_invalid(skill):
+    """
+    ## What it does
+    Reads a Codex skill's `agents/openai.yaml` (safe YAML only) and flags what makes Codex
+    ignore the whole file: it is not valid YAML, it is not a mapping, or a key Codex reads
+    holds a value of the wrong type (`allow_implicit_invocation: "false"`, a number for
+    `display_name`, a string for `dependencies.tools`).
+
+    ## Why is this bad?
+    Codex reads the file strictly and fails open: one wrong value and every setting in it is
+    lost without a word. `allow_implicit_invocation: false` is dropped with the rest, so Codex
+    invokes on its own a skill its author meant to run only when asked.
+
+    ## Example
+    ```yaml
+    policy:
+      allow_implicit_invocation: "false"
+    ```
+
+    Use instead:
+    ```yaml
+    policy:
+      allow_implicit_invocation: false
+    ```
+    """
+    yield from _sidecar_problems(skill, whole=True)
+
+
+@rule("SPC033", "openai-yaml-ignored", summary="agents/openai.yaml has a key or value Codex does not use.",
+      seed="Codex skills", scope="skill", severity="warning", targets=CODEX)
+def openai_yaml_ignored(skill):
+    """
+    ## What it does
+    Flags what Codex skips in a readable `agents/openai.yaml`: a key it does not read (often a
+    typo, `default_promt`, or a key at the wrong level), and a value it drops alone: an empty
+    string, a `display_name` over 64 characters or another text over 1,024, a `brand_color`
+    that is not `#RRGGBB`, an icon that is not a file under the skill's `assets/`, a
+    dependency tool without `type` or `value`.
+
+    ## Why is this bad?
+    The author believes the skill shows that name, icon or colour, or declares that
+    dependency; Codex shows and installs nothing of it, and says so only in its log.
+
+    ## Example
+    ```yaml
+    interface:
+      display_name: "Release notes"
+      brand_color: "blue"
+    ```
+
+    Use instead:
+    ```yaml
+    interface:
+      display_name: "Release notes"
+      brand_color: "#3B82F6"
+    ```
+    """
+    yield from _sidecar_problems(skill, whole=False)
+
+
+CLAUDE_CODE = (claude_code.TARGET.name,)
+#: Claude Code's skill listing shows at most this much of ``description`` and ``when_to_use`` together
+LISTING_CAP = 1536
+
+
+@rule("SPC034", "listing-truncated", summary="Claude Code cuts description and when_to_use at 1,536 characters together.",
+      seed="Claude Code skills documentation", scope="skill", severity="warning", targets=CLAUDE_CODE)
+def listing_truncated(skill):
+    """
+    ## What it does
+    Under the `claude-code` target, adds the lengths of `description` and `when_to_use` (the
+    text Claude Code puts in its skill listing) and warns when they are over 1,536 characters.
+
+    ## Why is this bad?
+    Claude Code's listing, the only text the model sees before it picks a skill, truncates
+    the combined `description` and `when_to_use` at 1,536 characters
+    ([skills documentation](https://code.claude.com/docs/en/skills); its changelog: "raised
+    the listing cap from 250 to 1,536 characters and added a startup warning when
+    descriptions are truncated"). Whatever comes after the cut, often the trigger phrases at
+    the end of `when_to_use`, never reaches the model.
+
+    ## Example
+    A 900-character `description` with a 700-character `when_to_use`.
+
+    Use instead: put the key use case first in `description`, and keep `when_to_use` to the
+    trigger phrases the description does not already say.
+    """
+    fm = frontmatter(skill)
+    if fm is None:
+        return
+    texts = [fm.data.get(key) for key in ("description", "when_to_use")]
+    if not isinstance(texts[1], str) or not all(isinstance(t, str) for t in texts):
+        return  # without when_to_use, SPC010 already holds description to 1,024
+    total = len(texts[0]) + len(texts[1])
+    if total > LISTING_CAP:
+        yield at_key(skill, "when_to_use", f"'description' and 'when_to_use' are {total:,} characters together; "
+                     f"Claude Code's skill listing cuts them at {LISTING_CAP:,}")
