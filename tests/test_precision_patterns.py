@@ -48,11 +48,10 @@ def test_a_path_through_a_skill_folder_variable_in_quotes_is_a_worked_invocation
             'bash "${SKILL_DIR}/scripts/where.sh"\n```\n')
     root = skill(tmp_path, "skilldir", body, {"scripts/echo.py": PY, "scripts/where.sh": SH_OPTIONAL})
     assert findings(root, "CON003", "CON012", "CON013", "RES002") == []
-    # not cited at all, and run by its path: the rules' own cases
+    # not cited at all (no sign the bit is used), and run by its path: the rules' own cases
     body = "Run `scripts/where.sh` first.\n"
     root = skill(tmp_path, "uncited", body, {"scripts/echo.py": PY, "scripts/where.sh": SH_OPTIONAL})
-    assert findings(root, "CON003", "CON012") == [("scripts/echo.py", "CON003"), ("scripts/echo.py", "CON012"),
-                                                  ("scripts/where.sh", "CON003")]
+    assert findings(root, "CON003", "CON012") == [("scripts/echo.py", "CON012"), ("scripts/where.sh", "CON003")]
 
 
 def test_a_folder_of_skills_is_not_this_skills_folder(tmp_path):
@@ -238,7 +237,14 @@ sys.exit(subprocess.run([sys.executable, str(Path(__file__).parent / name), *sys
 def test_a_script_run_through_the_skills_runner_is_cited_and_needs_no_exec_bit(tmp_path):
     body = "Check a page: `python3 scripts/run.py echo https://example.com --json`.\n"
     root = skill(tmp_path, "runner", body, {"scripts/run.py": RUNNER, "scripts/echo.py": PY, "scripts/other.py": PY})
-    assert findings(root, "CON003", "CON012") == [("scripts/other.py", "CON003"), ("scripts/other.py", "CON012")]
+    # never named: uncited (CON012), but nothing shows the exec bit used (no CON003)
+    assert findings(root, "CON003", "CON012") == [("scripts/other.py", "CON012")]
+    table = body + "\n| Problem | Fix |\n|---|---|\n| stale pages | `echo.py --confirm` |\n"
+    root = skill(tmp_path, "runner-table", table, {"scripts/run.py": RUNNER, "scripts/echo.py": PY})
+    assert findings(root, "CON003") == []  # a bare name in a table runs nothing as written
+    root = skill(tmp_path, "by-path", table + "Or run `scripts/echo.py --confirm` directly.\n",
+                 {"scripts/run.py": RUNNER, "scripts/echo.py": PY})
+    assert findings(root, "CON003") == [("scripts/echo.py", "CON003")]
 
 
 SOURCED = """#!/usr/bin/env bash
