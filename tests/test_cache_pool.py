@@ -6,7 +6,7 @@ import json
 import os
 from contextlib import closing
 
-from conftest import run_cli, write_tree
+from conftest import Run, run_cli, write_tree
 
 ANGLE = "---\nname: {name}\ndescription: Converts <file> to tables. Use when asked.\n---\n# {name}\n"
 
@@ -361,3 +361,32 @@ def test_a_killed_pool_worker_does_not_end_the_run(tmp_path):
     assert proc.returncode == 10, err.decode()
     assert "internal error" not in err.decode() and "BrokenProcessPool" not in err.decode()
     assert json.loads(out) == one.json()
+
+
+def test_after_an_edit_the_main_process_answers_the_unchanged_units_and_starts_no_pool(tmp_path):
+    """Every unit went to the worker pool to be looked up in the cache one query at a time: after an
+    edit of one file, the main process answers the others (one query per batch) and checks the one."""
+    import subprocess
+    import sys
+
+    cache = tmp_path / "cache"
+    env = {"SKILLSMITH_CACHE_DIR": str(cache)}
+    for i in range(40):  # more than the pool's threshold
+        write_tree(tmp_path / "skills" / f"s{i:02d}", {"SKILL.md": ANGLE.format(name=f"s{i:02d}")})
+    first = run_cli("check", str(tmp_path / "skills"), "--json", "--jobs", "2", env=env)
+    assert first.code == 10
+    plant(cache_entries(cache), "from the cache")
+    edited = tmp_path / "skills" / "s07" / "SKILL.md"
+    edited.write_text(edited.read_text() + "\nMore.\n")
+    proc = subprocess.run([sys.executable, "-X", "importtime", "-m", "skillsmith", "check", str(tmp_path / "skills"),
+                           "--json", "--jobs", "2"], env={**os.environ, **env}, capture_output=True, text=True,
+                          stdin=subprocess.DEVNULL, timeout=120)
+    again = Run(proc.returncode, proc.stdout, proc.stderr)
+    assert again.code == 10, again.stderr
+    by_skill = {f["path"].split("/")[-2]: f["message"] for f in again.json()["data"]}
+    assert by_skill.pop("s07") != "from the cache"
+    assert set(by_skill.values()) == {"from the cache"} and len(by_skill) == 39
+    assert "concurrent.futures.process" not in again.stderr  # no worker pool was started
+    fresh = run_cli("check", str(tmp_path / "skills"), "--json", "--no-cache", "--jobs", "2", env=env)
+    assert [f for f in fresh.json()["data"] if "/s07/" in f["path"]] == [
+        f for f in again.json()["data"] if "/s07/" in f["path"]]

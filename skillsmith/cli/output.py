@@ -112,6 +112,15 @@ def indented_json(doc: Any) -> str:
         if isinstance(value, (list, tuple)):
             if not value:
                 return "[]"
+            if all(type(v) is dict and v and all(type(k) is str and isinstance(x, _SCALARS) for k, x in v.items())
+                   for v in value):
+                # a list of flat objects (the findings) in one call: the C encoder writes the
+                # members' separator between the objects too, and a JSON string holds no raw
+                # newline, so "},<separator>{" is found only between two objects
+                inner = ",\n" + pad + "  "
+                body = json.dumps(value, ensure_ascii=False, separators=(inner, ": "))[2:-2]
+                body = body.replace("}" + inner + "{", "\n" + pad + "},\n" + pad + "{" + inner[1:])
+                return "[\n" + pad + "{" + inner[1:] + body + "\n" + pad + "}\n" + outer + "]"
             return "[\n" + ",\n".join(pad + dumped(v, depth + 1) for v in value) + "\n" + outer + "]"
         if isinstance(value, _SCALARS):
             return json.dumps(value, ensure_ascii=False)

@@ -163,7 +163,7 @@ def _check(paths: list[str | Path], options: Options, done: Progress | None = No
     warnings: list[dict] = []
     errors = 0
     undecided = False
-    for out in map_units(units, options, check_batch, done=done):
+    for out in checked_units(units, options, done):
         findings.extend(Finding(**f) for f in out["findings"])
         notes.extend(n for n in out["notes"] if n not in notes)
         warnings.extend(out.get("warnings", ()))
@@ -172,6 +172,71 @@ def _check(paths: list[str | Path], options: Options, done: Progress | None = No
     findings = unique_findings(findings)
     units_checked = sum(1 for u in units if u.part == 0)  # a folder of loose scripts in parts is one unit
     return Result(findings, units_checked, notes, errors, undecided, warnings=warnings, counts=unit_counts(units))
+
+
+#: units the main process looks up in the cache at a time before any worker starts; a batch
+#: with no hit sends the rest to the workers (a cold cache costs one batch of walks here)
+LOOKUP_BATCH = 32
+
+
+def checked_units(units: list[Unit], options: Options, done: Progress | None = None) -> list[dict]:
+    """Each unit's result, in the order of *units*: those the cache answers by their files' metadata
+    first, here, with one query per batch; the rest through :func:`map_units` (workers when many).
+
+    An unchanged tree after an edit is answered here but for the edited unit, so no pool is
+    started for it. The lookups stop at the first batch without a hit (a cold cache, a copy of
+    the tree elsewhere): those units and the rest go to :func:`map_units` as they are.
+    """
+    outs: list[dict | None] = [None] * len(units)
+    if done is not None:
+        done(None, 0, len(units))
+    finished = 0
+    if options.use_cache and not options.run and options.suppressions:
+        for start in range(0, len(units), LOOKUP_BATCH):
+            answered = _stat_hits(units[start:start + LOOKUP_BATCH], options)
+            for i, out in answered.items():
+                outs[start + i] = out
+                finished += 1
+                if done is not None:
+                    done(units[start + i], finished, len(units))
+            if not answered:
+                break
+    todo = [i for i, out in enumerate(outs) if out is None]
+
+    def progress(unit: Unit | None, _finished: int, _total: int) -> None:
+        nonlocal finished
+        if unit is not None and done is not None:
+            finished += 1
+            done(unit, finished, len(units))
+
+    results = map_units([units[i] for i in todo], options, check_batch, done=progress if done else None)
+    for i, out in zip(todo, results):
+        outs[i] = out
+    return outs
+
+
+def _stat_hits(units: list[Unit], options: Options) -> dict[int, dict]:
+    """{index in *units*: result} for the units the cache answers by their metadata keys (no file is read)."""
+    keys: dict[int, str] = {}
+    for i, unit in enumerate(units):
+        if unit.kind == "project":
+            continue
+        model = load_model(unit, options)
+        key = _stat_key(unit, model, options)
+        if hasattr(model, "release"):
+            model.release()
+        if key is not None:
+            keys[i] = key
+    if not keys:
+        return {}
+    stored = cache.get_many(list(keys.values()))
+    hits = {}
+    for i, key in keys.items():
+        doc = _unit_hit(stored.get(key))
+        hit = placed(doc, units[i]) if doc is not None else None
+        if hit is not None:
+            hits[i] = hit
+    return hits
 
 
 def unit_counts(units: list[Unit]) -> dict:
