@@ -76,7 +76,8 @@ def test_second_run_comes_from_the_cache_and_a_change_invalidates_it(tmp_path):
     first = run_cli("check", str(tmp_path / "skills"), "--json", env=env)
     assert first.code == 10
     entries = cache_entries(cache)
-    assert len(entries) == 5  # per skill: one by file metadata, one by content; one for the whole run
+    # per skill: one by file metadata, one by content, one by the whole-run walk; one for the whole run
+    assert len(entries) == 7
 
     plant(entries, "from the cache")
     second = run_cli("check", str(tmp_path / "skills"), "--json", env=env)
@@ -95,7 +96,7 @@ def test_second_run_comes_from_the_cache_and_a_change_invalidates_it(tmp_path):
     os.utime(skill_md, ns=(skill_md.stat().st_atime_ns, skill_md.stat().st_mtime_ns - 10 * 10**9))
     touched = run_cli("check", str(tmp_path / "skills"), "--json", env=env)
     assert messages(touched) == {"from the cache"}
-    assert len(cache_entries(cache)) == 7  # a new metadata key for "one", a new whole-run key
+    assert len(cache_entries(cache)) == 10  # new metadata and walk keys for "one", a new whole-run key
 
     # changing any file of a skill invalidates both of its entries
     for name in ("one", "two"):
@@ -103,7 +104,7 @@ def test_second_run_comes_from_the_cache_and_a_change_invalidates_it(tmp_path):
     third = run_cli("check", str(tmp_path / "skills"), "--json", env=env)
     assert "from the cache" not in messages(third)
     assert third.json() == first.json()
-    assert len(cache_entries(cache)) == 12
+    assert len(cache_entries(cache)) == 17
 
     # a new file anywhere below the path misses the whole-run key; unchanged skills still hit theirs
     plant(cache_entries(cache), "from the cache")
@@ -147,7 +148,7 @@ def test_weird_names_are_cached(tmp_path):
     runs = [run_cli("check", str(tmp_path), "--json", env=env) for _ in range(2)]
     assert all("Traceback" not in r.stderr and r.code == 10 for r in runs), runs[0].stderr
     assert runs[0].json() == runs[1].json()
-    assert len(cache_entries(tmp_path / "cache")) == 3
+    assert len(cache_entries(tmp_path / "cache")) == 4  # the skill's metadata, content and walk keys; the run's
 
 
 def test_options_are_part_of_the_key(tmp_path):
