@@ -149,8 +149,14 @@ def unit_digests(state: TreeState, roots: list[str]) -> dict[str, str]:
         return {}  # a root inside another: the outer one's files would be counted as the inner's
     groups: dict[str | None, list[str]] = {}
     young: set[str | None] = set()
+    current, inside = None, "\0"  # a root's entries come one after another: the last root seen
     for path, line, fresh in state.lines:
-        root = path if path in wanted else owner(os.path.dirname(path))
+        if path.startswith(inside):
+            root = current
+        else:
+            root = path if path in wanted else owner(os.path.dirname(path))
+            if root is not None:
+                current, inside = root, root + "/"
         groups.setdefault(root, []).append(line)
         if fresh:
             young.add(root)
