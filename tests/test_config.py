@@ -8,7 +8,7 @@ from conftest import RUN_FLAGS, run_cli, write_tree
 from skillsmith.rules.registry import get_rule
 
 ANGLE = "---\nname: {name}\ndescription: Converts <file> to tables. Use when asked.\n---\n# {name}\n"  # SPC011 on line 3
-NETWORK = "---\nname: {name}\ndescription: Fetches. Use when fetching.\nnetwork: false\n---\n# {name}\n"  # SPC015 for agentskills
+NETWORK = "---\nname: {name}\ndescription: Fetches. Use when fetching.\nnetwork: false\n---\n# {name}\n"  # SPC030 for agentskills (a stabledge field)
 LATIN1 = "---\nname: {name}\ndescription: caf\xe9\n---\n".encode("latin-1")  # FIL003
 
 
@@ -43,12 +43,12 @@ def test_pyproject_without_tool_table_is_passed_over(tmp_path):
 def test_nearest_config_wins(tmp_path):
     write_tree(tmp_path, {
         "skillsmith.toml": 'ignore = ["SPC011"]\n',
-        "inner/pyproject.toml": '[tool.skillsmith]\nignore = ["SPC015"]\n',
+        "inner/pyproject.toml": '[tool.skillsmith]\nignore = ["SPC030"]\n',
         "inner/angle/SKILL.md": ANGLE.format(name="angle"),
         "inner/network/SKILL.md": NETWORK.format(name="network"),
         "outer-angle/SKILL.md": ANGLE.format(name="outer-angle"),
     })
-    # below inner/ only inner's config applies: SPC011 is back, SPC015 is gone
+    # below inner/ only inner's config applies: SPC011 is back, SPC030 is gone
     assert rules_of(check(tmp_path / "inner")) == ["SPC011"]
     # each skill found from the top gets the config nearest to it
     assert rules_of(check(tmp_path)) == ["SPC011"]
@@ -92,10 +92,10 @@ def test_exclude(tmp_path):
 
 def test_target(tmp_path):
     write_tree(tmp_path, {"network/SKILL.md": NETWORK.format(name="network")})
-    assert rules_of(check(tmp_path)) == ["SPC015"]
+    assert rules_of(check(tmp_path)) == ["SPC030"]
     (tmp_path / "skillsmith.toml").write_text('target = "stabledge"\n')
     assert rules_of(check(tmp_path)) == []
-    assert rules_of(check(tmp_path, "--target", "agentskills")) == ["SPC015"]
+    assert rules_of(check(tmp_path, "--target", "agentskills")) == ["SPC030"]
 
 
 def test_markdown_suppression(tmp_path):

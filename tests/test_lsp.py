@@ -295,15 +295,26 @@ async def test_completion_offers_the_frontmatter_fields_of_the_target(client: La
     items = await complete(client, uri, 2, 2)
     labels = [i.label for i in items]
     assert {"description", "license", "compatibility", "metadata", "allowed-tools"} <= set(labels)
-    assert "when_to_use" in labels  # Claude Code's, accepted for agentskills
+    assert "when_to_use" not in labels  # Claude Code's: not portable
     assert "name" not in labels and "progressive" not in labels
     license_item = next(i for i in items if i.label == "license")
     assert license_item.text_edit.new_text == "license: "
     assert license_item.text_edit.range == types.Range(types.Position(2, 0), types.Position(2, 2))
-    assert labels.index("license") < labels.index("when_to_use")  # the spec's fields first
 
     assert await complete(client, uri, 1, 6) == []  # in a value
     assert await complete(client, uri, 5, 1) == []  # in the body
+
+
+@pytest.mark.asyncio
+async def test_completion_offers_claude_code_fields_in_a_claude_code_skill(client: LanguageClient, tmp_path):
+    skill = Path(shutil.copytree(EXAMPLE, tmp_path / ".claude" / "skills" / "table-formatter"))
+    text = "---\nname: table-formatter\nli\n---\n\n# Table formatter\n"
+    uri = open_doc(client, skill / "SKILL.md", text)
+    await diagnostics_when(client, uri, lambda ds: True)
+    labels = [i.label for i in await complete(client, uri, 2, 2)]
+    assert {"license", "when_to_use", "disable-model-invocation", "display-name"} <= set(labels)
+    assert "display_name" not in labels and "displayName" not in labels  # other spellings: accepted, not offered
+    assert labels.index("license") < labels.index("when_to_use")  # the spec's fields first
 
 
 @pytest.mark.asyncio

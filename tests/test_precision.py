@@ -57,3 +57,18 @@ def test_an_excluded_folder_given_on_the_command_line_is_not_a_skill_missing_its
     r = run_cli("check", "vendor/messy", "--json", cwd=tmp_path)
     assert r.code == 0, r.stdout + r.stderr
     assert r.json()["data"] == []
+
+
+def test_a_flagged_prompt_fails_without_a_terminal_and_an_exempt_one_runs(tmp_path):
+    """PYS058's claim, run for real: with no terminal (stdin closed, as an agent runs it) the
+    flagged script dies at its prompt, and the one that asks isatty() takes its default."""
+    import subprocess
+    import sys
+
+    scripts = CASES / "keyboard-prompts" / "setup-helper" / "scripts"
+    flagged = subprocess.run([sys.executable, str(scripts / "enable_all.py"), "a", "b"], stdin=subprocess.DEVNULL,
+                             capture_output=True, text=True, timeout=30, cwd=tmp_path)
+    assert flagged.returncode == 1 and "EOFError" in flagged.stderr
+    exempt = subprocess.run([sys.executable, str(scripts / "tty.py")], stdin=subprocess.DEVNULL,
+                            capture_output=True, text=True, timeout=30, cwd=tmp_path)
+    assert (exempt.returncode, exempt.stdout) == (0, "default\n")

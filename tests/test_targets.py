@@ -14,11 +14,11 @@ from skillsmith.rules import registry
 
 
 def choices(help_text: str) -> tuple[str, ...]:
-    return tuple(re.search(r"--target \{([a-z,]+)\}", help_text).group(1).split(","))
+    return tuple(re.search(r"--target \{([a-z,-]+)\}", help_text).group(1).split(","))
 
 
 def test_the_cli_offers_the_listed_targets():
-    assert targets.names() == ("agentskills", "stabledge", "kvist", "sucoder")
+    assert targets.names() == ("agentskills", "stabledge", "kvist", "sucoder", "claude-code", "codex")
     assert choices(run_cli("check", "--help").stdout) == targets.names()
     assert targets.new_targets() == ("agentskills", "stabledge", "kvist")  # sucoder has no template
     assert choices(run_cli("new", "--help").stdout) == targets.new_targets()
@@ -28,7 +28,7 @@ def test_the_registry_accepts_only_listed_targets():
     assert all(r.targets <= set(targets.names()) for r in registry.all_rules())
     with pytest.raises(ValueError, match="bad targets"):
         registry.rule("SPC999", "no-such-host", summary="-", seed="-", scope="skill", targets=["nowhere"])
-    with pytest.raises(LookupError, match=r"unknown target 'nowhere' \(known: agentskills, stabledge, kvist, sucoder\)"):
+    with pytest.raises(LookupError, match=r"unknown target 'nowhere' \(known: agentskills, stabledge, kvist, sucoder, claude-code, codex\)"):
         targets.get("nowhere")
 
 
@@ -44,7 +44,7 @@ def test_a_kvist_manifest_outranks_progressive_frontmatter(tmp_path):
     md = skill / "SKILL.md"
     md.write_text("---\nname: log_digest\nprogressive: true\n---\n" + md.read_text(), encoding="utf-8")
     found = rules_found(skill)
-    assert "SPC015" in found and not {r for r in found if r.startswith("STE")}  # progressive: is no kvist field
+    assert "SPC030" in found and not {r for r in found if r.startswith("STE")}  # progressive: is a stabledge field, no kvist one
     assert {r for r in rules_found(skill, "--target", "stabledge") if r.startswith("STE")}
 
 

@@ -13,6 +13,7 @@ import ast
 import re
 import sys
 
+from skillsmith.lang.keyboard import NON_INTERACTIVE
 from skillsmith.lang.python import dotted, keyword, qualified
 
 #: exceptions whose handler makes an import optional
@@ -21,11 +22,12 @@ _IMPORT_GUARDS = {"ImportError", "ModuleNotFoundError", "Exception", "BaseExcept
 PEP723 = re.compile(r"^# /// script\s*$", re.MULTILINE)
 
 
-def _handles_import_error(handler: ast.ExceptHandler) -> bool:
+def _handles(handler: ast.ExceptHandler, exceptions: set[str]) -> bool:
+    """Whether *handler* catches one of *exceptions* (a bare ``except:`` catches them all)."""
     if handler.type is None:
         return True
     kinds = handler.type.elts if isinstance(handler.type, ast.Tuple) else [handler.type]
-    return any((dotted(k) or "").rsplit(".", 1)[-1] in _IMPORT_GUARDS for k in kinds)
+    return any((dotted(k) or "").rsplit(".", 1)[-1] in exceptions for k in kinds)
 
 
 def unguarded_imports(module: ast.Module) -> list[tuple[str, ast.stmt]]:
@@ -41,7 +43,7 @@ def unguarded_imports(module: ast.Module) -> list[tuple[str, ast.stmt]]:
             elif isinstance(node, ast.ImportFrom) and not guarded and node.level == 0 and node.module:
                 found.setdefault(node.module.split(".")[0], node)
             elif isinstance(node, ast.Try) or type(node).__name__ == "TryStar":
-                visit(node.body, guarded or any(_handles_import_error(h) for h in node.handlers))
+                visit(node.body, guarded or any(_handles(h, _IMPORT_GUARDS) for h in node.handlers))
                 for h in node.handlers:
                     visit(h.body, guarded)
                 visit(node.orelse, guarded)
@@ -203,4 +205,72 @@ def in_place_writes(module: ast.Module, calls: list, aliases: dict[str, str]) ->
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
                 and node.func.attr in ("write_text", "write_bytes") and _from_caller(node.func.value, args, aliases):
             found.append(node)
+    return sorted(found, key=lambda c: (c.lineno, c.col_offset))
+
+
+#: calls that wait for someone at a keyboard (a prompt string is required for ``input``)
+_PROMPTS = {"input", "raw_input", "getpass.getpass", "click.prompt", "click.confirm", "typer.prompt",
+            "typer.confirm", "rich.prompt.Prompt.ask", "rich.prompt.Confirm.ask", "rich.prompt.IntPrompt.ask",
+            "rich.prompt.FloatPrompt.ask", "pwinput.pwinput"}
+_PROMPT_MODULES = ("questionary.", "inquirer.", "InquirerPy.", "PyInquirer.")
+#: exceptions whose handler makes a prompt survive a closed stdin
+_EOF_GUARDS = {"EOFError", "Exception", "BaseException", "OSError"}
+def _prompt_call(name: str | None, call: ast.Call) -> bool:
+    if name in ("input", "raw_input"):
+        prompt = call.args[0] if call.args else None
+        return isinstance(prompt, (ast.Constant, ast.JoinedStr)) and bool(getattr(prompt, "value", True))
+    return name in _PROMPTS or (name or "").startswith(_PROMPT_MODULES)
+
+
+def keyboard_prompts(module: ast.Module, aliases: dict[str, str], strings: set[str]) -> list[ast.Call]:
+    """Calls that wait for a person to type (``input("Continue? ")``, ``getpass.getpass()``,
+    ``click.confirm(...)``, ``questionary.select(...)``) in a script that has no other way to run:
+    none when it asks whether a terminal is there (``isatty()``), offers ``--yes``/``--force``/
+    ``--non-interactive`` (or an opt-in ``--interactive``), calls itself interactive or a wizard
+    (in its strings or docstring),
+    when the prompt is the fallback for a missing option (``if not args.url: input("URL: ")``),
+    or when it sits in a ``try`` that handles ``EOFError`` (a closed stdin)."""
+    if any(NON_INTERACTIVE.search(s) for s in strings) or NON_INTERACTIVE.search(ast.get_docstring(module) or ""):
+        return []
+    found: list[ast.Call] = []
+    args = _args_names(module)
+
+    def reads_option(expr: ast.AST, names: set[str]) -> bool:
+        return any((isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name) and n.value.id in args)
+                   or (isinstance(n, ast.Name) and n.id in names) for n in ast.walk(expr))
+
+    options = {t.id for n in ast.walk(module) if isinstance(n, ast.Assign) and reads_option(n.value, set())
+               for t in n.targets if isinstance(t, ast.Name)}  # ``url = args.url``
+
+    def option_test(test: ast.AST) -> bool:
+        """Whether *test* reads an option (``if not args.url:``): the prompt is then the fallback for it."""
+        return reads_option(test, options)
+
+    def visit(node: ast.AST, guarded: bool) -> bool:
+        """Collect prompts under *node*; True when *node* asks ``isatty()``."""
+        if isinstance(node, ast.Call):
+            name = qualified(node.func, aliases)
+            if (name or "").endswith("isatty"):
+                return True
+            if not guarded and _prompt_call(name, node):
+                found.append(node)
+        if isinstance(node, ast.Try) or type(node).__name__ == "TryStar":
+            handles = any(_handles(h, _EOF_GUARDS) for h in node.handlers)
+            tty = False
+            for child in node.body:
+                tty = visit(child, guarded or handles) or tty
+            for rest in (*node.handlers, *node.orelse, *node.finalbody):
+                tty = visit(rest, guarded) or tty
+            return tty
+        if isinstance(node, ast.If) and option_test(node.test):
+            guarded = True
+        elif isinstance(node, ast.BoolOp) and isinstance(node.op, ast.Or) and option_test(node.values[0]):
+            guarded = True  # ``args.url or input("URL: ")``
+        tty = False
+        for child in ast.iter_child_nodes(node):
+            tty = visit(child, guarded) or tty
+        return tty
+
+    if visit(module, False):
+        return []
     return sorted(found, key=lambda c: (c.lineno, c.col_offset))

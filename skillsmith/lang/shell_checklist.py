@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 
 from skillsmith.lang import shell
+from skillsmith.lang.keyboard import NON_INTERACTIVE
 from skillsmith.lang.status import is_status_text
 
 #: a redirect (spaces removed) that sends a command's stdout somewhere else than the script's stdout
@@ -258,4 +259,43 @@ def argument_removals(root, data: bytes, nodes: list) -> list:
             if m.group(1) in given or (positional and not in_function):
                 found.append(node)
                 break
+    return found
+
+
+#: ``[ -t 0 ]``, ``test -t 1``: the script asks whether a terminal is there
+_TTY_TEST = re.compile(r"(\[\[?|\btest)\s+!?\s*-t\s+[0-2]\b")
+
+
+def keyboard_reads(root, data: bytes, nodes: list) -> list:
+    """``read -p "Continue? " answer`` and ``read answer </dev/tty``: reads that wait for someone
+    to type, in a script with no other way to run (no ``[ -t 0 ]`` test, no ``--yes``/``--force``/
+    ``--non-interactive``, not interactive by its own words). A read with a timeout (``-t``), one
+    whose input comes from a file, a here-string or a pipe, and reads in a loop's condition
+    (``while read -r line``) are data, not a prompt."""
+    text = data.decode("utf-8", "replace")
+    if _TTY_TEST.search(text) or NON_INTERACTIVE.search(text):
+        return []
+    found = []
+    for node in nodes:
+        if node.type != "command" or shell.text(node.child_by_field_name("name") or node, data) != "read":
+            continue
+        words = [shell.unquote(shell.text(a, data)) for a in node.children_by_field_name("argument")]
+        flags = "".join(w[1:] for w in words if w.startswith("-") and not w.startswith("--"))
+        if "t" in flags:
+            continue
+        parent = node.parent
+        tty = False
+        if parent is not None and parent.type == "redirected_statement":
+            sources = [shell.text(r, data).replace(" ", "") for r in _redirects_of(parent)]
+            if any(s.startswith("<") and s != "</dev/tty" for s in sources):
+                continue
+            tty = "</dev/tty" in sources
+        if not (tty or "p" in flags):
+            continue
+        if parent is not None and parent.type in ("pipeline", "while_statement", "until_statement"):
+            continue
+        if parent is not None and parent.type == "redirected_statement" and parent.parent is not None \
+                and parent.parent.type in ("pipeline", "while_statement", "until_statement"):
+            continue
+        found.append(node)
     return found

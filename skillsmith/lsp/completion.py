@@ -1,7 +1,7 @@
 """Frontmatter field names to complete in a ``SKILL.md``, per target.
 
-The fields are the ones ``SPC015`` accepts: the specification's own, valid for every host,
-then the host fields of the skill's target.
+The fields are the ones the skill's target reads: the specification's own, valid for every
+host, then the host fields of the target (``Target.fields``; not their other ``spellings``).
 """
 
 from __future__ import annotations
@@ -27,9 +27,10 @@ class Field:
 def fields(target: str) -> list[Field]:
     """Every top-level field a ``SKILL.md`` for *target* may have."""
     spec = sorted(SPEC_FIELDS)
-    host = sorted(targets.get(target).fields - SPEC_FIELDS)
+    host_target = targets.get(target)
+    host = sorted(host_target.fields - SPEC_FIELDS)
     return [Field(name, "Agent Skills specification", i) for i, name in enumerate(spec)] + [
-        Field(name, f"{target} host field", len(spec) + i) for i, name in enumerate(host)
+        Field(name, f"{host_target.title or target} host field", len(spec) + i) for i, name in enumerate(host)
     ]
 
 

@@ -777,6 +777,7 @@ def _stat_key(unit: Unit, model, options: Options) -> str | None:
         _encode(repr(_tool_versions(registry.all_rules()))),
         unit.kind.encode(),
         os.fsencode(unit.root),
+        _encode(repr(targets.evidence(unit.root))),  # the files beside the unit its target's detection reads
         _encode(repr(unit.config)),
         _encode(repr(guard_for(unit.config))),
     ]

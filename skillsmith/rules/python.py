@@ -646,3 +646,49 @@ def write_in_place(script):
     for call in in_place_writes(script.py[0], facts.calls, facts.aliases):
         yield Hit(script.path, "writes the destination from the command line in place; write a temp file and "
                   "os.replace() it", call.lineno, call.col_offset + 1)
+
+
+@rule("PYS058", "input-prompt", summary="The script waits for someone to type (input(), getpass, click.confirm).",
+      seed="Agent Skills: using scripts", scope="script", severity="warning")
+def input_prompt(script):
+    """
+    ## What it does
+    Flags calls that wait for a person at a keyboard: `input("Continue? ")` (with a prompt),
+    `getpass.getpass()`, `click.prompt`/`click.confirm`, `typer.prompt`, `rich.prompt`'s
+    `ask`, and `questionary`/`inquirer` questions. It stays quiet when the script has another
+    way to run: it asks `isatty()`, offers `--yes`, `--force` or `--non-interactive` (or
+    prompts only under an opt-in `--interactive`), calls itself interactive or a wizard, the
+    prompt is the fallback for an option left out (`url = args.url or input("URL: ")`), or it
+    sits in a `try` that handles `EOFError`. One finding per script, at its first prompt.
+
+    ## Why is this bad?
+    Agents run scripts in shells with no terminal
+    ([Agent Skills: using scripts](https://agentskills.io/skill-creation/using-scripts),
+    "Avoid interactive prompts"). The prompt waits for input that never comes, and the agent
+    hangs until its tool call times out, or `input()` reads end-of-file and the script dies
+    with an `EOFError` traceback. Take the answer as an option or an environment variable.
+
+    ## Example
+    ```python
+    if input("Delete the old report? [y/N] ") != "y":
+        sys.exit(0)
+    ```
+
+    Use instead:
+    ```python
+    parser.add_argument("--yes", action="store_true", help="delete the old report without asking")
+    ...
+    if not args.yes:
+        sys.exit(EXIT_USAGE)
+    ```
+    """
+    facts = _facts(script)
+    if facts is None:
+        return
+    from skillsmith.lang.python_checklist import keyboard_prompts
+
+    calls = keyboard_prompts(script.py[0], facts.aliases, facts.strings)
+    if calls:  # one finding per script, at its first prompt
+        more = f" ({len(calls)} prompts)" if len(calls) > 1 else ""
+        yield Hit(script.path, f"waits for someone to type{more}; an agent has no terminal, so take the answer as "
+                  "an option (--yes) or an environment variable", calls[0].lineno, calls[0].col_offset + 1)

@@ -255,7 +255,7 @@ def asset_too_large(skill):
 
 
 @rule("RES006", "human-docs-in-skill", summary="README, CHANGELOG or INSTALL documents inside a skill.", seed="001 (layout)", scope="skill", severity="warning",
-      targets=("agentskills", "kvist", "sucoder"))  # stabledge: STE015
+      targets=("agentskills", "kvist", "sucoder", "claude-code", "codex"))  # stabledge: STE015
 def human_docs_in_skill(skill):
     """
     ## What it does

@@ -380,6 +380,52 @@ def destructive_without_confirmation(script):
                   row + 1, col + 1)
 
 
+@rule("SHL055", "read-prompt", summary="The script waits for someone to type (read -p, read </dev/tty).",
+      seed="Agent Skills: using scripts", scope="script", severity="warning")
+def read_prompt(script):
+    """
+    ## What it does
+    Flags `read -p "Continue? " answer` and `read answer </dev/tty`: reads that wait for a
+    person at a keyboard. It stays quiet when the script has another way to run: it tests for
+    a terminal (`[ -t 0 ]`), offers `--yes`, `--force` or `--non-interactive` (or prompts only
+    under an opt-in `--interactive`), or calls itself interactive or a wizard. A read with a
+    timeout (`-t`), from a file, a here-string or a pipe, or in a loop's condition
+    (`while read -r line`) reads data, not a person. One finding per script, at its first
+    prompt.
+
+    ## Why is this bad?
+    Agents run scripts in shells with no terminal
+    ([Agent Skills: using scripts](https://agentskills.io/skill-creation/using-scripts),
+    "Avoid interactive prompts"). The read waits for input that never comes, and the agent
+    hangs until its tool call times out. Take the answer as an option or an environment
+    variable.
+
+    ## Example
+    ```bash
+    read -r -p "Overwrite $out? [y/N] " answer
+    ```
+
+    Use instead:
+    ```bash
+    if [[ "$force" -ne 1 ]]; then
+      echo "$out exists; run again with --force to overwrite it" >&2
+      exit "$EXIT_USAGE"
+    fi
+    ```
+    """
+    tree = _tree(script)
+    if tree is None:
+        return
+    from skillsmith.lang.shell_checklist import keyboard_reads
+
+    reads = keyboard_reads(tree.root_node, script.file.data, script.sh_nodes)
+    if reads:  # one finding per script, at its first prompt
+        more = f" ({len(reads)} prompts)" if len(reads) > 1 else ""
+        row, col = reads[0].start_point
+        yield Hit(script.path, f"waits for someone to type{more}; an agent has no terminal, so take the answer as "
+                  "an option (--yes) or an environment variable", row + 1, col + 1)
+
+
 _LEVEL = {"error": "error", "warning": "warning", "info": "info", "style": "style"}
 
 

@@ -7,7 +7,7 @@ import re
 from skillsmith.model.frontmatter import yaml_type
 from skillsmith.rules.finding import Hit
 from skillsmith.rules.registry import rule
-from skillsmith.targets import TARGETS, get
+from skillsmith.targets import TARGETS, codex, get, hosts_reading
 from skillsmith.targets.agentskills import description_markup, description_problem, name_problem
 
 SPEC = "Agent Skills spec"
@@ -19,6 +19,9 @@ CHARS_PER_TOKEN = 4
 
 #: top-level fields every target understands (each target adds its own: ``Target.fields``)
 SPEC_FIELDS = {"name", "description", "license", "compatibility", "metadata", "allowed-tools"}
+
+#: every field some target reads beyond the specification's
+HOST_FIELDS = frozenset().union(*(t.fields for t in TARGETS))
 
 #: the targets whose skills are named by SKILL.md's frontmatter (a kvist skill is named by its manifest)
 NAMED_IN_FRONTMATTER = tuple(t.name for t in TARGETS if t.named_in_frontmatter)
@@ -475,9 +478,10 @@ def allowed_tools_commas(skill):
 def unknown_field(skill):
     """
     ## What it does
-    Flags top-level frontmatter fields that neither the specification nor the skill's target
-    host defines. Host fields (Claude Code's `when_to_use`, StablEdge's `progressive`) are
-    accepted for their target.
+    Flags top-level frontmatter fields that neither the specification nor any known host
+    defines. A field the skill's target reads (Claude Code's `when_to_use` under
+    `--target claude-code`, StablEdge's `progressive`) is accepted; one only another host
+    reads is a portability warning instead (SPC030).
 
     ## Why is this bad?
     Unknown fields are usually typos (`descripton`) that silently drop what was meant, and
@@ -495,12 +499,13 @@ def unknown_field(skill):
         return
     known = SPEC_FIELDS | get(skill.target).fields
     for key in fm.data:
-        if not isinstance(key, str) or key not in known:
-            hint = ""
-            close = [k for k in sorted(known) if _close(str(key), k)]
-            if close:
-                hint = f"; did you mean {close[0]!r}?"
-            yield at_key(skill, str(key), f"unknown frontmatter field {key!r} for target {skill.target}{hint}")
+        if isinstance(key, str) and (key in SPEC_FIELDS or hosts_reading(key)):
+            continue
+        hint = ""
+        close = [k for k in sorted(known | HOST_FIELDS) if _close(str(key), k)]
+        if close:
+            hint = f"; did you mean {close[0]!r}?"
+        yield at_key(skill, str(key), f"unknown frontmatter field {key!r} for target {skill.target}{hint}")
 
 
 def _close(a: str, b: str) -> bool:
@@ -677,3 +682,167 @@ def nested_skill_invalid(skill):
             yield Hit(f.path, f"{rel}: this nested skill has no 'description'", fm.start_line)
         elif (why := description_problem(description)) is not None:
             yield Hit(f.path, f"{rel}: {why}", fm.key_lines.get("description", fm.start_line))
+
+
+@rule("SPC030", "field-not-portable", summary="A frontmatter field another host reads, which the skill's target does not.",
+      seed=SPEC, scope="skill", severity="warning")
+def field_not_portable(skill):
+    """
+    ## What it does
+    Flags a top-level frontmatter field that is not in the Agent Skills specification and that
+    the skill's target does not read, while another known host does: Claude Code's
+    `when_to_use` or `disable-model-invocation` in a portable skill or a Codex skill. The
+    finding names the fields and the hosts that read them, once per skill (at the first such
+    field). Under that host's target (`--target claude-code`,
+    or a skill in `.claude/skills/` or a Claude Code plugin) the field is valid.
+
+    ## Why is this bad?
+    The skill behaves differently per host: the field works where it is read and is silently
+    ignored everywhere else, and the specification's reference validator (`skills-ref`)
+    refuses it. A portability warning, not an error: the skill works where it was written.
+
+    ## Example
+    ```yaml
+    name: deploy
+    description: Deploys the site. Use when the user asks to ship.
+    disable-model-invocation: true
+    ```
+
+    Use instead: check the skill for the host it is written for (`--target claude-code`, or
+    `target = "claude-code"` in the configuration), or move data no host needs under `metadata`.
+    """
+    fm = frontmatter(skill)
+    if fm is None:
+        return
+    target = get(skill.target)
+    reader = f"{target.title} ignores" if target.title else "hosts that follow only the specification ignore"
+    keys = [k for k in fm.data
+            if isinstance(k, str) and k not in SPEC_FIELDS and not target.reads(k) and hosts_reading(k)]
+    if not keys:
+        return
+    groups: dict[str, list[str]] = {}  # the hosts, listed -> the fields they read
+    for k in keys:
+        groups.setdefault(_listed([t.title or t.name for t in hosts_reading(k)]), []).append(repr(k))
+    shown = [f"{_listed(fields)} (read by {hosts})" for hosts, fields in groups.items()]
+    one = len(keys) == 1
+    yield at_key(skill, keys[0], f"{_listed(shown)} {'is not an' if one else 'are not'} Agent Skills specification "
+                                 f"field{'' if one else 's'}: {reader} {'it' if one else 'them'}")
+
+
+def _listed(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
+
+
+@rule("SPC031", "host-field-invalid", summary="A host's frontmatter field has a value of the wrong type.",
+      seed="the target host's skills documentation", scope="skill")
+def host_field_invalid(skill):
+    """
+    ## What it does
+    Checks the value of each frontmatter field the skill's target reads beyond the
+    specification's, against that host's documentation: under `claude-code`,
+    `disable-model-invocation`, `user-invocable`, `background` and `default-enabled` are
+    booleans, `model`, `agent`, `context`, `when_to_use` and `argument-hint` strings,
+    `arguments`, `paths` and `disallowed-tools` a string or a list of strings, `hooks` a
+    mapping, `effort` one of `low`, `medium`, `high`, `xhigh`, `max`, and `shell` `bash` or
+    `powershell`.
+
+    ## Why is this bad?
+    A value of the wrong type does not do what it says: `disable-model-invocation: "no"` is a
+    string, not false, and a host may read any non-empty string as true or drop the field.
+
+    ## Example
+    ```yaml
+    disable-model-invocation: "yes"
+    effort: maximum
+    ```
+
+    Use instead:
+    ```yaml
+    disable-model-invocation: true
+    effort: max
+    ```
+    """
+    fm = frontmatter(skill)
+    target = get(skill.target)
+    if fm is None or target.field_problem is None:
+        return
+    for key, value in fm.data.items():
+        if isinstance(key, str) and target.reads(key):
+            problem = target.field_problem(key, value)
+            if problem:
+                yield at_key(skill, key, problem)
+
+
+CODEX = (codex.TARGET.name,)
+
+
+def _sidecar_problems(skill, whole: bool):
+    f = skill.files.get(codex.SIDECAR)
+    if f is None or f.text is None:
+        return
+    problems = codex.sidecar_problems(f.text, lambda rel: rel in skill.files or skill.unread.may_hold(rel))
+    for p in problems:
+        if p.whole == whole:
+            yield Hit(f.path, p.message, p.line, 1)
+
+
+@rule("SPC032", "openai-yaml-invalid", summary="agents/openai.yaml is a file Codex ignores whole.",
+      seed="Codex skills", scope="skill", targets=CODEX)
+def openai_yaml_invalid(skill):
+    """
+    ## What it does
+    Reads a Codex skill's `agents/openai.yaml` (safe YAML only) and flags what makes Codex
+    ignore the whole file: it is not valid YAML, it is not a mapping, or a key Codex reads
+    holds a value of the wrong type (`allow_implicit_invocation: "false"`, a number for
+    `display_name`, a string for `dependencies.tools`).
+
+    ## Why is this bad?
+    Codex reads the file strictly and fails open: one wrong value and every setting in it is
+    lost without a word. `allow_implicit_invocation: false` is dropped with the rest, so Codex
+    invokes on its own a skill its author meant to run only when asked.
+
+    ## Example
+    ```yaml
+    policy:
+      allow_implicit_invocation: "false"
+    ```
+
+    Use instead:
+    ```yaml
+    policy:
+      allow_implicit_invocation: false
+    ```
+    """
+    yield from _sidecar_problems(skill, whole=True)
+
+
+@rule("SPC033", "openai-yaml-ignored", summary="agents/openai.yaml has a key or value Codex does not use.",
+      seed="Codex skills", scope="skill", severity="warning", targets=CODEX)
+def openai_yaml_ignored(skill):
+    """
+    ## What it does
+    Flags what Codex skips in a readable `agents/openai.yaml`: a key it does not read (often a
+    typo, `default_promt`, or a key at the wrong level), and a value it drops alone: an empty
+    string, a `display_name` over 64 characters or another text over 1,024, a `brand_color`
+    that is not `#RRGGBB`, an icon that is not a file under the skill's `assets/`, a
+    dependency tool without `type` or `value`.
+
+    ## Why is this bad?
+    The author believes the skill shows that name, icon or colour, or declares that
+    dependency; Codex shows and installs nothing of it, and says so only in its log.
+
+    ## Example
+    ```yaml
+    interface:
+      display_name: "Release notes"
+      brand_color: "blue"
+    ```
+
+    Use instead:
+    ```yaml
+    interface:
+      display_name: "Release notes"
+      brand_color: "#3B82F6"
+    ```
+    """
+    yield from _sidecar_problems(skill, whole=False)

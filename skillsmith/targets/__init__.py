@@ -1,15 +1,19 @@
 """The hosts a skill is written for, behind one small protocol, in one list.
 
 Each host module (:mod:`~skillsmith.targets.agentskills`, :mod:`~skillsmith.targets.stabledge`,
-:mod:`~skillsmith.targets.kvist`, :mod:`~skillsmith.targets.sucoder`) defines its ``TARGET``
+:mod:`~skillsmith.targets.kvist`, :mod:`~skillsmith.targets.sucoder`, :mod:`~skillsmith.targets.claude_code`,
+:mod:`~skillsmith.targets.codex`) defines its ``TARGET``
 next to the model of that host; :data:`TARGETS` lists them in the order the CLI and its
 messages show them. Whatever depends on the host asks the protocol, never the target's name:
 
 - the rule registry accepts ``targets=`` naming :func:`names`; ``check --target`` and the
   config's ``target`` choose among them;
 - a unit's target, when neither ``--target`` nor the config names one, is :func:`detect`'s;
-- ``SPC015`` accepts the target's frontmatter ``fields``; the spec's naming rules apply to
-  targets whose skills are ``named_in_frontmatter``;
+  the caches key on the files outside a skill that ``detect`` looks at (``evidence``);
+- ``SPC015`` accepts the target's frontmatter ``fields``, ``SPC030`` names the other hosts that
+  read a field the target does not (:func:`hosts_reading`), ``SPC031`` asks the target's
+  ``field_problem`` about each value; the spec's naming rules apply to targets whose skills are
+  ``named_in_frontmatter``;
 - ``new --target`` and the wizard offer the targets with a :class:`Scaffold` (:func:`new_targets`),
   render its template and validate NAME and the description with its ``name_problem`` and
   ``description_problem``;
@@ -69,12 +73,26 @@ class Target:
     priority: int = 0
     #: top-level frontmatter fields the host reads beyond the specification's own
     fields: frozenset = frozenset()
+    #: other spellings of ``fields`` the host reads too (``display_name`` for ``display-name``):
+    #: accepted like them, not offered by completion
+    spellings: frozenset = frozenset()
+    #: why the value of one of ``fields`` is not what the host reads (``SPC031``), or None
+    field_problem: Callable[[str, object], str | None] | None = None
+    #: what messages call the host ("Claude Code"); its ``name`` when empty
+    title: str = ""
+    #: files outside a skill's folder whose presence ``detect`` reads, relative to the folder
+    #: (``../../.claude-plugin/plugin.json``): the caches key on them, as on the skill's own files
+    evidence: tuple[str, ...] = ()
     #: the skill's name is SKILL.md's ``name:`` (a kvist skill is named by its manifest)
     named_in_frontmatter: bool = True
     new: Scaffold | None = None
     file_fixers: tuple[FileFixer, ...] = ()
     #: the kinds of test suite its skills carry, which ``skillsmith test`` runs (:data:`skillsmith.suites.KINDS`)
     suites: tuple[str, ...] = ("run.sh",)
+
+    def reads(self, field: str) -> bool:
+        """Whether the host reads the top-level frontmatter *field* beyond the specification's."""
+        return field in self.fields or field in self.spellings
 
 
 #: the target of a unit no other target claims, and of ``new`` without ``--target``
@@ -99,6 +117,18 @@ def get(name: str) -> Target:
     raise LookupError(f"unknown target {name!r} (known: {', '.join(names())})")
 
 
+def hosts_reading(field: str) -> tuple[Target, ...]:
+    """The targets that read the frontmatter *field* (:meth:`Target.reads`), in :data:`TARGETS` order."""
+    return tuple(t for t in TARGETS if t.reads(field))
+
+
+def evidence(root) -> tuple[bool, ...]:
+    """Whether each file of every target's ``evidence`` exists beside the skill folder *root*."""
+    import os
+
+    return tuple(os.path.isfile(os.path.join(root, rel)) for t in TARGETS for rel in t.evidence)
+
+
 def detect(model) -> Target:
     """The target a unit's model is written for: the first claim by priority, else :data:`DEFAULT`."""
     for target in _BY_PRIORITY:
@@ -107,8 +137,10 @@ def detect(model) -> Target:
     return get(DEFAULT)
 
 
-from skillsmith.targets import agentskills, kvist, stabledge, sucoder  # noqa: E402  (they import Target)
+from skillsmith.targets import agentskills, claude_code, codex, kvist, stabledge, sucoder  # noqa: E402  (they import Target)
 
 #: every target, in the order ``--target`` choices and messages list them
-TARGETS: tuple[Target, ...] = (agentskills.TARGET, stabledge.TARGET, kvist.TARGET, sucoder.TARGET)
+TARGETS: tuple[Target, ...] = (
+    agentskills.TARGET, stabledge.TARGET, kvist.TARGET, sucoder.TARGET, claude_code.TARGET, codex.TARGET,
+)
 _BY_PRIORITY = sorted((t for t in TARGETS if t.detect is not None), key=lambda t: -t.priority)

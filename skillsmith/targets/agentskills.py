@@ -4,7 +4,8 @@ A skill is named by its SKILL.md frontmatter; :func:`name_problem` is the specif
 name rule, which every target named that way shares (``SPC007``, ``new`` and the wizard), and
 :func:`description_problem` and :func:`description_markup` are its description rules
 (``SPC010``, ``SPC011``), which ``new`` applies together (:func:`new_description_problem`).
-Claude Code reads a few fields beyond the specification's; a skill for this target may use them.
+A field another host reads beyond the specification's (Claude Code's ``when_to_use``) is not
+portable: under this target it is a portability warning (``SPC030``) naming that host.
 Its file fixer repairs frontmatter that is not valid YAML (``SPC004``,
 :mod:`skillsmith.model.frontmatter_repair`); the fix engine runs every target's file fixers, so
 skills of every target get it.
@@ -68,12 +69,6 @@ def new_description_problem(description: object) -> str | None:
 TARGET = Target(
     name="agentskills",
     summary="The Agent Skills specification and the script contract; the default",
-    fields=frozenset({
-        # Claude Code (its skills frontmatter reference, and fields its releases read)
-        "when_to_use", "argument-hint", "arguments", "model", "disable-model-invocation", "user-invocable",
-        "context", "agent", "hooks", "version", "mode", "effort", "paths", "shell", "disallowed-tools",
-        "display-name", "default-enabled", "fallback",
-    }),
     new=Scaffold(template="skill", name_problem=name_problem, description_problem=new_description_problem),
     file_fixers=(
         FileFixer(

@@ -1,0 +1,17 @@
+"""What tells a script that waits for someone at a keyboard apart from one an agent can run.
+
+Agents run scripts in shells with no terminal: a prompt waits for input that never comes, or
+reads end-of-file (https://agentskills.io/skill-creation/using-scripts, "Avoid interactive
+prompts"). A script that offers another way (``--yes``, ``--non-interactive``, prompts only
+under an opt-in ``--interactive``, says it is an interactive wizard for people) is left alone.
+"""
+
+from __future__ import annotations
+
+import re
+
+#: options or words (in a script's strings or text) saying it also runs without a keyboard, or
+#: prompts only when asked to, or is meant for a person at a terminal
+NON_INTERACTIVE = re.compile(r"--(yes|force|non-?interactive|no-?input|no-?prompt|batch|assume-yes|auto|"
+                             r"interactive|confirm|quiet|headless|ci)\b|(^|\s)-y\b|\binteractive\b|\bwizard\b",
+                             re.IGNORECASE)

@@ -1,0 +1,112 @@
+"""Claude Code: the Agent Skills specification plus the frontmatter fields Claude Code reads.
+
+The fields and their values are the "Frontmatter reference" of Claude Code's skills
+documentation, https://code.claude.com/docs/en/skills#frontmatter-reference (``when_to_use``,
+``argument-hint``, ``arguments``, ``disable-model-invocation``, ``user-invocable``,
+``disallowed-tools``, ``model``, ``effort``, ``context``, ``agent``, ``background``, ``hooks``,
+``paths``, ``shell``), and the fields its changelog adds,
+https://github.com/anthropics/claude-code/blob/main/CHANGELOG.md (2.1.186: ``display-name``,
+``default-enabled`` and ``fallback``, which it reads in kebab-case, snake_case and camelCase).
+``allowed-tools`` is the specification's (``SPC014``, which takes Claude Code's YAML list too).
+
+A skill is a Claude Code skill (:func:`is_claude_code_skill`) when it lives where only Claude
+Code looks for skills: a ``.claude/skills/`` folder (a project's or the user's), the ``skills/``
+folder of a Claude Code plugin (``.claude-plugin/plugin.json`` at the plugin's root), or a
+skill folder that is a plugin itself (its own ``.claude-plugin/plugin.json``).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from skillsmith.model.frontmatter import yaml_type
+from skillsmith.targets import Target
+
+PLUGIN_MANIFEST = ".claude-plugin/plugin.json"
+
+#: what each field's value must be: "text" a string, "flag" a boolean, "names" a string or a
+#: list of strings, "mapping" a mapping, a tuple the strings it may be, None anything
+KINDS: dict[str, object] = {
+    "when_to_use": "text",
+    "argument-hint": "text",
+    "arguments": "names",
+    "disable-model-invocation": "flag",
+    "user-invocable": "flag",
+    "disallowed-tools": "names",
+    "model": "text",
+    "effort": ("low", "medium", "high", "xhigh", "max"),
+    "context": "text",
+    "agent": "text",
+    "background": "flag",
+    "hooks": "mapping",
+    "paths": "names",
+    "shell": ("bash", "powershell"),
+    "display-name": "text",
+    "default-enabled": "flag",
+    "fallback": None,
+}
+#: the 2.1.186 fields, in the other casings Claude Code reads them
+ALIASES = {
+    "display_name": "display-name", "displayName": "display-name",
+    "default_enabled": "default-enabled", "defaultEnabled": "default-enabled",
+}
+
+
+def field_problem(key: str, value: object) -> str | None:
+    """Why *value* is not what Claude Code reads in the frontmatter field *key* (``SPC031``), or None."""
+    kind = KINDS.get(ALIASES.get(key, key))
+    if kind is None or value is None:  # a field left empty is as good as absent
+        return None
+    if kind == "flag":
+        return None if isinstance(value, bool) else f"'{key}' must be true or false, not a {yaml_type(value)}"
+    if kind == "mapping":
+        return None if isinstance(value, dict) else f"'{key}' must be a mapping of hook events, not a {yaml_type(value)}"
+    if kind == "names":
+        if isinstance(value, str) and value.strip():
+            return None
+        if isinstance(value, list) and value and all(isinstance(v, str) and v.strip() for v in value):
+            return None
+        return f"'{key}' must be a string or a list of strings, not {_shown(value)}"
+    if not isinstance(value, str) or not value.strip():
+        return f"'{key}' must be a string, not {_shown(value)}"
+    if isinstance(kind, tuple) and value not in kind:
+        return f"'{key}' is {value!r}; Claude Code reads {', '.join(kind)}"
+    return None
+
+
+def _shown(value: object) -> str:
+    if isinstance(value, (str, list)) and not value:
+        return "empty"
+    if isinstance(value, str):
+        return "blank"
+    return f"a {yaml_type(value)}"
+
+
+def is_claude_code_skill(model) -> bool:
+    """Whether *model* is a skill in a ``.claude/skills/`` folder or in a Claude Code plugin."""
+    from skillsmith.model.skill import Skill  # the skill model loads the language facts: not for --help
+
+    if not isinstance(model, Skill):
+        return False
+    if PLUGIN_MANIFEST in model.files:
+        return True
+    root = Path(os.path.abspath(model.root))
+    parts = root.parts
+    if any(parts[i] == ".claude" and parts[i + 1] == "skills" for i in range(len(parts) - 1)):
+        return True
+    return root.parent.name == "skills" and (root.parent.parent / PLUGIN_MANIFEST).is_file()
+
+
+TARGET = Target(
+    name="claude-code",
+    title="Claude Code",
+    summary="Claude Code: the specification plus the frontmatter fields Claude Code reads; "
+            "skills in .claude/skills/ and in Claude Code plugins",
+    detect=is_claude_code_skill,
+    priority=4,
+    fields=frozenset(KINDS),
+    spellings=frozenset(ALIASES),
+    field_problem=field_problem,
+    evidence=("../../" + PLUGIN_MANIFEST,),
+)
