@@ -275,8 +275,9 @@ def _walk_keys(units: list[Unit], options: Options, state) -> dict[int, str]:
         digest = digests.get(root)
         if digest is not None:
             unit = units[i]
-            keys[i] = cache.unit_key([*shared, os.fsencode(root), _encode(repr(unit.config)),
-                                      _encode(repr(guard_for(unit.config))), digest.encode()])
+            keys[i] = cache.unit_key([*shared, os.fsencode(root), _encode(repr(targets.evidence(unit.root))),
+                                      _encode(repr(unit.config)), _encode(repr(guard_for(unit.config))),
+                                      digest.encode()])
     return keys
 
 
