@@ -43,6 +43,10 @@ class Run:
         return json.loads(self.stdout)
 
 
+#: the rules that run by default and CON014, which is opt-in: for tests of what `fix` writes for literal exit codes
+WITH_CON014 = ("--select", "ALL,CON014")
+
+
 def run_cli(*args: str, cwd: Path | str | None = None, env: dict | None = None, input: str | None = None,
             timeout: float = 120) -> Run:
     """Run ``python -m skillsmith ARGS`` in a subprocess; stdout and stderr kept apart."""

@@ -24,7 +24,7 @@ def test_full_output_matches_the_expected_file():
     assert r.code == 10, r.stderr
     assert r.stdout == (OUTPUT / "report-tool.full.txt").read_text()
     assert r.stderr == (
-        "Found 10 findings (9 errors, 1 warning) in 3 files; 1 skill checked.\n"
+        "Found 10 findings (1 error, 9 warnings) in 3 files; 1 skill checked.\n"
         "6 fixable with `skillsmith fix`.\n"
         "1 more fixable with `skillsmith fix --unsafe-fixes`.\n"
     )

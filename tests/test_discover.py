@@ -68,7 +68,7 @@ def test_whole_skill_checks_the_skill_that_holds_a_path(tmp_path):
     nested.mkdir(parents=True)
     (nested / "SKILL.md").write_text("---\nname: inner\n---\n")
     assert skill_root_of(script) == skill
-    assert skill_root_of(nested / "SKILL.md") == skill  # the outermost skill, as a walk finds it
+    assert skill_root_of(nested / "SKILL.md") == skill  # a SKILL.md in its assets is data, not a skill
     assert skill_root_of(tmp_path / "repo") is None
     # a SKILL.md above the repository root does not make the repository a skill
     (tmp_path / "SKILL.md").write_text("---\nname: above\n---\n")

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from conftest import run_cli
+from conftest import WITH_CON014, run_cli
 
 
 @dataclass
@@ -232,7 +232,7 @@ def fixed(tmp_path_factory):
             before, after = base / "before" / name, base / "after" / name
             _write(before, name, files, body)
             _write(after, name, files, body)
-            result = run_cli("fix", str(after), "--json")
+            result = run_cli("fix", str(after), "--json", *WITH_CON014)
             assert result.code in (0, 10), result.stdout + result.stderr
             done[name] = before, after
         return done[name]
@@ -241,7 +241,7 @@ def fixed(tmp_path_factory):
 
 
 def _findings(root: Path) -> list[dict]:
-    return run_cli("check", str(root), "--json", "--no-cache").json()["data"]
+    return run_cli("check", str(root), "--json", "--no-cache", *WITH_CON014).json()["data"]
 
 
 @pytest.mark.parametrize("name", sorted(CASES))

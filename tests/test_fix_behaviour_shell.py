@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
-from conftest import run_cli
+from conftest import WITH_CON014, run_cli
 
 SKILL_MD = """---
 name: {name}
@@ -271,11 +271,11 @@ def run_script(skill: Path, script: str, args: list[str], stdin: str) -> tuple[i
     return proc.returncode, proc.stdout, stderr
 
 
-def fixed_case(tmp_path: Path, case: Case, *extra: str):
+def fixed_case(tmp_path: Path, case: Case):
     skill = write_skill(tmp_path, case)
     before = {i: run_script(skill, s, a, i_) for i, (s, a, i_) in enumerate(case.runs)}
     original = {rel: (skill / rel).read_bytes() for rel in case.files}
-    r = run_cli("fix", str(skill), "--json", *extra, cwd=tmp_path)
+    r = run_cli("fix", str(skill), "--json", *WITH_CON014, cwd=tmp_path)
     assert r.code in (0, 10), r.stdout + r.stderr
     after = {i: run_script(skill, s, a, i_) for i, (s, a, i_) in enumerate(case.runs)}
     return skill, before, after, original, r.json()["data"]
@@ -296,7 +296,7 @@ def test_the_safe_fix_keeps_exit_code_stdout_and_stderr(tmp_path, case):
 
 
 def findings(skill: Path, rel: str) -> list[dict]:
-    r = run_cli("check", str(skill), "--json", "--no-cache")
+    r = run_cli("check", str(skill), "--json", "--no-cache", *WITH_CON014)
     return [f for f in r.json()["data"] if f["path"].endswith(rel)]
 
 
@@ -389,7 +389,7 @@ def test_a_script_with_nothing_at_risk_gets_every_safe_fix(tmp_path):
 def test_the_fixed_skills_need_nothing_more_from_fix(tmp_path):
     for case in CASES:
         skill = write_skill(tmp_path, case)
-        run_cli("fix", str(skill), cwd=tmp_path)
-        r = run_cli("fix", str(skill), "--check", cwd=tmp_path)
+        run_cli("fix", str(skill), *WITH_CON014, cwd=tmp_path)
+        r = run_cli("fix", str(skill), "--check", *WITH_CON014, cwd=tmp_path)
         assert r.code == 0, f"{case.name}: {r.stdout}{r.stderr}"
         shutil.rmtree(skill)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from conftest import run_cli, write_tree
+from conftest import WITH_CON014, run_cli, write_tree
 
 from skillsmith.fix.engine import MODE_RULES, load_fixers
 from skillsmith.rules import registry
@@ -90,20 +90,20 @@ def test_declared_fix_safety_is_what_the_fixers_do():
 
 def test_a_suppressed_shell_exit_is_not_rewritten(tmp_path):
     root = write_tree(tmp_path, {"scripts/pair.sh": SHELL})
-    before = run_cli("check", "scripts", "--json", "--no-cache", cwd=root).json()["data"]
+    before = run_cli("check", "scripts", "--json", "--no-cache", *WITH_CON014, cwd=root).json()["data"]
     assert [(f["rule"], f["line"], f["fix"]) for f in before if f["rule"] == "CON014"] == [
         ("CON014", 15, "safe"), ("CON014", 17, "safe"), ("CON014", 18, "safe")]
-    r = run_cli("fix", "scripts", cwd=root)
+    r = run_cli("fix", "scripts", *WITH_CON014, cwd=root)
     assert r.code == 0, r.stdout + r.stderr
     text = (root / "scripts/pair.sh").read_text()
     assert '[ -s "$1" ] || exit 4  # skillsmith: ignore[CON014]\n' in text
     assert '[ -s "$2" ] || exit "$EXIT_VALIDATION"\n' in text and '[ $# -eq 2 ] || exit "$EXIT_USAGE"\n' in text
-    assert run_cli("fix", "scripts", "--check", cwd=root).code == 0
+    assert run_cli("fix", "scripts", "--check", *WITH_CON014, cwd=root).code == 0
 
 
 def test_a_suppressed_python_exit_is_not_rewritten(tmp_path):
     root = write_tree(tmp_path, {"scripts/pair.py": PYTHON})
-    run_cli("fix", "scripts", cwd=root)
+    run_cli("fix", "scripts", *WITH_CON014, cwd=root)
     text = (root / "scripts/pair.py").read_text()
     assert "        sys.exit(4)  # skillsmith: ignore[CON014]\n" in text
     compile(text, "pair.py", "exec")
@@ -125,7 +125,7 @@ def test_per_file_ignores_hold_for_fix(tmp_path):
         "skillsmith.toml": '[per-file-ignores]\n"scripts/pair.sh" = ["CON014"]\n',
         "scripts/pair.sh": SHELL.replace("# Input:   two paths\n", ""),
     })
-    r = run_cli("fix", "scripts", cwd=root)
+    r = run_cli("fix", "scripts", *WITH_CON014, cwd=root)
     assert r.code == 0, r.stdout + r.stderr
     text = (root / "scripts/pair.sh").read_text()
     assert "EXIT_" not in text and "|| exit 2\n" in text
@@ -140,11 +140,11 @@ def test_fixable_means_fix_changes_it(tmp_path):
         "scripts/wrap.sh": "#!/usr/bin/env bash\n# Wrap a command\n# and report how it went.\nset -uo pipefail\n"
                            "[ -n \"${1:-}\" ] || exit 5\n\"$@\"\n",
     })
-    before = run_cli("check", "scripts", "--json", "--no-cache", cwd=root).json()["data"]
+    before = run_cli("check", "scripts", "--json", "--no-cache", *WITH_CON014, cwd=root).json()["data"]
     marked = [(Path(f["path"]).name, f["rule"]) for f in before if f["fix"] == "safe"]
     assert ("wrap.sh", "CON005") not in marked and ("wrap.sh", "CON014") not in marked
-    r = run_cli("fix", "scripts", cwd=root)
+    r = run_cli("fix", "scripts", *WITH_CON014, cwd=root)
     assert "could not be applied" not in r.stderr
-    after = run_cli("check", "scripts", "--json", "--no-cache", cwd=root).json()["data"]
+    after = run_cli("check", "scripts", "--json", "--no-cache", *WITH_CON014, cwd=root).json()["data"]
     assert [f for f in after if f["fix"] == "safe"] == []
-    assert run_cli("fix", "scripts", "--check", cwd=root).code == 0
+    assert run_cli("fix", "scripts", "--check", *WITH_CON014, cwd=root).code == 0

@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import FIXTURES, run_cli
+from conftest import FIXTURES, WITH_CON014, run_cli
 
 CASES = FIXTURES / "fix_python"
 NAMES = sorted(p.stem for p in CASES.glob("*.py") if not p.name.endswith(".fixed.py"))
@@ -47,8 +47,8 @@ def fixed_tree(tmp_path_factory):
         target = scripts / f"{name}.py"
         shutil.copyfile(CASES / f"{name}.py", target)
         target.chmod(0o644)
-    first = run_cli("fix", "scripts", "--json", cwd=root)
-    second = run_cli("fix", "scripts", "--check", cwd=root)
+    first = run_cli("fix", "scripts", "--json", *WITH_CON014, cwd=root)
+    second = run_cli("fix", "scripts", "--check", *WITH_CON014, cwd=root)
     return root, first, second
 
 
@@ -97,7 +97,7 @@ def test_second_run_changes_nothing(fixed_tree):
 
 def test_no_safe_fixable_finding_remains(fixed_tree):
     root, _, _ = fixed_tree
-    r = run_cli("check", "scripts", "--json", "--no-cache", cwd=root)
+    r = run_cli("check", "scripts", "--json", "--no-cache", *WITH_CON014, cwd=root)
     for f in r.json()["data"]:
         name = Path(f["path"]).stem
         if name not in SKIPPED:
@@ -251,7 +251,7 @@ def test_missing_trailing_newline_stays_missing(tmp_path):
     target.write_bytes(b'import argparse\nimport sys\n\n\ndef main():\n    argparse.ArgumentParser().parse_args()\n'
                        b'    print("config not found", file=sys.stderr)\n'
                        b'    sys.exit(3)\n\n\nif __name__ == "__main__":\n    main()')
-    r = run_cli("fix", "scripts", cwd=tmp_path)
+    r = run_cli("fix", "scripts", *WITH_CON014, cwd=tmp_path)
     assert r.code == 10, r.stderr  # the epilog's examples need a person
     data = target.read_bytes()
     assert data.endswith(b"    main()") and b"sys.exit(EXIT_NOT_FOUND)" in data
@@ -264,7 +264,7 @@ def test_many_files_are_fixed_in_worker_processes(tmp_path):
     scripts.mkdir()
     for i in range(POOL_THRESHOLD + 2):
         shutil.copyfile(CASES / "argparse_in_main.py", scripts / f"tool_{i}.py")
-    r = run_cli("fix", "scripts", "--json", cwd=tmp_path)
+    r = run_cli("fix", "scripts", "--json", *WITH_CON014, cwd=tmp_path)
     assert r.code == 10, r.stderr  # each file's epilog examples still need a person
     assert r.json()["meta"]["count"] == POOL_THRESHOLD + 2
     expected = (CASES / "argparse_in_main.fixed.py").read_bytes()

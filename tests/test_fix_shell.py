@@ -17,7 +17,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from conftest import FIXTURES, run_cli
+from conftest import FIXTURES, WITH_CON014, run_cli
 
 CASES = FIXTURES / "fix_shell"
 NAMES = sorted(p.stem for p in CASES.glob("*.sh") if not p.name.endswith(".fixed.sh"))
@@ -36,8 +36,8 @@ def fixed_tree(tmp_path_factory):
         target = scripts / f"{name}.sh"
         shutil.copyfile(CASES / f"{name}.sh", target)
         target.chmod(0o644)
-    first = run_cli("fix", "scripts", "--json", cwd=root)
-    second = run_cli("fix", "scripts", "--check", cwd=root)
+    first = run_cli("fix", "scripts", "--json", *WITH_CON014, cwd=root)
+    second = run_cli("fix", "scripts", "--check", *WITH_CON014, cwd=root)
     return root, first, second
 
 
@@ -117,7 +117,7 @@ def test_fixed_script_help_prints_the_header(fixed_tree, name):
 
 def test_no_safe_fixable_shell_finding_remains(fixed_tree):
     root, _, _ = fixed_tree
-    r = run_cli("check", "scripts", "--json", "--no-cache", cwd=root)
+    r = run_cli("check", "scripts", "--json", "--no-cache", *WITH_CON014, cwd=root)
     findings = r.json()["data"]
     assert [(Path(f["path"]).stem, f["rule"]) for f in findings if f["fix"] == "safe"] == []
     # set -u would stop unset_reads.sh on `[ -z "$1" ]` and $TMPDIR: nounset waits for --unsafe-fixes

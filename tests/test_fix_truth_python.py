@@ -25,7 +25,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import FIXTURES, run_cli
+from conftest import FIXTURES, WITH_CON014, run_cli
 
 from skillsmith.lang.header import HEAD_LINES, python_header
 
@@ -48,10 +48,10 @@ def fixed_skill(tmp_path_factory):
     subprocess.run(["git", "init", "-q", "-b", "main", str(root)], check=True)
     subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-q", "--allow-empty",
                     "-m", "start"], cwd=root, check=True)
-    before = run_cli("check", ".", "--json", "--no-cache", cwd=root).json()["data"]
-    first = run_cli("fix", ".", "--json", cwd=root)
-    second = run_cli("fix", ".", "--check", cwd=root)
-    after = run_cli("check", ".", "--json", "--no-cache", cwd=root).json()["data"]
+    before = run_cli("check", ".", "--json", "--no-cache", *WITH_CON014, cwd=root).json()["data"]
+    first = run_cli("fix", ".", "--json", *WITH_CON014, cwd=root)
+    second = run_cli("fix", ".", "--check", *WITH_CON014, cwd=root)
+    after = run_cli("check", ".", "--json", "--no-cache", *WITH_CON014, cwd=root).json()["data"]
     return root, first, second, before, after
 
 

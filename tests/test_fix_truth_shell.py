@@ -17,7 +17,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from conftest import run_cli, write_tree
+from conftest import WITH_CON014, run_cli, write_tree
 
 SKILL_MD = """---
 name: logs
@@ -162,9 +162,9 @@ EXPECTED = {
 def fixed_skill(tmp_path_factory):
     root = tmp_path_factory.mktemp("truth")
     skill = write_tree(root / "logs", {"SKILL.md": SKILL_MD, "assets/app.log": "a\nb\na\n", **SCRIPTS})
-    r = run_cli("fix", str(skill), cwd=root)
+    r = run_cli("fix", str(skill), *WITH_CON014, cwd=root)
     assert r.code in (0, 10), r.stdout + r.stderr
-    check = run_cli("check", str(skill), "--json", "--no-cache", cwd=root).json()["data"]
+    check = run_cli("check", str(skill), "--json", "--no-cache", *WITH_CON014, cwd=root).json()["data"]
     return skill, check
 
 

@@ -58,6 +58,7 @@ RUN_SH = """\
 #!/usr/bin/env bash
 # Format a CSV table as Markdown.
 # Usage: run.sh FILE
+# Exit:  0 ok
 cat <<TXT
 exit 1 is not code here
 TXT
@@ -141,7 +142,7 @@ def test_init_adds_its_table_and_keeps_every_other_byte(tmp_path):
     assert r.stdout == "pyproject.toml\n"
     lines = r.stderr.splitlines()
     assert lines[0] == "skillsmith: wrote pyproject.toml (target = 'agentskills')"
-    assert lines[1:] == [f"skillsmith: check reports 11 finding(s); '{program()} init . --baseline' records them "
+    assert lines[1:] == [f"skillsmith: check reports 10 finding(s); '{program()} init . --baseline' records them "
                          "so check passes while you fix them"]
     after = (root / "pyproject.toml").read_bytes()
     assert only_insertions(before, after) == [b'\n[tool.skillsmith]\ntarget = "agentskills"\n']
@@ -224,7 +225,7 @@ def test_baseline_makes_check_pass_and_only_adds_comments_and_config(tmp_path):
     assert sorted(r.stdout.splitlines()) == [
         "pyproject.toml", "skills/demo/SKILL.md", "skills/demo/scripts/run.sh", "skills/demo/scripts/tool.py"]
     assert r.stderr.splitlines()[1:] == [
-        "skillsmith: baseline of 11 finding(s): 6 inline ignore(s) in 3 file(s), 5 in per-file-ignores",
+        "skillsmith: baseline of 10 finding(s): 6 inline ignore(s) in 3 file(s), 4 in per-file-ignores",
         "skillsmith: check now finds nothing (exit 0)",
     ]
     check = run_cli("check", str(root), "--no-cache")
@@ -242,15 +243,14 @@ def test_baseline_makes_check_pass_and_only_adds_comments_and_config(tmp_path):
     sh = after["skills/demo/scripts/run.sh"].decode()
     assert sh.startswith(RUN_SH.split("\n", 1)[0] + "\n")  # no comment on the shebang line
     assert "exit 1 is not code here\n" in sh  # nor in the heredoc
-    assert "  exit 2  # skillsmith: ignore[CON014] baseline: exit-code-literal\n" in sh
+    assert "  exit 2  # skillsmith: ignore[CON010] baseline: exit-code-undocumented\n" in sh
     py = after["skills/demo/scripts/tool.py"].decode().split("\n")
     assert py[1] == '"""Format a CSV table as JSON."""  # skillsmith: ignore[CON006] baseline: header-field-missing'
     assert py[7].startswith('    parser = argparse.ArgumentParser(description="Format a CSV table as JSON.")  # '
                             "skillsmith: ignore[PYS002] baseline: argparse-epilog-missing")
     toml = after["pyproject.toml"].decode()
-    assert toml.endswith('"skills/demo/scripts/run.sh" = ["CON006", "CON009", "CON015", "SHL001", "SHL003"] # baseline: '
-                         "header-field-missing, help-missing, test-suite-missing, strict-mode-missing, "
-                         "unknown-flag-exit-missing\n")
+    assert toml.endswith('"skills/demo/scripts/run.sh" = ["CON006", "CON009", "SHL001", "SHL003"] # baseline: '
+                         "header-field-missing, help-missing, strict-mode-missing, unknown-flag-exit-missing\n")
     assert only_insertions(before["pyproject.toml"], after["pyproject.toml"])
     # a second run finds nothing to record and changes nothing
     again = run_cli("init", "--baseline", cwd=root)
@@ -341,7 +341,7 @@ def test_comments_keep_the_files_encoding(tmp_path):
     assert r.code == 0, r.stderr
     data = script.read_bytes()
     assert b"\n" not in data.replace(b"\r\n", b"")
-    assert b"  exit 2  # skillsmith: ignore[CON014] baseline: exit-code-literal\r\n" in data
+    assert b"  exit 2  # skillsmith: ignore[CON010] baseline: exit-code-undocumented\r\n" in data
     assert only_insertions(crlf, data)
 
 

@@ -349,6 +349,7 @@ async def test_other_open_files_of_the_skill_follow_the_edit(client: LanguageCli
 
 @pytest.mark.asyncio
 async def test_a_lone_python_script_its_codemod_fix_and_closing_it(client: LanguageClient, tmp_path):
+    (tmp_path / "skillsmith.toml").write_text('select = ["ALL", "CON014"]\n')  # CON014 is opt-in
     script = tmp_path / "tool.py"
     text = "import sys\n\nprint('config not found', file=sys.stderr)\nsys.exit(3)\n"  # what exit 3 means
     script.write_text(text)

@@ -9,9 +9,10 @@ from skillsmith.exitcodes import ExitCode
 HELP = "list the rules, or explain one"
 DESCRIPTION = """\
 Without an ID, list every rule: ID, name, severity, whether `skillsmith fix` can fix it,
-and a one-line summary. With an ID (or a rule name), print that rule's documentation; with
-a prefix (CON, SHL0), list the rules it selects. ShellCheck's codes (SC2086) are explained
-as the SHL090 findings they are.
+and a one-line summary (an opt-in rule, which runs only when --select names it, says so).
+With an ID (or a rule name), print that rule's documentation; with a prefix (CON, SHL0),
+list the rules it selects. ShellCheck's codes (SC2086) are explained as the SHL090
+findings they are.
 """
 EPILOG = """\
 examples:
@@ -64,7 +65,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def list_rules(rules: list, as_json: bool) -> int:
-    """One line per rule: ID, name, severity, fix, summary."""
+    """One line per rule: ID, name, severity, fix, summary (and whether it is opt-in)."""
     from skillsmith.cli import output
 
     if as_json:
@@ -73,9 +74,10 @@ def list_rules(rules: list, as_json: bool) -> int:
     width = max(len(r.name) for r in rules)
     for r in rules:
         fix = {"safe": "fix", "unsafe": "fix*", None: "-"}[r.fix]
-        output.data(f"{r.id}  {r.name:<{width}}  {r.severity:<7}  {fix:<4}  {r.summary}")
+        off = " (opt-in)" if r.opt_in else ""
+        output.data(f"{r.id}  {r.name:<{width}}  {r.severity:<7}  {fix:<4}  {r.summary}{off}")
     output.note(f"{len(rules)} rule{'s' if len(rules) != 1 else ''}. 'skillsmith rules ID' explains one; "
-                "fix* needs --unsafe-fixes.")
+                "fix* needs --unsafe-fixes; an opt-in rule runs only when --select names it.")
     return ExitCode.SUCCESS
 
 

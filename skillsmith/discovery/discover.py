@@ -1,8 +1,10 @@
 """From the paths a user gives to the units rules run on: skills and loose scripts.
 
 The walks are :func:`skillsmith.discovery.walk.walk_tree`: they never follow symlinks, skip
-``.git``, ``node_modules``, virtualenvs, ``__pycache__``, gitignored and excluded paths, and
-discovery stops descending at a folder that holds ``SKILL.md``: that folder is a skill.
+``.git``, ``node_modules``, virtualenvs, ``__pycache__``, gitignored and excluded paths. A
+folder that holds ``SKILL.md`` is a skill; a ``SKILL.md`` below it is a skill of its own
+(a unit, whose files the outer skill does not list) unless it lies in a template, example or
+test folder of the outer skill (:func:`skillsmith.model.skill.is_own_skill`).
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from pathlib import Path
 from skillsmith.config import Config, config_for
 from skillsmith.discovery.walk import READ_FIRST, Ignorer, walk_tree
 from skillsmith.errors import InvalidInputError, NotFoundError
-from skillsmith.model.skill import Loose, Skill, Unread, script_language
+from skillsmith.model.skill import Loose, Skill, Unread, is_own_skill, script_language
 from skillsmith.model.sourcefile import SourceFile
 from skillsmith.targets.sucoder import Project, is_project_root
 
@@ -75,14 +77,16 @@ def discover(paths: list[str | Path]) -> list[Unit]:
             what = "a broken symbolic link" if p.is_symlink() else "not a regular file or folder"
             raise InvalidInputError(f"{given}: {what}", {"path": str(given)})
         ignorer = Ignorer(p, config)
-        if (p / "SKILL.md").is_file() or (p / "SKILL.md").is_symlink():
+        real = p.resolve()  # walks follow no links, so a skill's real path is below the top's
+        if has_skill_md(p):
             add(units, seen, p, Unit("skill", p, config, ignorer=ignorer))
+            for root in find_skills(p, ignorer)[0]:  # the skills nested in it
+                add(units, seen, p, Unit("skill", root, config_for(root, real / root.relative_to(p)), ignorer=ignorer))
             continue
         if is_project_root(p):
             # AGENT.md, CLAUDE.md, .skills/ or .claude/ here: project-scope rules run on it too
             add(units, seen, p, Unit("project", p, config))
         found, unlisted = find_skills(p, ignorer)
-        real = p.resolve()  # walks follow no links, so a skill's real path is below the top's
         for root in found:
             add(units, seen, p, Unit("skill", root, config_for(root, real / root.relative_to(p)), ignorer=ignorer))
         if not found and any((p / d).is_dir() and not ignorer.skip(str(p / d), True) for d in ("references", "assets")):
@@ -114,21 +118,30 @@ def checkable_file(path: Path) -> bool:
 def skill_root_of(path: str | Path) -> Path | None:
     """The skill that holds *path* (a file or folder), or None when no skill does.
 
-    That is the outermost folder at or above *path* with a ``SKILL.md``, searched no higher
-    than the repository root (the nearest folder holding ``.git``): the skill a walk from
-    the repository root finds, since walks stop at the first ``SKILL.md``. The path is
-    made absolute, not resolved, so a skill reached through a link is named as given.
+    That is the unit a walk from the repository root (the nearest folder above holding
+    ``.git``) puts *path* in: the innermost folder at or above it with a ``SKILL.md`` that is
+    a skill of its own, not data (a template, example or test) of the skill around it. The
+    path is made absolute, not resolved, so a skill reached through a link is named as given.
     """
     p = Path(os.path.abspath(path))
     folder = p if p.is_dir() and not p.is_symlink() else p.parent
-    found = None
+    candidates = []  # innermost first
     for candidate in (folder, *folder.parents):
-        marker = candidate / "SKILL.md"
-        if marker.is_file() or marker.is_symlink():
-            found = candidate
+        if has_skill_md(candidate):
+            candidates.append(candidate)
         if os.path.lexists(candidate / ".git"):
             break
+    found = None
+    for candidate in reversed(candidates):
+        if found is None or is_own_skill(candidate.relative_to(found).as_posix()):
+            found = candidate
     return found
+
+
+def has_skill_md(folder: Path) -> bool:
+    """Whether *folder* holds a ``SKILL.md`` (a file, or a link to one)."""
+    marker = folder / "SKILL.md"
+    return marker.is_file() or marker.is_symlink()
 
 
 def add(units: list[Unit], seen: set[Path], given: Path, unit: Unit) -> None:
@@ -144,23 +157,29 @@ def add(units: list[Unit], seen: set[Path], given: Path, unit: Unit) -> None:
 
 def find_skills(top: Path, ignorer: Ignorer) -> tuple[list[Path], dict[str, str]]:
     """The skill folders at or below *top* (each folder holding SKILL.md, a file or a link), and
-    the folders that could not be listed (rel -> why), which may hold more.
+    the folders outside them that could not be listed (rel -> why), which may hold more.
 
-    The walk does not enter a skill, so a folder below a skill is part of it, never a skill of
-    its own. *top* itself is a skill when it holds SKILL.md, even when it is gitignored.
+    A skill below another is one of these when it is a skill of its own (:func:`is_own_skill`
+    of its path below the nearest skill around it); a SKILL.md in the outer skill's templates,
+    examples or tests is its data. *top* itself is a skill when it holds SKILL.md, even when
+    it is gitignored.
     """
     skills: list[Path] = []
     unlisted: dict[str, str] = {}
+    around: list[str] = []  # the skills the walk is inside, outermost first (the walk is depth first)
 
-    def is_skill(folder: str, entries: list[os.DirEntry]) -> bool:
+    def note_skill(folder: str, entries: list[os.DirEntry]) -> bool:
+        while around and not folder.startswith(around[-1] + os.sep):
+            around.pop()
         if any(e.name == "SKILL.md" and (e.is_file(follow_symlinks=False) or e.is_symlink()) for e in entries):
-            skills.append(Path(folder))
-            return True
+            if not around or is_own_skill(Path(os.path.relpath(folder, around[-1])).as_posix()):
+                skills.append(Path(folder))
+                around.append(folder)
         return False
 
-    for entry in walk_tree(top, ignorer, limit=None, stop=is_skill):
-        if entry.kind == "unlisted":
-            unlisted[entry.rel] = entry.error or "cannot be listed"
+    for entry in walk_tree(top, ignorer, limit=None, stop=note_skill):
+        if entry.kind == "unlisted" and not any(entry.path.startswith(f"{s}{os.sep}") for s in around):
+            unlisted[entry.rel] = entry.error or "cannot be listed"  # (a skill's own folders are its unit's to report)
     return sorted(skills), unlisted
 
 
@@ -183,13 +202,28 @@ def loose_scripts(top: Path, ignorer: Ignorer) -> tuple[list[tuple[str, Path]], 
 def load_skill(root: Path, config: Config, max_bytes: int, ignorer: Ignorer | None = None) -> Skill:
     """The skill at *root*: its files listed (read later, each at most once), ``SKILL.md`` and ``scripts/`` first.
 
-    What the walk saw but no rule may read is kept in :attr:`Skill.unread`: special files,
-    folders that could not be listed, files past the limit, and a broken config of its own.
+    A skill nested in it (:func:`is_own_skill`) is a unit of its own: its folder is in
+    :attr:`Skill.nested` and its files are not listed. What the walk saw but no rule may read
+    is kept in :attr:`Skill.unread`: special files, folders that could not be listed, files
+    past the limit, and a broken config of its own.
     """
     if ignorer is None and root.exists():
         ignorer = Ignorer(root, config)
     skill = Skill(root=root, files={}, unread=Unread(config=config.problem))
-    for kind, rel, path, st, error in walk_tree(root, ignorer, first=READ_FIRST):
+    top = os.fspath(root)
+
+    def nested(folder: str, entries: list[os.DirEntry]) -> bool:
+        """Whether *folder* is a skill of its own below the skill (then its files are not the skill's)."""
+        if folder == top or not any(e.name == "SKILL.md" and (e.is_file(follow_symlinks=False) or e.is_symlink())
+                                    for e in entries):
+            return False
+        rel = Path(os.path.relpath(folder, top)).as_posix()
+        if is_own_skill(rel):
+            skill.nested.append(rel)
+            return True
+        return False
+
+    for kind, rel, path, st, error in walk_tree(root, ignorer, first=READ_FIRST, stop=nested):
         if kind == "file":
             skill.files[rel] = SourceFile.from_path(Path(path), rel, st, max_bytes)
         elif kind == "symlink":

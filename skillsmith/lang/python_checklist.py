@@ -243,8 +243,16 @@ def keyboard_prompts(module: ast.Module, aliases: dict[str, str], strings: set[s
                for t in n.targets if isinstance(t, ast.Name)}  # ``url = args.url``
 
     def option_test(test: ast.AST) -> bool:
-        """Whether *test* reads an option (``if not args.url:``): the prompt is then the fallback for it."""
-        return reads_option(test, options)
+        """Whether *test* asks if an option was left out (``if not args.url:``, ``if url is None:``):
+        the prompt is then the fallback for it."""
+        if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+            return reads_option(test.operand, options)
+        if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], (ast.Is, ast.Eq)) \
+                and isinstance(test.comparators[0], ast.Constant) and test.comparators[0].value in (None, ""):
+            return reads_option(test.left, options)
+        if isinstance(test, ast.BoolOp):
+            return any(option_test(v) for v in test.values)
+        return False
 
     def visit(node: ast.AST, guarded: bool) -> bool:
         """Collect prompts under *node*; True when *node* asks ``isatty()``."""
@@ -264,7 +272,7 @@ def keyboard_prompts(module: ast.Module, aliases: dict[str, str], strings: set[s
             return tty
         if isinstance(node, ast.If) and option_test(node.test):
             guarded = True
-        elif isinstance(node, ast.BoolOp) and isinstance(node.op, ast.Or) and option_test(node.values[0]):
+        elif isinstance(node, ast.BoolOp) and isinstance(node.op, ast.Or) and reads_option(node.values[0], options):
             guarded = True  # ``args.url or input("URL: ")``
         tty = False
         for child in ast.iter_child_nodes(node):

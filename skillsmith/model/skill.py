@@ -31,6 +31,15 @@ TEST_DIRS = {"tests", "test"}
 TEMPLATE_DIRS = {"assets", "templates", "template"}
 #: what a script is (:attr:`Script.role`); only "entry" scripts get the script contract
 ROLES = ("entry", "library", "test", "template")
+#: folders whose SKILL.md files are data (templates, examples, test cases), not skills
+DATA_FOLDERS = frozenset({"assets", "templates", "template", "examples", "example", "tests", "test", "fixtures"})
+
+
+def is_own_skill(rel: str) -> bool:
+    """Whether the folder *rel* below a skill (``extras/helper``), which holds a ``SKILL.md``, is a skill of
+    its own (checked as its own unit, its files not the outer skill's) rather than the outer skill's data:
+    no folder on the way is a template, example or test folder (:data:`DATA_FOLDERS`)."""
+    return DATA_FOLDERS.isdisjoint(rel.split("/"))
 
 
 class BashSyntaxMixin:
@@ -130,6 +139,8 @@ class Skill(BashSyntaxMixin):
     dirs: list[str] = field(default_factory=list)
     target: str = "agentskills"
     unread: Unread = field(default_factory=Unread)
+    #: folders below that are skills of their own (:func:`is_own_skill`): units of their own, their files not listed here
+    nested: list[str] = field(default_factory=list)
 
     @property
     def name(self) -> str:
@@ -137,7 +148,7 @@ class Skill(BashSyntaxMixin):
 
     def with_files(self, files: dict[str, SourceFile]) -> "Skill":
         """The same skill holding *files* instead (parses and other derived facts start afresh)."""
-        return Skill(self.root, files, self.symlinks, self.dirs, self.target, self.unread)
+        return Skill(self.root, files, self.symlinks, self.dirs, self.target, self.unread, self.nested)
 
     @property
     def skill_md(self) -> SourceFile | None:
@@ -219,7 +230,8 @@ class Skill(BashSyntaxMixin):
         return self.files.get(rel)
 
     def exists(self, rel: str) -> bool:
-        """Whether *rel* is in the skill, or may be (in a folder that could not be listed, past the limit)."""
+        """Whether *rel* is in the skill, or may be (in a folder that could not be listed, past the limit),
+        or is in a skill nested in it (which is checked as a unit of its own)."""
         rel = rel.rstrip("/")
         return (
             rel in self.files
@@ -227,6 +239,7 @@ class Skill(BashSyntaxMixin):
             or rel in self.dirs
             or rel == ""
             or self.unread.may_hold(rel)
+            or any(rel.startswith(n + "/") for n in self.nested)
         )
 
     def cited(self, rel: str) -> bool:

@@ -49,7 +49,7 @@ def header_usable(script) -> bool:
     return not (script.language == "python" and script.py[0] is None) and script.file.text is not None
 
 
-@rule("CON001", "shebang-missing", summary="An entry script has no shebang line.", seed="000 §2.1", scope="script", fix="safe")
+@rule("CON001", "shebang-missing", summary="An entry script has no shebang line.", seed="000 §2.1", scope="script", fix="safe", severity="warning")
 def shebang_missing(script):
     """
     ## What it does
@@ -78,6 +78,11 @@ def shebang_missing(script):
     declares dependencies).
     Not where it would not run: after a byte-order mark, or in a CRLF file, where the kernel
     would look for `bash\r`; not for a shell file other scripts source.
+
+    ## Severity
+    Warning: skills run their scripts as `python scripts/x.py` or `bash scripts/x.sh`, and hosts
+    pick the runtime by the extension (StablEdge Desktop resources); only a direct `./scripts/x`
+    call fails.
     """
     f = script.file
     if f.text is not None and f.shebang is None:
@@ -123,7 +128,7 @@ def shebang_mismatch(script):
         yield Hit(script.path, f"shebang runs {interp!r} but {script.file.suffix} is a {script.language} file")
 
 
-@rule("CON003", "not-executable", summary="An entry script lacks the executable bit.", seed="000 §2.2", scope="script", fix="safe")
+@rule("CON003", "not-executable", summary="An entry script lacks the executable bit.", seed="000 §2.2", scope="script", fix="safe", severity="warning")
 def not_executable(script):
     """
     ## What it does
@@ -144,6 +149,10 @@ def not_executable(script):
     Safe: adds the executable bits where the file already has read bits, only when the file
     starts with a shebang the kernel can run (or the fix adds one): not after a byte-order mark,
     not with a CRLF line end (`env: 'python3\\r'`).
+
+    ## Severity
+    Warning: the bit matters only where the script is run as `./scripts/x`; cited as `python
+    scripts/x.py` or `bash scripts/x.sh`, it runs without it.
     """
     if not script.file.executable:
         f = script.file
@@ -178,7 +187,7 @@ def shebang_can_go_in(script) -> bool:
                 and re.search(r"coding[:=]", lines[1]))
 
 
-@rule("CON004", "header-missing", summary="No header comment block (shell) or module docstring (Python).", seed="000 §3", scope="script", fix="safe")
+@rule("CON004", "header-missing", summary="No header comment block (shell) or module docstring (Python).", seed="000 §3", scope="script", fix="safe", severity="warning")
 def header_missing(script):
     """
     ## What it does
@@ -217,6 +226,10 @@ def header_missing(script):
     a field without evidence is left out and named in the finding. A shell script needs a
     description to get a new block (from its usage text); a comment block that blank lines
     part from the shebang is moved up to it instead of getting a second header.
+
+    ## Severity
+    Warning: the script runs, but an agent reading `head -25` learns nothing from it and re-
+    derives the usage.
     """
     if header_usable(script) and script.header is None:
         if script.language == "python":
@@ -248,7 +261,7 @@ def header_missing(script):
         yield Hit(script.path, with_why(message, answer), fix=answer.fix if answer else None)
 
 
-@rule("CON005", "header-description", summary="The header does not open with a one-line description ending in a period.", seed="000 §3", scope="script", fix="safe")
+@rule("CON005", "header-description", summary="The header does not open with a one-line description ending in a period.", seed="000 §3", scope="script", fix="safe", severity="info")
 def header_description(script):
     """
     ## What it does
@@ -275,6 +288,10 @@ def header_description(script):
 
     ## Fix safety
     Safe: adds a description line (from argparse's description when there is one) or the period.
+
+    ## Severity
+    Info: the description's shape (one line, one sentence, a final period) is the protocol's
+    style; the fields an agent calls the script by are CON006's.
     """
     h = script.header if header_usable(script) else None
     if h is None:
@@ -307,7 +324,7 @@ def header_description(script):
                       fix=python_fix(script, can))
 
 
-@rule("CON006", "header-field-missing", summary="The header lacks Usage, Input, Output, Stderr, Exit or Examples.", seed="000 §3", scope="script", fix="safe")
+@rule("CON006", "header-field-missing", summary="The header lacks Usage, Input, Output, Stderr, Exit or Examples.", seed="000 §3", scope="script", fix="safe", severity="warning")
 def header_field_missing(script):
     """
     ## What it does
@@ -329,6 +346,10 @@ def header_field_missing(script):
     argument and stdin reads, messages and exit meanings; its `SKILL.md` invocations for
     `Examples:`), at a section boundary of the author's block and within the first 25 lines.
     The finding names the fields a person must write.
+
+    ## Severity
+    Warning: a missing field leaves the agent guessing one part of the contract; the script
+    still runs.
     """
     h = script.header if header_usable(script) else None
     if h is None:
@@ -348,7 +369,7 @@ def header_field_missing(script):
         yield Hit(script.path, with_why(message, answer, "by hand: "), h.start_line, fix=answer.fix if answer else None)
 
 
-@rule("CON007", "header-examples-empty", summary="The header's Examples section is empty.", seed="000 §3", scope="script", fix="safe")
+@rule("CON007", "header-examples-empty", summary="The header's Examples section is empty.", seed="000 §3", scope="script", fix="safe", severity="warning")
 def header_examples_empty(script):
     """
     ## What it does
@@ -374,6 +395,9 @@ def header_examples_empty(script):
     Safe: adds the worked invocations `SKILL.md` shows for the script (or its usage text's
     examples) that run as written: none with `<placeholders>`, `$VARIABLES` or `FILE`-style
     words, and `--help` only for a script that has it.
+
+    ## Severity
+    Warning: the agent has no example to copy and composes the call itself; nothing breaks.
     """
     h = script.header if header_usable(script) else None
     if h is None or "Examples" not in h.fields:
@@ -392,7 +416,7 @@ def header_examples_empty(script):
                   fix=answer.fix if answer else None)
 
 
-@rule("CON008", "header-beyond-head", summary="Contract fields appear after the first 25 lines.", seed="000 §3", scope="script")
+@rule("CON008", "header-beyond-head", summary="Contract fields appear after the first 25 lines.", seed="000 §3", scope="script", severity="warning")
 def header_beyond_head(script):
     """
     ## What it does
@@ -406,6 +430,10 @@ def header_beyond_head(script):
 
     Use instead: keep the description to one line and the fields right after it; move long
     prose into `references/`.
+
+    ## Severity
+    Warning: `head -25` misses the fields, so the agent reads further or guesses; the script
+    still runs.
     """
     h = script.header if header_usable(script) else None
     if h is None:
@@ -416,7 +444,7 @@ def header_beyond_head(script):
         yield Hit(script.path, f"{', '.join(n + ':' for n in late)} start after line {HEAD_LINES}; agents read the header with head -{HEAD_LINES}", first)
 
 
-@rule("CON009", "help-missing", summary="The script has no -h/--help.", seed="000 §2.3", scope="script", fix="safe")
+@rule("CON009", "help-missing", summary="The script has no -h/--help.", seed="000 §2.3", scope="script", fix="safe", severity="warning")
 def help_missing(script):
     """
     ## What it does
@@ -444,6 +472,10 @@ def help_missing(script):
     argument handling. Only `--help` itself behaves differently. Unsafe where `--help` did
     something before: a script that passes all its arguments to another program (whose help
     the branch would hide) or that has its own usage text or `getopts` loop.
+
+    ## Severity
+    Warning: the agent cannot ask the script for its usage and relies on the header and
+    SKILL.md; the script still runs.
     """
     if script.language == "python":
         facts = script.py_facts
@@ -480,7 +512,7 @@ def help_missing(script):
             yield Hit(script.path, with_why("no -h/--help branch that prints usage and exits 0", answer), fix=answer.fix)
 
 
-@rule("CON010", "exit-code-undocumented", summary="An exit code the script uses is not on its Exit: line.", seed="000 §5", scope="script", fix="safe")
+@rule("CON010", "exit-code-undocumented", summary="An exit code the script uses is not on its Exit: line.", seed="000 §5", scope="script", fix="safe", severity="warning")
 def exit_code_undocumented(script):
     """
     ## What it does
@@ -504,6 +536,10 @@ def exit_code_undocumented(script):
     Safe: appends the missing codes to the `Exit:` line in its own style, each with the
     meaning the evidence gives (the author's words, an `EXIT_*` name, an unknown-option
     branch for 2); a code whose meaning nothing shows is left to a person.
+
+    ## Severity
+    Warning: the agent cannot tell what the undocumented code means, though it still sees a
+    failure.
     """
     h = script.header if header_usable(script) else None
     if h is None or h.exit_codes is None:
@@ -581,7 +617,7 @@ def _citations_of(script):
 _ARG = re.compile(r"\s+(?:\\\s*)?([^\s`'\")\]|;,.][^\s`]*|[\"'][^\"']+[\"'])")
 
 
-@rule("CON012", "script-not-cited", summary="SKILL.md never mentions the script.", seed="000 §2.8", scope="script")
+@rule("CON012", "script-not-cited", summary="SKILL.md never mentions the script.", seed="000 §2.8", scope="script", severity="warning")
 def script_not_cited(script):
     """
     ## What it does
@@ -599,6 +635,10 @@ def script_not_cited(script):
     ```markdown
     Validate the config: `python3 scripts/validate.py --json config.yaml`
     ```
+
+    ## Severity
+    Warning: an uncited script is dead weight the agent never finds (Skill Resource Protocol
+    §1); nothing breaks.
     """
     found = _citations_of(script)
     if found is not None and not found and not _folder_cited(script) and not _named_in_skill_md(script):
@@ -623,7 +663,7 @@ def _folder_cited(script) -> bool:
     ) if script.skill and script.skill.doc else False
 
 
-@rule("CON013", "script-cited-bare", summary="SKILL.md cites the script without a worked invocation.", seed="000 §2.8", scope="script")
+@rule("CON013", "script-cited-bare", summary="SKILL.md cites the script without a worked invocation.", seed="000 §2.8", scope="script", severity="warning")
 def script_cited_bare(script):
     """
     ## What it does
@@ -643,6 +683,10 @@ def script_cited_bare(script):
     ```markdown
     Convert a file: `python3 scripts/convert.py --to markdown report.docx`
     ```
+
+    ## Severity
+    Warning: the agent finds the script but works out its arguments; a wrong guess meets a usage
+    error.
     """
     found = _citations_of(script)
     if not found:
@@ -673,7 +717,7 @@ def takes_nothing(script) -> bool:
     return not re.search(r"<[^>]+>|(?<![\w-])[A-Z][A-Z0-9_]{1,}(?![\w-])", shown)  # no required FILE or <file>
 
 
-@rule("CON014", "exit-code-literal", summary="A literal non-zero exit code instead of a named constant.", seed="000 §5", scope="script", severity="warning", fix="safe")
+@rule("CON014", "exit-code-literal", summary="A literal non-zero exit code instead of a named constant.", seed="000 §5", scope="script", fix="safe", severity="info", opt_in=True)
 def exit_code_literal(script):
     """
     ## What it does
@@ -701,6 +745,11 @@ def exit_code_literal(script):
     In shell, only where the evidence says what the code means and the name says the same
     (an author's `2 = not a git repo` is not `EXIT_USAGE`); unsafe in a script that sources
     files or runs `eval`, which may assign the same name (`readonly` would then fail).
+
+    ## Severity
+    Info, opt-in: the protocol asks for distinct, documented exit codes (§5, which CON010
+    checks), not for names; `exit 3` on a documented Exit: line is as clear to an agent as `exit
+    "$EXIT_NOT_FOUND"`. Select it (`--select CON014`) to name every code.
     """
     if script.language == "python":
         if script.py_facts is None:
@@ -763,8 +812,7 @@ def has_tests(skill) -> bool:
     return False
 
 
-@rule("CON015", "test-suite-missing", summary="A skill with scripts ships no tests/ peer suite.", seed="000 §10", scope="skill",
-      severity="info")
+@rule("CON015", "test-suite-missing", summary="A skill with scripts ships no tests/ peer suite.", seed="000 §10", scope="skill", severity="info", opt_in=True)
 def tests_missing(skill):
     """
     ## What it does
@@ -793,6 +841,10 @@ def tests_missing(skill):
     ├── scripts/count.py
     └── tests/run.sh
     ```
+
+    ## Severity
+    Info, opt-in: the protocol lists a `tests/` suite as recommended, not required (§10), and
+    most sound skills ship none. Select it (`--select CON015`) to ask for one.
     """
     entries = [s for s in skill.scripts if not s.is_library]
     if entries and not has_tests(skill):

@@ -22,7 +22,7 @@ from skillsmith import targets
 from skillsmith.config import Config, guard_for, is_protected
 from skillsmith.lang import bashcheck
 from skillsmith.model.sourcefile import MAX_BYTES
-from skillsmith.rules import cache, registry, suppression
+from skillsmith.rules import cache, collection, registry, suppression
 from skillsmith.rules.finding import Finding, Hit, finding_fix, printable
 
 if TYPE_CHECKING:
@@ -124,7 +124,7 @@ def _unit_hit(hit) -> dict | None:
     """*hit* when it has the shape of a unit's stored result, else None: a damaged or foreign entry is a miss."""
     if (isinstance(hit, dict) and isinstance(hit.get("findings"), list) and isinstance(hit.get("notes"), list)
             and isinstance(hit.get("errors"), int) and all(isinstance(n, str) for n in hit["notes"])
-            and all(_is_finding(f) for f in hit["findings"])):
+            and all(_is_finding(f) for f in hit["findings"]) and "skill" in hit and collection.is_summary(hit["skill"])):
         return hit
     return None
 
@@ -177,12 +177,14 @@ def _check(paths: list[str | Path], options: Options, done: Progress | None = No
     warnings: list[dict] = []
     errors = 0
     undecided = False
-    for out in checked_units(units, options, done, state):
+    outs = checked_units(units, options, done, state)
+    for out in outs:
         findings.extend(Finding(**f) for f in out["findings"])
         notes.extend(n for n in out["notes"] if n not in notes)
         warnings.extend(out.get("warnings", ()))
         errors += out["errors"]
         undecided = undecided or out.get("undecided", False)
+    findings.extend(Finding(**f) for f in collection.run_findings(units, outs))  # rules over the whole run
     findings = unique_findings(findings)
     units_checked = sum(1 for u in units if u.part == 0)  # a folder of loose scripts in parts is one unit
     return Result(findings, units_checked, notes, errors, undecided, warnings=warnings, counts=unit_counts(units))
@@ -642,12 +644,12 @@ def evaluate_unit(prepared: Prepared, options: Options) -> dict:
     select, ignore = selection(options, unit.config)
     out = []
     held = []  # suppressed findings with a fix: `fix` leaves their lines alone
-    for rule, hit in hits:
+
+    def shown(rule: registry.Rule, hit: Hit) -> str | None:
+        """``"shown"``, ``"held"`` (suppressed inline) or None (deselected or ignored) for *hit*."""
         path = str(hit.path)
-        if not registry.keeps(rule, hit.code, select, ignore):
-            continue
-        if _ignored(unit.config, rule.id, Path(path), hit.code):
-            continue
+        if not registry.keeps(rule, hit.code, select, ignore) or _ignored(unit.config, rule.id, Path(path), hit.code):
+            return None
         f = by_path.get(path)
         if f is not None and f.text is not None and options.suppressions:
             if path not in tables:
@@ -655,25 +657,69 @@ def evaluate_unit(prepared: Prepared, options: Options) -> dict:
             if suppression.suppressed(rule.id, hit.line, tables[path], hit.code) and (
                 not is_protected(rule.id) or guard_for(unit.config).allow_security_ignores
             ):
-                if rule.fix is not None:
-                    held.append(dict(path=Path(path).as_posix(), rule=rule.id, line=hit.line))
-                continue
+                return "held"
+        return "shown"
+
+    for rule, hit in hits:
+        verdict = shown(rule, hit)
+        if verdict is None:
+            continue
+        if verdict == "held":
+            if rule.fix is not None:
+                held.append(dict(path=Path(hit.path).as_posix(), rule=rule.id, line=hit.line))
+            continue
         out.append(
             dict(
-                path=Path(path).as_posix(), line=hit.line, column=hit.column, rule=hit.code or rule.id,
+                path=Path(hit.path).as_posix(), line=hit.line, column=hit.column, rule=hit.code or rule.id,
                 message=printable(hit.message), severity=rule.severity, end_line=hit.end_line,
                 end_column=hit.end_column, fix=finding_fix(hit.fix, rule.fix),
             )
         )
+    out = one_per_problem(out)
     warnings = suppression.unknown_rules(files.values()) if options.suppressions else []
     result = {"findings": out, "notes": notes, "errors": errors, "undecided": undecided, "warnings": warnings,
-              "held": held}
+              "held": held, "skill": _summary(unit, model, rules, shown, out)}
     if key is not None and not errors and not undecided:
         stored = portable(result, unit)
         cache.put(key, stored)
         if prepared.stat_key is not None:
             cache.put(prepared.stat_key, stored)
     return result
+
+
+def one_per_problem(findings: list[dict]) -> list[dict]:
+    """*findings* without those that yield to a finding of the same cause at the same place (``registry.YIELDS``)."""
+    if not any(f["rule"] in registry.YIELDS for f in findings):
+        return findings
+    at: dict[tuple[str, int], list[dict]] = {}
+    for f in findings:
+        at.setdefault((f["path"], f["line"]), []).append(f)
+    return [f for f in findings
+            if not any(other["rule"] in registry.YIELDS.get(f["rule"], ()) and same_place(f, other)
+                       for other in at[(f["path"], f["line"])])]
+
+
+def same_place(a: dict, b: dict) -> bool:
+    """Whether two findings on one line mark the same text: their columns overlap where both end on that line."""
+    if a["end_column"] is None or b["end_column"] is None or a["end_line"] not in (None, a["line"]) \
+            or b["end_line"] not in (None, b["line"]):
+        return True
+    return a["column"] < b["end_column"] and b["column"] < a["end_column"]
+
+
+def _summary(unit: Unit, model, rules: list[registry.Rule], shown, findings: list[dict]) -> dict | None:
+    """What the run-scope rules (:mod:`skillsmith.rules.collection`) know of a skill: its name, the
+    rules that would report on its ``name:`` line (*shown* says, as for the unit's own hits) and
+    the rules of the unit's *findings* there.
+
+    Every skill has one, whether or not those rules run on it: its name may collide with the
+    name of a skill they do run on."""
+    if unit.kind != "skill" or getattr(model, "doc", None) is None:
+        return None
+    probe = Hit(model.skill_md.path, "", collection.name_line(model))
+    where = (Path(probe.path).as_posix(), probe.line)
+    return collection.summary_of(model, [r.id for r in rules if r.scope == "collection" and shown(r, probe) == "shown"],
+                                 [f["rule"] for f in findings if (f["path"], f["line"]) == where])
 
 
 def _ignored(config: Config, rule_id: str, path: Path, code: str | None = None) -> bool:

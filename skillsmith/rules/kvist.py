@@ -443,7 +443,7 @@ def capability_scope_missing(skill):
 
 
 @rule("KVS013", "parameters-open", summary="A tool's parameters do not say additionalProperties: false.",
-      seed=f"{SEED} manifest.json", scope="skill", targets=TARGET)
+      seed=f"{SEED} manifest.json", scope="skill", targets=TARGET, severity="warning")
 def parameters_open(skill):
     """
     ## What it does
@@ -464,6 +464,10 @@ def parameters_open(skill):
     "parameters": {"type": "object", "additionalProperties": false,
                    "properties": {"path": {"type": "string", "maxLength": 500}}}
     ```
+
+    ## Severity
+    Warning: kvist validates the arguments against the schema either way; an open schema lets
+    the model pass extra ones that the tool never reads (the guide's advice; the skill loads).
     """
     found = kvist.manifest_data(skill)
     if found is None:
@@ -483,7 +487,7 @@ def parameters_open(skill):
 
 
 @rule("KVS014", "parameters-unbounded", summary="A tool parameter string has no maxLength or an array no maxItems.",
-      seed=f"{SEED} manifest.json", scope="skill", targets=TARGET)
+      seed=f"{SEED} manifest.json", scope="skill", targets=TARGET, severity="warning")
 def parameters_unbounded(skill):
     """
     ## What it does
@@ -503,6 +507,10 @@ def parameters_unbounded(skill):
     ```json
     "path": {"type": "string", "maxLength": 500}
     ```
+
+    ## Severity
+    Warning: unbounded strings and arrays let one call carry oversized input (the guide's
+    advice; the skill loads).
     """
     found = kvist.manifest_data(skill)
     if found is None:

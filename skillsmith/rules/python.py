@@ -63,7 +63,7 @@ def _parsers(script):
     return script.py_facts.parsers
 
 
-@rule("PYS002", "argparse-epilog-missing", summary="An ArgumentParser has no epilog with examples.", seed="000 §2.3", scope="script", fix="safe")
+@rule("PYS002", "argparse-epilog-missing", summary="An ArgumentParser has no epilog with examples.", seed="000 §2.3", scope="script", fix="safe", severity="warning")
 def argparse_epilog_missing(script):
     """
     ## What it does
@@ -91,6 +91,10 @@ def argparse_epilog_missing(script):
 
     ## Fix safety
     Safe: adds `epilog=` built from the docstring's Examples; existing keywords stay.
+
+    ## Severity
+    Warning: without examples in `--help` the agent composes the call from the options; the
+    script works.
     """
     ev = script.py_evidence if _python(script) else None
     for call in _parsers(script):
@@ -107,7 +111,7 @@ def argparse_epilog_missing(script):
                       epilog.value.col_offset + 1, fix=DECLARED if can else None)
 
 
-@rule("PYS003", "argparse-formatter-missing", summary="An ArgumentParser reflows its epilog (no RawDescriptionHelpFormatter).", seed="000 §2.3", scope="script", fix="safe")
+@rule("PYS003", "argparse-formatter-missing", summary="An ArgumentParser reflows its epilog (no RawDescriptionHelpFormatter).", seed="000 §2.3", scope="script", fix="safe", severity="warning")
 def argparse_formatter_missing(script):
     """
     ## What it does
@@ -132,6 +136,10 @@ def argparse_formatter_missing(script):
 
     ## Fix safety
     Safe: adds the keyword; an existing `formatter_class` is left alone.
+
+    ## Severity
+    Warning: the help text's lines run together, which hides the layout of its examples; the
+    script works.
     """
     ev = script.py_evidence if _python(script) else None
     for call in _parsers(script):
@@ -319,8 +327,8 @@ def json_output_bare(script):
 
     ## Fix safety
     Unsafe: the output's shape changes (`rows` becomes `{"data": rows, "meta": {...}}`), so
-    every caller must be updated. The fix runs only with `--unsafe-fixes`, and only where the
-    `emit_json` helper exists (PYS050's fix adds it).
+    every caller must be updated. The fix runs only with `--unsafe-fixes`; it adds the
+    `emit_json` helper with the first call that needs it (the fix PYS050 has too).
     """
     facts = _facts(script)
     if facts is None:

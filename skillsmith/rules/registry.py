@@ -37,7 +37,7 @@ FAMILY_MODULES = {
 }
 
 #: what a rule's check receives
-SCOPES = ("skill", "unit", "script", "file", "project", "run", "audit")
+SCOPES = ("skill", "unit", "script", "file", "project", "run", "audit", "collection")
 
 _ID = re.compile(r"^[A-Z]{3}\d{3}$")
 _NAME = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
@@ -77,6 +77,7 @@ class Rule:
             "summary": self.summary,
             "seed": self.seed,
             "severity": self.severity,
+            "opt_in": self.opt_in,
             "scope": self.scope,
             "targets": sorted(self.targets),
             "fix": self.fix,
@@ -342,6 +343,24 @@ def rules_named_by(text: str) -> list[Rule]:
     if not _CODE_SHAPED.match(sel) or sel == "ALL":
         return all_rules() if sel == "ALL" else []
     return [r for r in all_rules() if r.id.startswith(sel)]
+
+
+#: One finding per problem: a finding, by its code (a rule ID, or an external tool's code such as
+#: ``SC2086``), yields to the more specific finding of the same cause at the same place (the same
+#: line of the same file, and the same columns where both say where they end). Only a finding that
+#: is reported yields: when the winner is ignored or suppressed, the other stays.
+YIELDS = {
+    # print(json.dumps(x)) with no envelope: PYS051 marks the print itself, and one fix answers both
+    "PYS050": ("PYS051",),
+    # an unquoted expansion: SHL051 knows the forms that quoting would break, and fixes the rest
+    "SC2086": ("SHL051",),
+}
+
+
+def yields_of(r: Rule) -> dict[str, tuple[str, ...]]:
+    """The codes of *r*'s findings that yield to others (:data:`YIELDS`), with the codes they yield to."""
+    return {code: winners for code, winners in YIELDS.items()
+            if code == r.id or (r.codes and code.startswith(r.codes))}
 
 
 #: the documents a rule's ``seed`` refers to by number (``000 §3``)

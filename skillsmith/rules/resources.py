@@ -7,6 +7,7 @@ import os
 import re
 from pathlib import PurePosixPath
 
+from skillsmith.model import citations
 from skillsmith.model.skillpath import skill_path
 from skillsmith.rules.finding import Hit
 from skillsmith.rules.registry import rule
@@ -93,7 +94,7 @@ def named_elsewhere(rel: str, names: dict[str, frozenset[str]]) -> bool:
     return False
 
 
-@rule("RES001", "resource-not-cited", summary="A file of the skill (references/, assets/, any Markdown) is never named.", seed=SEED, scope="skill")
+@rule("RES001", "resource-not-cited", summary="A file of the skill (references/, assets/, any Markdown) is never named.", seed=SEED, scope="skill", severity="warning")
 def resource_not_cited(skill):
     """
     ## What it does
@@ -116,6 +117,10 @@ def resource_not_cited(skill):
     ```markdown
     Read [references/api.md](references/api.md) when the user asks about pagination.
     ```
+
+    ## Severity
+    Warning: a file nothing names is dead weight the agent never finds (Skill Resource Protocol
+    §1); nothing breaks.
     """
     if skill.doc is None:
         return
@@ -360,3 +365,94 @@ def hard_coded_home_path(subject):
         line, col = f.line_col(m.start())
         yield Hit(f.path, f"{m.group(1)}{m.group(2)} is one machine's home folder; use a path relative to the skill, ~ or $HOME",
                   line, col)
+
+
+def is_pointer(c) -> bool:
+    """Whether citation *c* points the reader at a file: a link, or a path (``reference/x.md`` too), not a
+    bare file name in passing (``scan README.md``, which may be the user's; ``covered by review_base.md``)."""
+    return c.kind in ("link", "path") or c.kind == "mention" and "/" in c.raw
+
+
+def directly_cited(skill) -> tuple[set[str], set[str], list[str]]:
+    """What SKILL.md cites itself: the files it links or gives the path of, the files it names in any way
+    (a bare ``FORMS.md`` too), and the folders it cites (``references/``); files as they exist in the skill."""
+    linked, named, folders = set(), set(), []
+    for c in skill.doc.citations:
+        rel = skill_path(c.target).rel
+        if not rel:
+            continue
+        found = skill.resolve_case(rel)
+        if found is not None:
+            named.add(found)
+            if is_pointer(c):
+                linked.add(found)
+        elif rel.rstrip("/") in skill.dirs:
+            folders.append(rel.rstrip("/") + "/")
+    return linked, named, folders
+
+
+@rule("RES009", "reference-chain", summary="A reference SKILL.md cites links to a document SKILL.md does not cite.",
+      seed="Agent Skills spec", scope="skill", severity="warning")
+def reference_chain(skill):
+    """
+    ## What it does
+    Follows each Markdown document `SKILL.md` links or gives the path of
+    (`references/guide.md`; not a bare file name in passing, `scan README.md`, which may be
+    the user's) and flags its links (`[text](details.md)`, or a path such as
+    `references/details.md`, outside code blocks) to another Markdown document of the skill
+    that `SKILL.md` does not cite itself (by link or path), name (by its file name, or a path
+    with a placeholder: `{lang}/guide.md`), nor cite a folder of (`references/`): a chain
+    two levels deep. Each intermediate document is reported once, at its first such link,
+    with how many documents it leads to.
+
+    ## Why is this bad?
+    The Agent Skills specification: "Keep file references one level deep from `SKILL.md`.
+    Avoid deeply nested reference chains." (https://agentskills.io/specification, File
+    references). Claude's skill authoring best practices say why: "Claude may partially read
+    files when they're referenced from other referenced files. When encountering nested
+    references, Claude might use commands like `head -100` to preview content rather than
+    reading entire files, resulting in incomplete information." and "Keep references one
+    level deep from SKILL.md. All reference files should link directly from SKILL.md to
+    ensure Claude reads complete files when needed."
+    (https://platform.claude.com/docs/en/agents-and-tools/agent-skills/best-practices)
+
+    ## Example
+    `SKILL.md` says "See [advanced.md](references/advanced.md)", and `advanced.md` says
+    "See [details.md](details.md)": the agent reaches `details.md` only through
+    `advanced.md`, and may only preview it.
+
+    Use instead: cite `references/details.md` from `SKILL.md` too, saying when to read it.
+    """
+    doc = skill.doc
+    if doc is None:
+        return
+    linked, cited, folders = directly_cited(skill)
+    fences: dict[str, set[int]] = {}
+    chains: dict[str, tuple] = {}  # intermediate -> (its file, first citation, the documents it leads to)
+    names = patterns = None
+    for f, c in skill.linked_citations:
+        if f is doc.file or f.rel not in linked or f.rel.rsplit("/", 1)[-1] == "SKILL.md" or not is_pointer(c):
+            continue  # (a nested SKILL.md is a skill of its own, not a reference)
+        rel = skill_path(c.target).rel
+        target = skill.resolve_case(rel) if rel else None
+        if (target is None or target in cited or target == f.rel or target == "SKILL.md"
+                or not target.endswith(MARKDOWN) or target.startswith(tuple(folders))):
+            continue
+        if names is None:
+            names, patterns = names_in(doc.file.text), placeholder_paths(skill)
+            # a bare name SKILL.md also gives the path of names that file, not another of the same name
+            names = names - {rel.rsplit("/", 1)[-1] for rel in linked}
+        if target.rsplit("/", 1)[-1] in names or any(p.fullmatch(target) for p in patterns):
+            continue  # SKILL.md names it (`streaming.md` in a list of the files of `{lang}/`)
+        if f.rel not in fences:
+            fences[f.rel] = citations.fenced_lines(f.lines)
+        if c.line in fences[f.rel]:
+            continue  # code, not a reference to read
+        leads_to = chains.setdefault(f.rel, (f, c, []))[2]
+        if target not in leads_to:
+            leads_to.append(target)
+    for rel, (f, c, targets) in chains.items():
+        more = f" and {len(targets) - 1} more" if len(targets) > 1 else ""
+        yield Hit(f.path, f"{rel} links {targets[0]}{more}, which SKILL.md does not cite: the agent reaches "
+                          f"{'them' if more else 'it'} two levels deep and may only preview {'them' if more else 'it'}; "
+                          "cite from SKILL.md what it should read whole", c.line, c.column)

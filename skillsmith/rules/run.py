@@ -97,7 +97,7 @@ def help_run(subject):
 
 
 @rule("RUN002", "unknown-flag-run", summary="Running the script with an unknown flag does not exit 2.",
-      seed="000 §5, §6", scope="run")
+      seed="000 §5, §6", scope="run", severity="warning")
 def unknown_flag_run(subject):
     """
     ## What it does
@@ -120,6 +120,9 @@ def unknown_flag_run(subject):
 
     Use instead: a branch for unknown options that prints a usage line on stderr and exits 2
     (argparse does this by itself).
+
+    ## Severity
+    Warning: as SHL003 (an unknown flag that is not a usage error), seen by running the script.
     """
     script, options = subject
     if not runnable(script):

@@ -29,7 +29,7 @@ def _tree(script):
 
 
 
-@rule("SHL001", "strict-mode-missing", summary="An entry script does not turn on nounset and pipefail.", seed="000 §2.6", scope="script", fix="safe")
+@rule("SHL001", "strict-mode-missing", summary="An entry script does not turn on nounset and pipefail.", seed="000 §2.6", scope="script", fix="safe", severity="warning")
 def strict_mode_missing(script):
     """
     ## What it does
@@ -75,6 +75,10 @@ def strict_mode_missing(script):
 
     `--unsafe-fixes` adds them anyway. A script with CRLF line ends gets neither (bash would
     read `pipefail\r`).
+
+    ## Severity
+    Warning: without nounset and pipefail an unset variable or a failed pipe stage goes
+    unnoticed; the script still runs.
     """
     tree = _tree(script)
     if tree is None:
@@ -121,7 +125,7 @@ def bash_syntax(script):
         yield Hit(script.path, f"bash -n: {message}", line)
 
 
-@rule("SHL003", "unknown-flag-exit-missing", summary="No branch rejects unknown options with exit 2.", seed="000 §6", scope="script")
+@rule("SHL003", "unknown-flag-exit-missing", summary="No branch rejects unknown options with exit 2.", seed="000 §6", scope="script", severity="warning")
 def unknown_flag_exit_missing(script):
     """
     ## What it does
@@ -146,6 +150,10 @@ def unknown_flag_exit_missing(script):
       -*) echo "unknown option: $1" >&2; exit "$EXIT_USAGE" ;;
     esac
     ```
+
+    ## Severity
+    Warning: an unknown option is ignored instead of refused (§6); the script still runs, and
+    the agent may not see its mistake.
     """
     tree = _tree(script)
     if tree is None:

@@ -5,9 +5,9 @@ from __future__ import annotations
 import re
 
 from skillsmith.model.frontmatter import yaml_type
-from skillsmith.rules.finding import Hit
+from skillsmith.rules.finding import Hit, display_path
 from skillsmith.rules.registry import rule
-from skillsmith.targets import TARGETS, codex, get, hosts_reading
+from skillsmith.targets import TARGETS, claude_code, codex, get, hosts_reading
 from skillsmith.targets.agentskills import description_markup, description_problem, name_problem
 
 SPEC = "Agent Skills spec"
@@ -636,52 +636,55 @@ def name_reserved_word(skill):
         yield at_key(skill, "name", f"'name' {name!r} contains the reserved word {found[0]!r}, which Claude's skill upload refuses")
 
 
-#: folders whose SKILL.md files are data (templates, examples, test cases), not skills
-NOT_NESTED_SKILLS = frozenset({"assets", "templates", "template", "examples", "example", "tests", "test", "fixtures"})
+# SPC019 (nested-skill-invalid) is retired: a SKILL.md nested in a skill is found as a skill of its
+# own (skillsmith.discovery.discover) and gets every rule; its ID is not given to another rule.
 
 
-@rule("SPC019", "nested-skill-invalid", summary="A SKILL.md inside another skill has a missing or invalid name or description.",
-      seed=SPEC, scope="skill", targets=NAMED_IN_FRONTMATTER)
-def nested_skill_invalid(skill):
+@rule("SPC021", "duplicate-skill-name", summary="Two skills that a host loads together have the same 'name'.",
+      seed=SPEC, scope="collection", targets=NAMED_IN_FRONTMATTER)
+def duplicate_skill_name(entries):
     """
     ## What it does
-    Checks each `SKILL.md` below the skill's own (a skill nested in another, as plugin bundles
-    and collections ship them): its frontmatter must parse and give a valid `name` equal to
-    its folder's name and a non-empty `description`. Templates, examples and test data
-    (`assets/`, `templates/`, `examples/`, `tests/`) are not skills.
+    Compares the `name` of every skill one `check` run finds, and reports each `SKILL.md`
+    whose `name` another skill of the same collection also has, on its `name:` line, naming
+    the other. A collection is what a host loads side by side: one skills folder (the
+    nearest folder above the skill named `skills`: `skills/`, `.claude/skills/`,
+    `.agents/skills/`, a plugin's `skills/`), else one plugin (a folder with
+    `.claude-plugin/plugin.json`), else the folder `check` was given.
+
+    Skills of two different plugins may share a name: "Plugin skills use a
+    `plugin-name:skill-name` namespace, so they cannot conflict with other levels" (Claude
+    Code, https://code.claude.com/docs/en/skills), nor with another plugin's. Copies of a skill kept for
+    several hosts (`skills/pdf/` and `.claude/skills/pdf/`) are in different skills folders
+    and are not reported either. A skill given on its own is compared with its siblings
+    given in the same run. A skill whose `name` differs from its folder gets SPC008 on that
+    line instead (one finding for one cause); the other skill still hears of the clash.
 
     ## Why is this bad?
-    Hosts that list the nested skill refuse or misname it; nothing else checks it, because
-    the folder around it is a skill.
+    The specification makes `name` the skill's identifier, and hosts list skills by it. Two
+    skills with one name in the folder a host loads cannot both be listed: one shadows the
+    other, and the agent never sees the skill that lost (which one depends on the host and
+    on the order it reads folders in). An installer that copies skills by name overwrites
+    one with the other.
 
     ## Example
-    `my-skill/extras/Helper Tool/SKILL.md` with `name: Helper Tool`.
+    `.claude/skills/pptx-posters/SKILL.md`, copied from `latex-posters/`, still says
+    `name: latex-posters`.
 
-    Use instead: give it a valid name that equals its folder (`helper-tool/`), or move it out
-    to be a skill of its own.
+    Use instead: give each skill its own name, equal to its folder: `name: pptx-posters`.
     """
-    from skillsmith.model import frontmatter as fmparse
-
-    for rel, f in skill.files.items():
-        if not rel.endswith("/SKILL.md") or f.text is None or not NOT_NESTED_SKILLS.isdisjoint(rel.split("/")[:-1]):
+    by_name: dict[tuple, list] = {}
+    for entry in entries:
+        by_name.setdefault((entry.collection[1], entry.name), []).append(entry)
+    for (folder, name), same in by_name.items():
+        if len(same) < 2:
             continue
-        folder = rel.rsplit("/", 2)[-2]
-        fm = fmparse.parse(f.text)
-        if fm.error is not None or not isinstance(fm.data, dict):
-            yield Hit(f.path, f"{rel}: the frontmatter of this nested skill does not parse", 1)
-            continue
-        name, line = fm.data.get("name"), fm.key_lines.get("name", fm.start_line)
-        if name is None:
-            yield Hit(f.path, f"{rel}: this nested skill has no 'name'", fm.start_line)
-        elif (why := name_problem(name)) is not None:
-            yield Hit(f.path, f"{rel}: {why}", line)
-        elif name != folder:
-            yield Hit(f.path, f"{rel}: 'name' {name!r} differs from its folder {folder!r}", line)
-        description = fm.data.get("description")
-        if description is None:
-            yield Hit(f.path, f"{rel}: this nested skill has no 'description'", fm.start_line)
-        elif (why := description_problem(description)) is not None:
-            yield Hit(f.path, f"{rel}: {why}", fm.key_lines.get("description", fm.start_line))
+        for entry in same:
+            if "SPC008" in entry.reported:
+                continue  # its name is not its folder's: that finding on the same line says what to change
+            others = ", ".join(sorted(display_path(o.skill_md) for o in same if o is not entry))
+            yield Hit(entry.skill_md, f"{name!r} is also the name of {others}, in the same {entry.collection[0]}: "
+                                      "a host that lists skills by name loads one and hides the other", entry.line, 1)
 
 
 @rule("SPC030", "field-not-portable", summary="A frontmatter field another host reads, which the skill's target does not.",
@@ -846,3 +849,42 @@ def openai_yaml_ignored(skill):
     ```
     """
     yield from _sidecar_problems(skill, whole=False)
+
+
+CLAUDE_CODE = (claude_code.TARGET.name,)
+#: Claude Code's skill listing shows at most this much of ``description`` and ``when_to_use`` together
+LISTING_CAP = 1536
+
+
+@rule("SPC034", "listing-truncated", summary="Claude Code cuts description and when_to_use at 1,536 characters together.",
+      seed="Claude Code skills documentation", scope="skill", severity="warning", targets=CLAUDE_CODE)
+def listing_truncated(skill):
+    """
+    ## What it does
+    Under the `claude-code` target, adds the lengths of `description` and `when_to_use` (the
+    text Claude Code puts in its skill listing) and warns when they are over 1,536 characters.
+
+    ## Why is this bad?
+    Claude Code's listing, the only text the model sees before it picks a skill, truncates
+    the combined `description` and `when_to_use` at 1,536 characters
+    ([skills documentation](https://code.claude.com/docs/en/skills); its changelog: "raised
+    the listing cap from 250 to 1,536 characters and added a startup warning when
+    descriptions are truncated"). Whatever comes after the cut, often the trigger phrases at
+    the end of `when_to_use`, never reaches the model.
+
+    ## Example
+    A 900-character `description` with a 700-character `when_to_use`.
+
+    Use instead: put the key use case first in `description`, and keep `when_to_use` to the
+    trigger phrases the description does not already say.
+    """
+    fm = frontmatter(skill)
+    if fm is None:
+        return
+    texts = [fm.data.get(key) for key in ("description", "when_to_use")]
+    if not isinstance(texts[1], str) or not all(isinstance(t, str) for t in texts):
+        return  # without when_to_use, SPC010 already holds description to 1,024
+    total = len(texts[0]) + len(texts[1])
+    if total > LISTING_CAP:
+        yield at_key(skill, "when_to_use", f"'description' and 'when_to_use' are {total:,} characters together; "
+                     f"Claude Code's skill listing cuts them at {LISTING_CAP:,}")
