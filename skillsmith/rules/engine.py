@@ -219,6 +219,8 @@ def checked_units(units: list[Unit], options: Options, done: Progress | None = N
 
     cacheable = options.use_cache and not options.run and options.suppressions
     walk_keys = _walk_keys(units, options, state) if cacheable and state is not None else {}
+    if state is not None:
+        state.lines = []  # keyed: the walk's entries are not kept through the run (nor copied into workers)
     stored = cache.get_many(list(walk_keys.values())) if walk_keys else {}
     for i, key in walk_keys.items():
         doc = _unit_hit(stored.get(key))

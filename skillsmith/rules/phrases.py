@@ -37,7 +37,7 @@ def _ahocorasick():
 #: the matcher the anchors are found with: ``"ahocorasick"`` (C) or ``"python"`` (a compiled regex)
 MATCHER = "ahocorasick" if _ahocorasick() is not None else "python"
 #: characters of text whose candidates are kept (oldest dropped first), so memory stays bounded
-KEEP_CHARS = 8_000_000
+KEEP_CHARS = 2_000_000
 
 
 def anchor(key: str) -> str:
