@@ -95,7 +95,8 @@ def test_json_written_into_a_file_is_not_output(tmp_path):
     assert findings(root, "PYS050") == []
     printed = code.replace('    json.dump(sys.argv[1:], f)\nprint("saved")\n', '    pass\nprint(json.dumps(sys.argv[1:]))\n')
     root = skill(tmp_path, "printer", "Save: `python3 scripts/save.py a b`.", {"scripts/save.py": printed}, mode=0o755)
-    assert [r for _, r in findings(root, "PYS050")] == ["PYS050"]
+    # the same print(json.dumps(...)) is PYS051's, the more specific finding it yields to
+    assert [r for _, r in findings(root, "PYS050", "PYS051")] == ["PYS051"]
 
 
 def test_a_default_formatter_with_nothing_to_rewrap_is_left_alone(tmp_path):

@@ -29,6 +29,13 @@ _FIELD = re.compile(
     + r")\s*:\s?(.*)$",
     re.IGNORECASE,
 )
+#: a numpy-style section: the field's name alone on its line, underlined on the next (``Examples`` / ``--------``)
+_SECTION = re.compile(
+    r"^\s*(" + "|".join(sorted((re.escape(s).replace("\\ ", r"\s+") for s in _NAMES), key=len, reverse=True))
+    + r")\s*()$",
+    re.IGNORECASE,
+)
+_UNDERLINE = re.compile(r"^\s*(?:-{3,}|={3,})\s*$")
 #: first lines that are not a description: banners, tool directives, a bare file-name label
 _NOT_PROSE = re.compile(r"^(shellcheck\s|vim?:|-\*-|SPDX-|@\w+|copyright\b|\(c\)|author:|license:)", re.IGNORECASE)
 _LABEL = re.compile(r"^[\w.@/-]+(\s*::\s*[\w.@/-]+)*$")
@@ -140,9 +147,15 @@ def parse_block(lines: list[str], first_line: int, kind: str) -> Header:
     """Read fields out of block *lines* (markers already removed), which start at *first_line*."""
     header = Header(kind=kind, start_line=first_line, end_line=first_line + len(lines) - 1, lines=lines)
     current: HeaderField | None = None
+    underline = -1  # the offset of a section's underline, which is not part of its value
     for offset, text in enumerate(lines):
         lineno = first_line + offset
+        if offset == underline:
+            continue
         m = _FIELD.match(text)
+        if m is None and offset + 1 < len(lines) and _UNDERLINE.match(lines[offset + 1]):
+            m = _SECTION.match(text)
+            underline = offset + 1 if m else underline
         sentence = _EXIT_SENTENCE.match(text) if m is None else None
         if sentence and "Exit" not in header.fields:
             value = re.sub(r"(?i)[.;]\s*exit\s+(?=\d)", "; ", sentence.group(1)).strip()

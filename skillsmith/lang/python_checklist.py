@@ -254,31 +254,23 @@ def keyboard_prompts(module: ast.Module, aliases: dict[str, str], strings: set[s
             return any(option_test(v) for v in test.values)
         return False
 
-    def visit(node: ast.AST, guarded: bool) -> bool:
-        """Collect prompts under *node*; True when *node* asks ``isatty()``."""
+    stack: list[tuple[ast.AST, bool]] = [(module, False)]  # (node, whether a guard covers it), no recursion
+    while stack:
+        node, guarded = stack.pop()
         if isinstance(node, ast.Call):
             name = qualified(node.func, aliases)
             if (name or "").endswith("isatty"):
-                return True
+                return []
             if not guarded and _prompt_call(name, node):
                 found.append(node)
         if isinstance(node, ast.Try) or type(node).__name__ == "TryStar":
             handles = any(_handles(h, _EOF_GUARDS) for h in node.handlers)
-            tty = False
-            for child in node.body:
-                tty = visit(child, guarded or handles) or tty
-            for rest in (*node.handlers, *node.orelse, *node.finalbody):
-                tty = visit(rest, guarded) or tty
-            return tty
+            stack += [(child, guarded or handles) for child in node.body]
+            stack += [(rest, guarded) for rest in (*node.handlers, *node.orelse, *node.finalbody)]
+            continue
         if isinstance(node, ast.If) and option_test(node.test):
             guarded = True
         elif isinstance(node, ast.BoolOp) and isinstance(node.op, ast.Or) and reads_option(node.values[0], options):
             guarded = True  # ``args.url or input("URL: ")``
-        tty = False
-        for child in ast.iter_child_nodes(node):
-            tty = visit(child, guarded) or tty
-        return tty
-
-    if visit(module, False):
-        return []
+        stack += [(child, guarded) for child in ast.iter_child_nodes(node)]
     return sorted(found, key=lambda c: (c.lineno, c.col_offset))

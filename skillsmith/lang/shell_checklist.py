@@ -180,18 +180,41 @@ OPTIONAL_TOOLS = frozenset(
 _WORD = re.compile(r"[A-Za-z0-9_.+-]+")
 
 
+#: what follows ``||`` without doing the tool's work: ignoring the failure, or a message
+_NO_FALLBACK = {"true", ":", "echo", "printf", "exit", "return"}
+
+
+def _falls_back(node, data: bytes) -> bool:
+    """Whether the command *node* is followed by ``|| other-command`` that does its work when the
+    tool is missing (``jq -r .x 2>/dev/null || python3 -c '...'``), not ``|| true`` or ``|| echo``."""
+    n = node
+    while n.parent is not None and n.parent.type in ("redirected_statement", "pipeline"):
+        n = n.parent
+    parent = n.parent
+    if parent is None or parent.type != "list":
+        return False
+    after = n.next_sibling
+    other = n.next_named_sibling
+    if after is None or shell.text(after, data) != "||" or other is None:
+        return False
+    while other.type in ("redirected_statement", "pipeline") and other.named_children:
+        other = other.named_children[0]
+    name = other.child_by_field_name("name") if other.type == "command" else None
+    return name is not None and shell.text(name, data) not in _NO_FALLBACK
+
+
 def unguarded_tools(root, data: bytes, nodes: list) -> list[tuple[str, object]]:
     """(tool, first command running it) for each optional tool the script never names otherwise.
 
     A guard names the tool as a word: ``command -v jq``, ``hash jq``, ``need jq``,
-    ``for t in jq curl``, an install hint. A script that sources another file may keep its
-    guards there, so it gets no answer.
+    ``for t in jq curl``, an install hint. A use with a fallback (``jq ... || python3 -c ...``)
+    needs none. A script that sources another file may keep its guards there, so it gets no answer.
     """
     if shell.sourced_paths(root, data, nodes):
         return []
     first: dict[str, object] = {}
     for cmd in shell.commands(root, data, nodes):
-        if cmd.name in OPTIONAL_TOOLS:
+        if cmd.name in OPTIONAL_TOOLS and not _falls_back(cmd.node, data):
             first.setdefault(cmd.name, cmd.node)
     if not first:
         return []

@@ -26,6 +26,7 @@ from functools import cached_property
 from skillsmith import exitcodes
 from skillsmith.lang import shell
 from skillsmith.lang.header import FIELDS, HEAD_LINES
+from skillsmith.lang.shell_checklist import caller_paths
 from skillsmith.lang.shell_layout import Layout
 
 
@@ -731,11 +732,13 @@ class ShellEvidence:
         usage = re.sub(r"\[[^\]]*\]", "", self.author_usage or "")  # what is left outside [optional] parts
         if re.search(r"<[^>]+>|(?<![\w-])[A-Z][A-Z0-9_]{1,}(?![\w-])", usage.split(" ", 1)[1] if " " in usage else ""):
             return True
+        names = "|".join(map(re.escape, sorted(caller_paths(self.root, self.data, self.nodes))))
+        checked = re.compile(rf"\$#|-z\s+[\"']?\$\{{?(?:[1-9]{'|' + names if names else ''})\b|\busage\b", re.IGNORECASE)
         for code, node in self.exits:
             if code in (None, 0) or _enclosing(node, "case_item") is not None:
                 continue
-            if re.search(r"\$#|-z\s|\busage\b", " ".join(_before(node, self.data)), re.IGNORECASE):
-                return True  # an exit after an argument check or a usage line
+            if checked.search(" ".join(_before(node, self.data))):
+                return True  # an exit after a check of an argument (not of a command's result) or a usage line
         usage = {n for n, f in self.functions.items() if re.search(r"usage", n, re.I)
                  and re.search(r"\bexit\s+(?!0\b)\S", shell.text(f, self.data))}
         return any(cmd.name in usage and _enclosing(cmd.node, "case_item") is None and _enclosing_function(cmd.node) is None

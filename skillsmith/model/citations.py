@@ -18,21 +18,22 @@ _BRACKET_END = re.compile(r"[\]\\]")  # what ends a run of link text: "]" or an 
 _SPACES = re.compile(r"\s*")
 _TARGET_END = re.compile(r"[)\s>]")
 _REF_DEF = re.compile(r"^\s{0,3}\[[^\]]+\]:\s*<?(\S+?)>?(?:\s+.*)?$")
-_PATH = re.compile(
-    r"(?<![\w.@/$-])((?:\{baseDir\}/|\$\{?CLAUDE_SKILL_DIR\}?/|\./)?(?:scripts|references|assets)/[\w.@+%/-]*[\w@+%/-])"
-)
+#: a variable that holds this skill's folder, before a path in it: ``{baseDir}/``, ``$CLAUDE_SKILL_DIR/``,
+#: ``$SKILL_DIR/``, ``${SKILL_PATH}/`` (``$SKILLS_DIR`` is a folder of skills, ``$PLUGIN_ROOT`` another folder)
+_SKILL_VAR = r"(?:\$?\{baseDir\}|\$\{?(?:[A-Z]+_)?SKILL_?(?:DIR|PATH|ROOT|HOME)\}?)/"
+_PATH = re.compile(rf"(?<![\w.@/$-])((?:{_SKILL_VAR}|\./)?(?:scripts|references|assets)/[\w.@+%/-]*[\w@+%/-])")
 #: this skill's files named through the folder that holds it: ``~/.claude/skills/NAME/scripts/x.py``,
 #: ``$SKILL_DIR/../NAME/scripts/x.sh``, ``skills/group/NAME/scripts/x.py`` (NAME is checked by the caller)
 _OWNED_PATH = re.compile(r"/([\w.-]+)/((?:scripts|references|assets)/[\w.@+%/-]*[\w@+%/-])")
 _TOKEN_START = re.compile(r"[\s`'\"(\[<=]")
 _MENTION = re.compile(r"(?<![\w./$@-])((?:\./)?[\w-][\w./-]*\.md)\b(?![\w/(-])")
 _SCHEME = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*:")
-_PREFIXES = re.compile(r"^(?:\{baseDir\}/|\$\{?CLAUDE_SKILL_DIR\}?/|\./)")
+_PREFIXES = re.compile(rf"^(?:{_SKILL_VAR}|\./)")
 
 
 @dataclass(frozen=True)
 class Citation:
-    target: str  # as written, minus a leading ./ or {baseDir}/ and any #anchor or ?query
+    target: str  # as written, minus a leading ./ or {baseDir}/ ($SKILL_DIR/) and any #anchor or ?query
     raw: str  # as written
     line: int  # 1-based line in SKILL.md
     column: int  # 1-based
@@ -123,7 +124,10 @@ def extract(lines: list[str], first_line: int, owner: str | None = None) -> list
     as one (``python3 scripts/x.py ...``). A path through another folder is another skill's.
     """
     found: list[Citation] = []
+    shown = example_documents(lines)
     for index, text in enumerate(lines):
+        if index in shown:
+            continue
         has_link, has_path = "](" in text, "scripts/" in text or "references/" in text or "assets/" in text
         if not (has_link or has_path or "]:" in text or ".md" in text):
             continue
@@ -153,7 +157,10 @@ def extract(lines: list[str], first_line: int, owner: str | None = None) -> list
             path_starts.append(at)
             path_ends.append(m.end())
             raw = m.group(1)
-            found.append(Citation(normalise(raw), raw, lineno, m.start(1) + 1, "path", text, m.end()))
+            start, end = m.start(1), m.end()
+            if start and text[start - 1] in "\"'" and text[end:end + 1] == text[start - 1]:
+                start, end = start - 1, end + 1  # "$SKILL_DIR/scripts/x.sh" arg: the quotes belong to the path
+            found.append(Citation(normalise(raw), raw, lineno, start + 1, "path", text, end))
         for m in _OWNED_PATH.finditer(text) if has_path and owner else ():
             if m.group(1) != owner or _within(link_starts, link_ends, m.start()) \
                     or _within(path_starts, path_ends, m.start(2)):
@@ -176,6 +183,34 @@ def extract(lines: list[str], first_line: int, owner: str | None = None) -> list
 
 
 _FENCE = re.compile(r"^\s{0,3}(```|~~~)")
+_FENCE_RUN = re.compile(r"^\s{0,3}(`{3,}|~{3,})\s*([^\s`]*)")
+
+
+def example_documents(lines: list[str]) -> set[int]:
+    """0-based indexes of the lines inside fenced blocks of Markdown (```` ```markdown ````, ```` ```md ````):
+    a document shown as an example, whose links and paths are the example's, not the skill's.
+
+    A fence closes at a line of the same character at least as long (so a ```` ````markdown ````
+    block may hold ```` ``` ```` blocks of its own).
+    """
+    found: set[int] = set()
+    fence = ""
+    markdown = False
+    for index, text in enumerate(lines):
+        if "```" not in text and "~~~" not in text:
+            if markdown:
+                found.add(index)
+            continue
+        m = _FENCE_RUN.match(text)
+        if not fence:
+            if m:
+                fence, markdown = m.group(1), m.group(2).lower() in ("markdown", "md")
+            continue
+        if m and m.group(1)[0] == fence[0] and len(m.group(1)) >= len(fence) and not m.group(2):
+            fence, markdown = "", False
+        elif markdown:
+            found.add(index)
+    return found
 #: prose that asks for the span after it to be run: "Run `scripts/x.sh`"
 _RUN_VERB = re.compile(r"\b(run|execute|invoke|call|launch)(\s+(it|this|the\s+\w+))?\s*:?\s*$", re.IGNORECASE)
 _LAUNCHER = re.compile(
@@ -242,3 +277,34 @@ def invocation(lines: list[str], citation: Citation, fenced: bool) -> str | None
     after = re.split(r"&&|\|\||;", after)[0]
     lead = f"{producer.strip()} | " if producer.strip() else ""
     return " ".join(f"{lead}{m.group(1)}{citation.target}{after}".split())
+
+
+def calls_by_name(lines: list[str], name: str) -> list[str]:
+    """The commands in code that run a script by its bare file name (``python3 check.py in.tex``,
+    ``./check.py``), as written from the launcher on, in order.
+
+    Prose does not count, nor a name alone in an inline code span (a list of files), nor a name
+    inside a path (``tools/check.py``: another file, or a citation :func:`extract` reads).
+    """
+    if "." not in name:
+        return []  # an extensionless name is a word
+    found: list[str] = []
+    pattern = re.compile(rf"(?<![\w/.-])(\./)?{re.escape(name)}(?![\w/-])")
+    fenced = None
+    for number, text in enumerate(lines, 1):
+        if name not in text:
+            continue
+        if fenced is None:
+            fenced = fenced_lines(lines)
+        for m in pattern.finditer(text):
+            before, after = text[:m.start()], text[m.end():]
+            if number not in fenced:
+                if before.count("`") % 2 == 0:
+                    continue  # prose
+                before, after = before[before.rfind("`") + 1:], after.split("`", 1)[0]
+                if not before.strip() and not after.strip():
+                    continue  # a file named in a list or a table
+            before = re.split(r"&&|\|\||;|\|", before)[-1].strip()
+            before = re.sub(r"^\$\s+", "", before)
+            found.append(" ".join(f"{before} {m.group()}{after}".split()))
+    return found

@@ -7,6 +7,7 @@ re-read files.
 from __future__ import annotations
 
 import ast
+import re
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import Path, PurePosixPath
@@ -226,6 +227,22 @@ class Skill(BashSyntaxMixin):
                 found.append(command)
         return found
 
+    def calls_through(self, rel: str) -> list[str]:
+        """The worked invocations of another script of the skill that run script *rel* for it: a runner
+        given the script's name as its first argument (``python3 scripts/run.py pagespeed_check <url>``)."""
+        path = PurePosixPath(rel)
+        names = {rel, path.name, path.stem, str(path.relative_to("scripts")) if rel.startswith("scripts/") else rel}
+        found: list[str] = []
+        for other in self.scripts:
+            if other.rel == rel:
+                continue
+            for command in self.invocations_of(other.rel):
+                words = command.split()
+                at = next((i for i, w in enumerate(words) if w.strip("\"'").endswith(other.rel)), None)
+                if at is not None and at + 1 < len(words) and words[at + 1].strip("\"'") in names:
+                    found.append(command)
+        return found
+
     def file(self, rel: str) -> SourceFile | None:
         return self.files.get(rel)
 
@@ -351,7 +368,7 @@ class Script:
         tree = self.sh_tree
         if tree is None:
             return "entry"
-        if self.sourced_by_sibling and not self.invoked:
+        if self.sourced_by_sibling and not self.invoked or self.sourced_as_told:
             return "library"
         if shell.top_level_is_library(tree.root_node, self.file.data):
             return "library"
@@ -409,6 +426,16 @@ class Script:
     @cached_property
     def sourced_by_sibling(self) -> bool:
         return bool(self.sourced_by)
+
+    @cached_property
+    def sourced_as_told(self) -> bool:
+        """Whether the script says it is sourced, not run: its header's usage (``# Usage: source
+        /path/to/x.sh``) or SKILL.md (``source "<SKILL_DIR>/scripts/x.sh"``) sources it into the caller's shell."""
+        name = re.escape(PurePosixPath(self.rel).name)
+        told = re.compile(rf"(?:^|[\s`;&|(])(?:source|\.)\s+[\"']?(?:[^\s\"'`]*/)?{name}(?![\w.-])", re.MULTILINE)
+        head = "\n".join(ln for ln in self.file.lines[:25] if ln.lstrip().startswith("#"))
+        doc = self.skill.doc if self.skill is not None else None
+        return bool(told.search(head) or doc is not None and told.search(doc.file.text or ""))
 
     @cached_property
     def sourced_by(self) -> tuple[str, ...]:

@@ -14,6 +14,7 @@ from skillsmith.lang.interpreter import (
     is_other_language,
     shebang_interpreter,
 )
+from skillsmith.model.citations import calls_by_name
 from skillsmith.rules.finding import DECLARED, Hit
 from skillsmith.rules.registry import rule
 
@@ -171,8 +172,15 @@ _INTERPRETED = re.compile(r"^(?:\S+=\S*\s+)*(?:bash|sh|zsh|dash|ksh|python[23]?(
 
 
 def run_by_interpreter(script) -> bool:
-    """Whether every invocation the skill shows names the interpreter, so the mode bit is never used."""
+    """Whether every invocation the skill shows names the interpreter, so the mode bit is never used.
+
+    Without a call through its path, the calls by its bare file name count (``python check.py in.tex``,
+    written to be run from the scripts folder); ``./check.py`` among them uses the bit.
+    """
     calls = script.invocations
+    if not calls and script.skill is not None and script.skill.doc is not None:
+        calls = calls_by_name(script.skill.doc.file.lines, PurePosixPath(script.rel).name) \
+            or script.skill.calls_through(script.rel)  # a runner run by its interpreter runs it with its own
     return bool(calls) and all(_INTERPRETED.match(c.split("| ")[-1]) for c in calls)
 
 
@@ -622,7 +630,8 @@ def script_not_cited(script):
     """
     ## What it does
     Flags scripts under `scripts/` that neither `SKILL.md` nor a Markdown file it links to
-    names (progressive disclosure: `SKILL.md` -> `forms.md` -> the script counts).
+    names (progressive disclosure: `SKILL.md` -> `forms.md` -> the script counts). A script
+    run through a runner of the skill (`python3 scripts/run.py pagespeed_check <url>`) is named.
 
     ## Why is this bad?
     The agent only knows about a script if SKILL.md tells it; an uncited script is never run,
@@ -641,18 +650,23 @@ def script_not_cited(script):
     §1); nothing breaks.
     """
     found = _citations_of(script)
-    if found is not None and not found and not _folder_cited(script) and not _named_in_skill_md(script):
+    if found is not None and not found and not _folder_cited(script) and not _named_in_skill_md(script) \
+            and not script.skill.calls_through(script.rel):
         yield Hit(script.path, f"{script.rel} is not cited from SKILL.md; show a worked invocation")
 
 
 def _named_in_skill_md(script) -> bool:
     """Whether SKILL.md names the script by its file name alone (``snapshot-android.sh``), not as a
-    path into another folder: mentioned."""
+    path into another folder, or imports it as a module (``from scripts.schematic import Generator``):
+    mentioned."""
     doc = script.skill.doc if script.skill is not None else None
-    name = PurePosixPath(script.rel).name
-    if doc is None or "." not in name or name not in (doc.file.text or ""):  # an extensionless name is a word
+    path = PurePosixPath(script.rel)
+    text = (doc.file.text or "") if doc is not None else ""
+    if path.suffix == ".py" and re.search(rf"\b(?:from|import)\s+{re.escape('.'.join(path.with_suffix('').parts))}\b", text):
+        return True
+    if doc is None or "." not in path.name or path.name not in text:  # an extensionless name is a word
         return False
-    return re.search(rf"(?<![\w./-]){re.escape(name)}(?![\w/-])", doc.file.text) is not None
+    return re.search(rf"(?<![\w./-]){re.escape(path.name)}(?![\w/-])", text) is not None
 
 
 def _folder_cited(script) -> bool:

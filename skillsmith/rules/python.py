@@ -58,9 +58,12 @@ def python_syntax(script):
 
 
 def _parsers(script):
+    """The script's ArgumentParser calls that print a help of their own: not a parent parser made with
+    ``add_help=False`` (whose arguments ``parents=[...]`` copies into the parsers that print help)."""
     if not _python(script) or script.py_facts is None:
         return []
-    return script.py_facts.parsers
+    return [call for call in script.py_facts.parsers
+            if not ((k := keyword(call, "add_help")) is not None and isinstance(k.value, ast.Constant) and k.value.value is False)]
 
 
 @rule("PYS002", "argparse-epilog-missing", summary="An ArgumentParser has no epilog with examples.", seed="000 §2.3", scope="script", fix="safe", severity="warning")
@@ -69,7 +72,8 @@ def argparse_epilog_missing(script):
     ## What it does
     Flags `argparse.ArgumentParser(...)` calls (aliases included) without an `epilog=` that
     shows examples. A parser whose description is the module docstring (`description=__doc__`)
-    shows the docstring's examples already, and is left alone.
+    shows the docstring's examples already, and is left alone, as is a parent parser
+    (`add_help=False`, given to others as `parents=[...]`), which prints no help.
 
     ## Why is this bad?
     `--help` must end with an EXAMPLES section: it is what the agent copies from. argparse
@@ -250,6 +254,34 @@ def json_prints(facts) -> list[ast.Call]:
     return found
 
 
+def _fails(stmt) -> bool:
+    """Whether *stmt* ends the script with an error: ``sys.exit(1)``, ``exit(2)``, ``raise SystemExit(1)``."""
+    call = stmt.exc if isinstance(stmt, ast.Raise) else stmt.value if isinstance(stmt, ast.Expr) else None
+    if not isinstance(call, ast.Call) or dotted(call.func) not in ("sys.exit", "exit", "SystemExit"):
+        return False
+    code = call.args[0] if call.args else None
+    return isinstance(code, ast.Constant) and isinstance(code.value, int) and code.value != 0
+
+
+def _sample_before_failing(module: ast.Module, call: ast.Call) -> bool:
+    """Whether *call* prints a constant JSON sample in the block that then exits with an error
+    (``Create connections.json with format:`` and a literal): a hint for people, not output."""
+    printed = call.args[0] if call.args else None
+    value = printed.args[0] if isinstance(printed, ast.Call) and printed.args else None
+    try:
+        ast.literal_eval(value)
+    except (ValueError, TypeError, SyntaxError, RecursionError, MemoryError):
+        return False
+    for node in ast.walk(module):
+        for body in (getattr(node, "body", None), getattr(node, "orelse", None)):
+            if not isinstance(body, list):
+                continue
+            for i, stmt in enumerate(body):
+                if isinstance(stmt, ast.Expr) and stmt.value is call:
+                    return any(_fails(later) for later in body[i + 1:])
+    return False
+
+
 @rule("PYS050", "json-helpers-missing", summary="A script writes JSON without the envelope helpers.",
       seed="000 §4", scope="script", severity="warning", fix="unsafe")
 def json_helpers_missing(script):
@@ -257,7 +289,8 @@ def json_helpers_missing(script):
     ## What it does
     Flags entry scripts that print JSON (`json.dumps`, `json.dump`) or accept `--json`, but
     neither define an `emit_json` helper nor build the envelope (a dict with a `"data"` or
-    `"error"` key) anywhere.
+    `"error"` key) anywhere. A constant sample printed on the way to an error exit (the format
+    of a missing config file) is a hint for people, not output.
 
     ## Why is this bad?
     Agents parse `--json` output by the protocol's envelope: `{"data": [...], "meta":
@@ -288,7 +321,7 @@ def json_helpers_missing(script):
         return
     module = script.py[0]
     ev = script.py_evidence
-    dumps = ev.json_on_stdout if ev is not None else []
+    dumps = [c for c in ev.json_on_stdout if not _sample_before_failing(module, c)] if ev is not None else []
     if not dumps and not (ev is not None and ev.json_flag and "--json" in facts.strings):
         return  # JSON only written into files, or no --json switch of its own
     if defines(module, "emit_json"):

@@ -8,6 +8,7 @@ import re
 from pathlib import PurePosixPath
 
 from skillsmith.model import citations
+from skillsmith.model.skill import TEMPLATE_DIRS
 from skillsmith.model.skillpath import skill_path
 from skillsmith.rules.finding import Hit
 from skillsmith.rules.registry import rule
@@ -266,7 +267,8 @@ def human_docs_in_skill(skill):
     ## What it does
     Flags README, CHANGELOG, CHANGES, HISTORY and INSTALL documents (Markdown, text, no
     suffix) inside a skill that SKILL.md does not cite (a cited one is written for the agent).
-    Files under `assets/` are skipped: a README template may be a legitimate asset; programs
+    Files under `assets/` and `templates/` are skipped: a README template, or the README of a
+    project template the skill copies out, may be a legitimate asset; programs
     of those names (`install.sh`, `changes.py`) are not documents.
 
     ## Why is this bad?
@@ -281,8 +283,8 @@ def human_docs_in_skill(skill):
     """
     patterns = None
     for rel, f in skill.files.items():
-        if rel.startswith("assets/"):
-            continue
+        if PurePosixPath(rel).parts[0] in TEMPLATE_DIRS:
+            continue  # part of what the skill copies out (assets/, templates/worker/README.md)
         if is_human_doc(rel) and not skill.cited(rel):
             patterns = placeholder_paths(skill) if patterns is None else patterns
             if any(p.fullmatch(rel) for p in patterns):

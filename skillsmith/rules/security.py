@@ -122,7 +122,7 @@ def hidden_unicode(subject):
     ## What it does
     Reports zero-width characters, bidirectional controls and Unicode tag characters in any
     text file of a skill, with the code point and position. A byte-order mark at the very
-    start of a file is not reported.
+    start of a file is not reported, nor a zero-width joiner inside an emoji (`🧑` U+200D `💻` shows one emoji).
 
     ## Why is this bad?
     Agents read these characters; people reviewing the skill do not see them. They are how
@@ -139,10 +139,26 @@ def hidden_unicode(subject):
     if not text or text.isascii():
         return
     for m in _HIDDEN_RE.finditer(text):
+        if m.group() == "\u200d" and _joins_emoji(text, m.start()):
+            continue  # part of one visible emoji (🧑 U+200D 💻 shows as one)
         line, col = f.line_col(m.start())
         cp = ord(m.group())
         name = unicodedata.name(m.group(), _name(cp))
         yield Hit(f.path, f"hidden Unicode U+{cp:04X} ({_name(cp)}: {name})", line, col)
+
+
+def _is_emoji(ch: str) -> bool:
+    cp = ord(ch)
+    return 0x1F000 <= cp <= 0x1FAFF or 0x2600 <= cp <= 0x27BF or 0x2B00 <= cp <= 0x2BFF or unicodedata.category(ch) == "So"
+
+
+def _joins_emoji(text: str, at: int) -> bool:
+    """Whether the zero-width joiner at *at* joins two emoji into one (a ZWJ sequence), past a
+    variation selector or skin tone after the first."""
+    before = at - 1
+    while before >= 0 and (text[before] == "\ufe0f" or 0x1F3FB <= ord(text[before]) <= 0x1F3FF):
+        before -= 1
+    return before >= 0 and at + 1 < len(text) and _is_emoji(text[before]) and _is_emoji(text[at + 1])
 
 
 @rule("SEC002", "download-piped-to-shell", summary="A download is piped straight into a shell or interpreter.", seed="000 §6", scope="file")
@@ -330,7 +346,7 @@ _REMOTE = (r"(?:(?:the|this|that|a|an|my|our|their|following)\s+)?[`'\"(<]?(?:ht
            r"|(?:remote|external|public|attacker)\b|webhooks?\b|pastebin|gist\b|(?:collection |my |our )?server\b|endpoint\b|url\b"
            r"|slack\b|discord\b|telegram\b|channel\b|third[- ]part)")
 _SENTENCE_END = re.compile(r"[.!?;]\s")
-_NEGATION = re.compile(r"\b(?:never|not|don't|do not|must not|mustn't|avoid|without)\b")
+_NEGATION = re.compile(r"\b(?:never|not|don['\u2019]t|do not|must not|mustn['\u2019]t|avoid|without)\b")
 EXFILTRATION = re.compile(
     # verb, a few words, the secret, then where it goes: "upload the contents of ~/.ssh/id_rsa to https://..."
     rf"\b{_SEND}\s+(?:[^\s.!?]+\s+){{0,6}}?(?:~/)?{_SECRET}(?:[^.!?]|\.(?=\S)){{0,60}}?\s(?:to|into)\s+{_REMOTE}"
@@ -345,13 +361,50 @@ _AGENT_FILES = (
     r"|\.codex/|\.gemini/|auditor_prompt|\.sucoder/|refs/audited)"
 )
 _WRITE = r"(?:edit|modify|change|update|write|append|add|overwrite|replace|delete|remove|rewrite|chmod|disable|move|reset)"
+#: a verb of _WRITE as an instruction (``update``, ``updating``), not a description of what
+#: something does or did (``Claude writes learnings to ~/.claude/...``, ``Updated CLAUDE.md``)
+_WRITES = rf"\b{_WRITE}(?!e?[sd]\b)\w*"
 _SELF_MODIFY = re.compile(
-    rf"\b{_WRITE}\w*\b[^.!?]{{0,60}}{_AGENT_FILES}"
+    rf"{_WRITES}\b[^.!?]{{0,60}}{_AGENT_FILES}"
     r"|--dangerously-skip-permissions|\bbypasspermissions\b|\bpermissions\.allow\b|--yolo\b"
     r"|\b(?:disable|turn off|bypass|circumvent|skip)\s+(?:the\s+|your\s+|all\s+)?(?:sandbox\w*|safety checks?|guardrails?|permission (?:checks?|prompts?)|confirmations?|approvals?|the audit|audits?|hooks?)\b"
-    rf"|\b{_WRITE}\w*\s+(?:your(?:\s+own)?|its\s+own)\s+(?:settings|configuration|config|permissions|system prompt|instructions|memory|allowed[- ]tools)\b"
+    rf"|{_WRITES}\s+(?:(?:your|its)\s+own\s+(?:settings|configuration|config|permissions|system prompt|instructions|memory|allowed[- ]tools)"
+    r"|your\s+(?:permissions|system prompt|instructions|memory|allowed[- ]tools))\b"  # "your config": the user's project's
     r"|(?P<chmod>\bchmod\s)|\bgit\s+update-ref\b"
 )
+#: a tool's own flag that answers its prompt (``-y``, ``--force``): "skip confirmation" then describes the flag
+_ANSWER_FLAG = re.compile(r"(?<![\w-])(?:-y|--yes|--force|--assume-yes|--no-confirm\w*|--no-input|--non-interactive)(?![\w-])")
+#: settings named by their key alone (a flag on a command line is always a use of it)
+_BARE_SETTINGS = ("bypasspermissions", "permissions.allow")
+#: what a sentence says to do with a setting: a verb of setting it (an instruction's form, not "sets" or "users")
+_SETS = re.compile(r"\b(?:set|setting|use|using|enable|enabling|switch|switching|pass|passing|run|running|launch|launching"
+                   rf"|start|starting|ensure|grant|allow|put|include|turn on|make sure)\b|{_WRITES}")
+_CODE_SPAN = re.compile(r"`[^`]*`")
+#: the text right before a value that is assigned (``mode = "bypassPermissions``, ``"defaultMode": "``)
+_ASSIGNED = re.compile(r"[=:]\s*[\"'`]*$")
+_CONDITION = re.compile(r"^\W*(?:if|when|whether|unless)\b")
+
+
+def _described(line: str, m: re.Match) -> bool:
+    """Whether match *m* of a normalized *line* names a setting rather than asks for it: a tool's flag
+    described ("`-y` skip confirmation prompt"), or a key that the line (a table row: its cell) neither
+    assigns nor says to set ("`bypassPermissions` is a security-sensitive choice")."""
+    text = m.group()
+    if ("confirmation" in text or "approval" in text) and _ANSWER_FLAG.search(line):
+        return True
+    if text in _BARE_SETTINGS:
+        start, end = 0, len(line)
+        if line.lstrip().startswith("|"):  # its table cell
+            start = line.rfind("|", 0, m.start()) + 1
+            end = line.find("|", m.end()) % (len(line) + 1)
+        ends = [e.end() for e in _SENTENCE_END.finditer(line, start, m.start())]
+        after = _SENTENCE_END.search(line, m.end(), end)
+        sentence = line[ends[-1] if ends else start:after.start() if after else end]
+        if _SETS.search(_CODE_SPAN.sub(" ", sentence)):
+            return False
+        # assigned, unless the sentence only tests the value ("If the settings declare `mode = "bypassPermissions"`, warn")
+        return not _ASSIGNED.search(line, 0, m.start()) or bool(_CONDITION.match(sentence))
+    return False
 #: what ``chmod`` must be given, later on its line, to hide a file from others
 _HIDING_MODE = re.compile(r"\b(?:o-r|go-r|o-rwx|go-rwx|a-r)\b")
 
@@ -367,14 +420,19 @@ def self_modify(line: str) -> tuple[int, int] | None:
     """
     m = _SELF_MODIFY.search(line)
     last = None  # the line's last hiding mode (modes never overlap)
-    if m is not None and m.group("chmod"):
-        for last in _HIDING_MODE.finditer(line, m.end()):
-            pass
-    while m is not None and m.group("chmod"):
-        if last is not None and last.start() >= m.end():
-            return m.start(), last.end()
-        m = _SELF_MODIFY.search(line, m.end())  # no hiding mode after this chmod: look further on
-    return m.span() if m is not None else None
+    looked = False
+    while m is not None:
+        if m.group("chmod"):
+            if not looked:
+                looked = True
+                for last in _HIDING_MODE.finditer(line, m.end()):
+                    pass
+            if last is not None and last.start() >= m.end():
+                return m.start(), last.end()
+        elif not _described(line, m):
+            return m.span()
+        m = _SELF_MODIFY.search(line, m.end())  # no hiding mode after this chmod, or a setting named: look further on
+    return None
 
 
 # every match of each pattern holds one key of every group of its keys
@@ -461,6 +519,23 @@ def shown_as_example(line: str, span: tuple[int, int], fenced: bool) -> bool:
     )
 
 
+#: the heading of a table column of what not to do: "DON'T", "Anti-pattern", "Avoid", "❌ Bad"
+_FORBIDDING_HEADING = re.compile(r"\b(?:don'?t|do not|never|avoid|bad|wrong|anti-?patterns?|forbidden)\b|\u274c|\U0001f6ab", re.I)
+
+
+def in_forbidding_column(lines: list[str], number: int, line: str, at: int) -> bool:
+    """Whether offset *at* of table row *number* (1-based; *line* is its normalized text) lies in a
+    column whose heading forbids what it holds (``| DON'T | DO |``): the row names what not to do."""
+    if not line.lstrip().startswith("|"):
+        return False
+    column = line[:at].count("|")
+    first = number - 1
+    while first > 0 and lines[first - 1].lstrip().startswith("|"):
+        first -= 1
+    heading = lines[first].split("|")
+    return first < number - 1 and column < len(heading) and bool(_FORBIDDING_HEADING.search(heading[column]))
+
+
 def _scan(file, find: Callable[[str], tuple[int, int] | None], keys: tuple[tuple[str, ...], ...], what: str,
           teaching: bool = False):
     """Hits for lines where *find* finds a span; every such span holds a key of each group of *keys*.
@@ -474,7 +549,7 @@ def _scan(file, find: Callable[[str], tuple[int, int] | None], keys: tuple[tuple
     teaches = fenced = None
     for number, line, hidden in sorted(candidate_lines(file.text, keys)):
         span = find(line)
-        if span is None or negated(line, span[1]):
+        if span is None or negated(line, span[1]) or not hidden and in_forbidding_column(file.lines, number, line, span[0]):
             continue
         if teaching and not hidden:
             if teaches is None:
@@ -611,7 +686,12 @@ def self_modification(subject):
     system prompt or instruction files (`.claude/settings.json`, `CLAUDE.md`, `AGENT.md`, the
     auditor's prompt, `refs/audited`), to skip permission prompts
     (`--dangerously-skip-permissions`), to disable sandboxes, hooks or audits, or to make files
-    unreadable to others (`chmod o-r`).
+    unreadable to others (`chmod o-r`). Not flagged: a sentence that forbids it ("never add
+    ... to permissions.allow"), a table cell under a heading of what not to do
+    (`| DON'T | DO |`, `| Anti-pattern | Fix |`), what something does or did ("Claude writes
+    learnings to `~/.claude/...`", "Updated CLAUDE.md"), "your config" (the user's project's),
+    a tool's flag that answers its own prompt ("`-y`: skip confirmation"), and a setting's key
+    listed in a table cell that says nothing to do with it.
 
     ## Why is this bad?
     Write control only works while the agent cannot widen its own permissions. A skill that

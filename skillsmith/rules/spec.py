@@ -559,7 +559,7 @@ def body_tokens(lines: list[str]) -> int:
 #: words that say when to use a skill (the specification: what it does *and when to use it*)
 _WHEN = re.compile(
     r"\b(?:when|whenever|if|use|used|trigger\w*|invoke\w*|ask\w*|request\w*|need\w*|want\w*|before|after|during"
-    r"|while|for (?:any|all|tasks?|work|questions?|requests?|users?)|wenn|quand|cuando|lorsque)\b|\u65f6|\u6642|\u5f53",
+    r"|while|for (?:any|all|tasks?|work|questions?|requests?|users?)|appl(?:y|ies) to|relevant (?:to|for|when)|wenn|quand|cuando|lorsque)\b|\u65f6|\u6642|\u5f53",
     re.I,
 )
 
@@ -572,9 +572,10 @@ _ENGLISH = re.compile(r"\b(?:the|and|of|to|for|with|from|in|on|a|an|or|by)\b", r
 def description_no_when(skill):
     """
     ## What it does
-    Warns when `description` has no word that says when the skill applies ("use when",
+    Warns when `description` has no word that says when the skill applies ("use when", "applies to",
     "if the user", "for requests about", "before", "triggers"). Descriptions in a language
-    whose words for "when" it does not know are not judged.
+    whose words for "when" it does not know are not judged, nor a skill that says when in
+    Claude Code's `when_to_use` field (the host lists it with the description).
 
     ## Why is this bad?
     Agents pick a skill from its description alone. The specification asks it to say what the
@@ -597,6 +598,9 @@ def description_no_when(skill):
     description = fm.data.get("description")
     if not isinstance(description, str) or not description.strip() or _WHEN.search(description):
         return
+    when = fm.data.get("when_to_use")
+    if isinstance(when, str) and when.strip():
+        return  # Claude Code's field for it, shown with the description
     if not _ENGLISH.search(description):
         return  # the words that say when are only known in English (and a few others)
     yield at_key(skill, "description", "'description' says what the skill does but not when to use it; add 'Use when ...'")
