@@ -391,3 +391,23 @@ def test_after_an_edit_the_main_process_answers_the_unchanged_units_and_starts_n
     fresh = run_cli("check", str(tmp_path / "skills"), "--json", "--no-cache", "--jobs", "2", env=env)
     assert [f for f in fresh.json()["data"] if "/s07/" in f["path"]] == [
         f for f in again.json()["data"] if "/s07/" in f["path"]]
+
+
+def test_an_edit_in_a_nested_skill_or_around_it_rechecks_that_skill(tmp_path):
+    """A skill inside another is its own unit: the walk that keys the skills must not count its
+    files as the outer skill's, nor the outer skill's as its own."""
+    cache = tmp_path / "cache"
+    env = {"SKILLSMITH_CACHE_DIR": str(cache)}
+    write_tree(tmp_path / "skills" / "outer", {"SKILL.md": ANGLE.format(name="outer")})
+    write_tree(tmp_path / "skills" / "outer" / "parts" / "inner", {"SKILL.md": ANGLE.format(name="inner")})
+    write_tree(tmp_path / "skills" / "plain", {"SKILL.md": ANGLE.format(name="plain")})
+    first = run_cli("check", str(tmp_path / "skills"), "--json", env=env)
+    assert {f["path"].split("/")[-2] for f in first.json()["data"]} == {"outer", "inner", "plain"}
+    for edited, rechecked in (("outer/parts/inner/SKILL.md", "inner"), ("outer/SKILL.md", "outer")):
+        plant(cache_entries(cache), "from the cache")
+        path = tmp_path / "skills" / edited
+        path.write_text(path.read_text() + "\nMore.\n")
+        again = run_cli("check", str(tmp_path / "skills"), "--json", env=env)
+        by_skill = {f["path"].split("/")[-2]: f["message"] for f in again.json()["data"]}
+        assert by_skill.pop(rechecked) != "from the cache", edited
+        assert set(by_skill.values()) == {"from the cache"}, edited

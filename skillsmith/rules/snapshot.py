@@ -130,9 +130,10 @@ def tree_state(paths: list[str], salt: bytes) -> TreeState | None:
 
 
 def unit_digests(state: TreeState, roots: list[str]) -> dict[str, str]:
-    """A digest for each of *roots* (folders below the walked paths, none inside another) that
-    changes when anything the walk saw below it changes, or anything outside all of them, or the
-    context; a root with an entry too fresh to key on, or with nothing walked below it, has none.
+    """A digest for each of *roots* (folders below the walked paths) that changes when anything
+    the walk saw below it changes, or anything outside all of them, or the context; a root with
+    an entry too fresh to key on, with nothing walked below it, or inside or around another
+    root, has none.
 
     The walk is a superset of what a unit's own load sees, so an unchanged digest means unchanged
     files; the entries outside the roots (config and ignore files between them) count for all.
@@ -148,8 +149,14 @@ def unit_digests(state: TreeState, roots: list[str]) -> dict[str, str]:
             owners[folder] = found
         return found
 
-    if any(owner(os.path.dirname(root)) is not None for root in wanted):
-        return {}  # a root inside another: the outer one's files would be counted as the inner's
+    tangled = set()  # a skill nested in another, and the skills around it: keyed by their own listing only
+    for root in wanted:
+        outer = owner(os.path.dirname(root))
+        if outer is not None:
+            tangled.add(root)
+        while outer is not None:
+            tangled.add(outer)
+            outer = owner(os.path.dirname(outer))
     groups: dict[str | None, list[str]] = {}
     young: set[str | None] = set()
     current, inside = None, "\0"  # a root's entries come one after another: the last root seen
@@ -169,7 +176,7 @@ def unit_digests(state: TreeState, roots: list[str]) -> dict[str, str]:
     rest.update(state.context.encode())
     digests = {}
     for root in roots:
-        if root in young or root not in groups:
+        if root in young or root in tangled or root not in groups:
             continue
         h = rest.copy()
         h.update(b"\0U" + "\0".join(groups[root]).encode("utf-8", "surrogateescape"))
