@@ -202,8 +202,9 @@ def checked_units(units: list[Unit], options: Options, done: Progress | None = N
     the rest go through :func:`map_units` (workers when many).
 
     So after an edit only the edited unit is checked, and no pool is started for it. The
-    metadata lookups stop at the first batch without a hit (a cold cache, a copy of the tree
-    elsewhere): those units and the rest go to :func:`map_units` as they are.
+    metadata lookups are skipped when skills were keyed by the walk and none hit, and stop at
+    the first batch without a hit (a cold cache, a copy of the tree elsewhere): those units and
+    the rest go to :func:`map_units`, whose workers look each up by metadata and content.
     """
     outs: list[dict | None] = [None] * len(units)
     if done is not None:
@@ -227,7 +228,8 @@ def checked_units(units: list[Unit], options: Options, done: Progress | None = N
         hit = placed(doc, units[i]) if doc is not None else None
         if hit is not None:
             answer(i, hit)
-    if cacheable:
+    # no walk key hit (a cold cache, a copy elsewhere): the workers look the units up as they go
+    if cacheable and (finished or not walk_keys):
         left = [i for i, out in enumerate(outs) if out is None]
         for start in range(0, len(left), LOOKUP_BATCH):
             part = left[start:start + LOOKUP_BATCH]
