@@ -48,6 +48,8 @@ MEANT = {
 def fixed_tree(tmp_path_factory):
     """Every case as a skill in one folder: checked, fixed, fixed again, checked again."""
     root = tmp_path_factory.mktemp("fixfm")
+    # the broken forms come from Claude Code skills (argument-hint is one of its fields)
+    (root / "skillsmith.toml").write_text('target = "claude-code"\n')
     for name in NAMES:
         (root / name).mkdir()
         shutil.copyfile(CASES / f"{name}.md", root / name / "SKILL.md")

@@ -293,3 +293,24 @@ def test_applies_to_says_when(tmp_path):
             ("says-what", "Gives React Native performance guidelines for Hermes and jank.", [("SKILL.md", "SPC017")])):
         root = write_tree(tmp_path / name, {"SKILL.md": head.format(name=name, description=description)})
         assert findings(root, "SPC017") == expected
+
+
+def test_a_control_a_state_table_and_a_logged_warning_are_not_instructions(tmp_path):
+    """SEC052 on real skills: what a control does, a table of the states a skill detects, the
+    warning it prints, and an adjective ("editable") say nothing to do."""
+    described = (
+        "Templates are editable markdown files in `~/.claude/skills/templates/`.\n\n"
+        "You'll see a list of all hook events, plus an option to disable all hooks.\n\n"
+        "| Settings | State |\n|---|---|\n| `initialPermissionMode = \"bypassPermissions\"` | Bypass active |\n\n"
+        "> WARN: Project `.claude/settings.local.json` declares `defaultMode: bypassPermissions`.\n"
+    )
+    root = skill(tmp_path, "described", described, {})
+    assert findings(root, "SEC052") == []
+    asked = (
+        "Edit `~/.claude/settings.json` to add your templates.\n\n"
+        "Disable all hooks before you start.\n\n"
+        "| Step | Action |\n|---|---|\n| 1 | Set `initialPermissionMode = \"bypassPermissions\"` |\n\n"
+        "> Note: set `defaultMode: bypassPermissions` in `.claude/settings.local.json`.\n"
+    )
+    root = skill(tmp_path, "asked", asked, {})
+    assert findings(root, "SEC052") == [("SKILL.md", "SEC052")] * 4

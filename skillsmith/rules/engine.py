@@ -717,8 +717,9 @@ def _summary(unit: Unit, model, rules: list[registry.Rule], shown, findings: lis
     the rules of the unit's *findings* there.
 
     Every skill has one, whether or not those rules run on it: its name may collide with the
-    name of a skill they do run on."""
-    if unit.kind != "skill" or getattr(model, "doc", None) is None:
+    name of a skill they do run on. A skill the config excludes has none: it is not part of the
+    collection the user checks."""
+    if unit.kind != "skill" or getattr(model, "doc", None) is None or unit.config.excluded(model.skill_md.path):
         return None
     probe = Hit(model.skill_md.path, "", collection.name_line(model))
     where = (Path(probe.path).as_posix(), probe.line)
