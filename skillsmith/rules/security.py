@@ -4,7 +4,6 @@ and instruction injection in skill text (SEC050-SEC053; seed 002, compliance aud
 
 from __future__ import annotations
 
-import bisect
 import re
 import unicodedata
 from functools import lru_cache
@@ -298,34 +297,25 @@ def lowered(text: str) -> str:
     return (text if text.isascii() else reveal(text)[0]).lower()
 
 
-def candidate_lines(text: str, groups: tuple[tuple[str, ...], ...]):
-    """(line number, normalized line, hid characters) of lines holding a key of every group.
+def candidate_lines(text: str, groups: tuple[tuple[str, ...], ...]) -> list[tuple[int, str, bool]]:
+    """(line number, normalized line, hid characters) of lines holding a key of every group, in line order.
 
-    A fast first pass: ``str.find`` of the first word of each key of the first group,
-    then the keys themselves in each such line, its blanks made single spaces.
+    *groups* is one of the prose rules' key sets; one pass over *text* finds the lines of all
+    of them (:mod:`skillsmith.rules.phrases`), so the rules after the first read it again.
     """
-    low = lowered(text)
-    seen: set[int] = set()
-    starts: list[int] = []  # where each line of *low* starts, once a line is a candidate
-    raws: list[str] = []  # the lines of *text*, once a line of non-ASCII text is a candidate
-    for word in sorted({k.split()[0] for k in groups[0]}):
-        pos = low.find(word)
-        while pos != -1:
-            start = low.rfind("\n", 0, pos) + 1
-            end = low.find("\n", pos)
-            end = len(low) if end == -1 else end
-            if start not in seen:
-                seen.add(start)
-                line = " ".join(low[start:end].split())
-                if all(any(k in line for k in group) for group in groups):
-                    if not starts:
-                        starts = [0, *(m.end() for m in re.finditer("\n", low))]
-                    number = bisect.bisect_right(starts, start)
-                    if not raws and not text.isascii():
-                        raws = text.split("\n")
-                    raw = raws[number - 1] if raws else ""
-                    yield number, line, bool(raw) and reveal(raw)[1]
-            pos = low.find(word, end)
+    return _prose_scan().lines(text, groups)
+
+
+@lru_cache(maxsize=1)
+def _prose_scan():
+    from skillsmith.rules.phrases import PhraseScan
+
+    return PhraseScan((OVERRIDE_KEYS, EXFILTRATION_KEYS, SELF_MODIFY_KEYS), lowered, hid_characters)
+
+
+def hid_characters(line: str) -> bool:
+    """Whether *line* holds invisible or tag characters (see :func:`reveal`)."""
+    return reveal(line)[1]
 
 
 def quote(text: str, limit: int = 60) -> str:
