@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import json
 import os
+import time
 from contextlib import closing
 
-from conftest import run_cli, write_tree
+from conftest import Run, run_cli, write_tree
 
 ANGLE = "---\nname: {name}\ndescription: Converts <file> to tables. Use when asked.\n---\n# {name}\n"
 
@@ -76,7 +77,8 @@ def test_second_run_comes_from_the_cache_and_a_change_invalidates_it(tmp_path):
     first = run_cli("check", str(tmp_path / "skills"), "--json", env=env)
     assert first.code == 10
     entries = cache_entries(cache)
-    assert len(entries) == 5  # per skill: one by file metadata, one by content; one for the whole run
+    # per skill: one by file metadata, one by content, one by the whole-run walk; one for the whole run
+    assert len(entries) == 7
 
     plant(entries, "from the cache")
     second = run_cli("check", str(tmp_path / "skills"), "--json", env=env)
@@ -95,15 +97,16 @@ def test_second_run_comes_from_the_cache_and_a_change_invalidates_it(tmp_path):
     os.utime(skill_md, ns=(skill_md.stat().st_atime_ns, skill_md.stat().st_mtime_ns - 10 * 10**9))
     touched = run_cli("check", str(tmp_path / "skills"), "--json", env=env)
     assert messages(touched) == {"from the cache"}
-    assert len(cache_entries(cache)) == 7  # a new metadata key for "one", a new whole-run key
+    assert len(cache_entries(cache)) == 10  # new metadata and walk keys for "one", a new whole-run key
 
     # changing any file of a skill invalidates both of its entries
     for name in ("one", "two"):
         (tmp_path / "skills" / name / "SKILL.md").write_text(ANGLE.format(name=name) + "\nMore.\n")
+    time.sleep(0.25)  # past the clock granularity: files this fresh get no metadata or walk key (snapshot.racy)
     third = run_cli("check", str(tmp_path / "skills"), "--json", env=env)
     assert "from the cache" not in messages(third)
     assert third.json() == first.json()
-    assert len(cache_entries(cache)) == 12
+    assert len(cache_entries(cache)) == 17
 
     # a new file anywhere below the path misses the whole-run key; unchanged skills still hit theirs
     plant(cache_entries(cache), "from the cache")
@@ -147,7 +150,7 @@ def test_weird_names_are_cached(tmp_path):
     runs = [run_cli("check", str(tmp_path), "--json", env=env) for _ in range(2)]
     assert all("Traceback" not in r.stderr and r.code == 10 for r in runs), runs[0].stderr
     assert runs[0].json() == runs[1].json()
-    assert len(cache_entries(tmp_path / "cache")) == 3
+    assert len(cache_entries(tmp_path / "cache")) == 4  # the skill's metadata, content and walk keys; the run's
 
 
 def test_options_are_part_of_the_key(tmp_path):
@@ -361,3 +364,52 @@ def test_a_killed_pool_worker_does_not_end_the_run(tmp_path):
     assert proc.returncode == 10, err.decode()
     assert "internal error" not in err.decode() and "BrokenProcessPool" not in err.decode()
     assert json.loads(out) == one.json()
+
+
+def test_after_an_edit_the_main_process_answers_the_unchanged_units_and_starts_no_pool(tmp_path):
+    """Every unit went to the worker pool to be looked up in the cache one query at a time: after an
+    edit of one file, the main process answers the others (one query per batch) and checks the one."""
+    import subprocess
+    import sys
+
+    cache = tmp_path / "cache"
+    env = {"SKILLSMITH_CACHE_DIR": str(cache)}
+    for i in range(40):  # more than the pool's threshold
+        write_tree(tmp_path / "skills" / f"s{i:02d}", {"SKILL.md": ANGLE.format(name=f"s{i:02d}")})
+    first = run_cli("check", str(tmp_path / "skills"), "--json", "--jobs", "2", env=env)
+    assert first.code == 10
+    plant(cache_entries(cache), "from the cache")
+    edited = tmp_path / "skills" / "s07" / "SKILL.md"
+    edited.write_text(edited.read_text() + "\nMore.\n")
+    proc = subprocess.run([sys.executable, "-X", "importtime", "-m", "skillsmith", "check", str(tmp_path / "skills"),
+                           "--json", "--jobs", "2"], env={**os.environ, **env}, capture_output=True, text=True,
+                          stdin=subprocess.DEVNULL, timeout=120)
+    again = Run(proc.returncode, proc.stdout, proc.stderr)
+    assert again.code == 10, again.stderr
+    by_skill = {f["path"].split("/")[-2]: f["message"] for f in again.json()["data"]}
+    assert by_skill.pop("s07") != "from the cache"
+    assert set(by_skill.values()) == {"from the cache"} and len(by_skill) == 39
+    assert "concurrent.futures.process" not in again.stderr  # no worker pool was started
+    fresh = run_cli("check", str(tmp_path / "skills"), "--json", "--no-cache", "--jobs", "2", env=env)
+    assert [f for f in fresh.json()["data"] if "/s07/" in f["path"]] == [
+        f for f in again.json()["data"] if "/s07/" in f["path"]]
+
+
+def test_an_edit_in_a_nested_skill_or_around_it_rechecks_that_skill(tmp_path):
+    """A skill inside another is its own unit: the walk that keys the skills must not count its
+    files as the outer skill's, nor the outer skill's as its own."""
+    cache = tmp_path / "cache"
+    env = {"SKILLSMITH_CACHE_DIR": str(cache)}
+    write_tree(tmp_path / "skills" / "outer", {"SKILL.md": ANGLE.format(name="outer")})
+    write_tree(tmp_path / "skills" / "outer" / "parts" / "inner", {"SKILL.md": ANGLE.format(name="inner")})
+    write_tree(tmp_path / "skills" / "plain", {"SKILL.md": ANGLE.format(name="plain")})
+    first = run_cli("check", str(tmp_path / "skills"), "--json", env=env)
+    assert {f["path"].split("/")[-2] for f in first.json()["data"]} == {"outer", "inner", "plain"}
+    for edited, rechecked in (("outer/parts/inner/SKILL.md", "inner"), ("outer/SKILL.md", "outer")):
+        plant(cache_entries(cache), "from the cache")
+        path = tmp_path / "skills" / edited
+        path.write_text(path.read_text() + "\nMore.\n")
+        again = run_cli("check", str(tmp_path / "skills"), "--json", env=env)
+        by_skill = {f["path"].split("/")[-2]: f["message"] for f in again.json()["data"]}
+        assert by_skill.pop(rechecked) != "from the cache", edited
+        assert set(by_skill.values()) == {"from the cache"}, edited

@@ -48,11 +48,10 @@ def test_a_path_through_a_skill_folder_variable_in_quotes_is_a_worked_invocation
             'bash "${SKILL_DIR}/scripts/where.sh"\n```\n')
     root = skill(tmp_path, "skilldir", body, {"scripts/echo.py": PY, "scripts/where.sh": SH_OPTIONAL})
     assert findings(root, "CON003", "CON012", "CON013", "RES002") == []
-    # not cited at all, and run by its path: the rules' own cases
+    # not cited at all (no sign the bit is used), and run by its path: the rules' own cases
     body = "Run `scripts/where.sh` first.\n"
     root = skill(tmp_path, "uncited", body, {"scripts/echo.py": PY, "scripts/where.sh": SH_OPTIONAL})
-    assert findings(root, "CON003", "CON012") == [("scripts/echo.py", "CON003"), ("scripts/echo.py", "CON012"),
-                                                  ("scripts/where.sh", "CON003")]
+    assert findings(root, "CON003", "CON012") == [("scripts/echo.py", "CON012"), ("scripts/where.sh", "CON003")]
 
 
 def test_a_folder_of_skills_is_not_this_skills_folder(tmp_path):
@@ -238,7 +237,14 @@ sys.exit(subprocess.run([sys.executable, str(Path(__file__).parent / name), *sys
 def test_a_script_run_through_the_skills_runner_is_cited_and_needs_no_exec_bit(tmp_path):
     body = "Check a page: `python3 scripts/run.py echo https://example.com --json`.\n"
     root = skill(tmp_path, "runner", body, {"scripts/run.py": RUNNER, "scripts/echo.py": PY, "scripts/other.py": PY})
-    assert findings(root, "CON003", "CON012") == [("scripts/other.py", "CON003"), ("scripts/other.py", "CON012")]
+    # never named: uncited (CON012), but nothing shows the exec bit used (no CON003)
+    assert findings(root, "CON003", "CON012") == [("scripts/other.py", "CON012")]
+    table = body + "\n| Problem | Fix |\n|---|---|\n| stale pages | `echo.py --confirm` |\n"
+    root = skill(tmp_path, "runner-table", table, {"scripts/run.py": RUNNER, "scripts/echo.py": PY})
+    assert findings(root, "CON003") == []  # a bare name in a table runs nothing as written
+    root = skill(tmp_path, "by-path", table + "Or run `scripts/echo.py --confirm` directly.\n",
+                 {"scripts/run.py": RUNNER, "scripts/echo.py": PY})
+    assert findings(root, "CON003") == [("scripts/echo.py", "CON003")]
 
 
 SOURCED = """#!/usr/bin/env bash
@@ -293,3 +299,24 @@ def test_applies_to_says_when(tmp_path):
             ("says-what", "Gives React Native performance guidelines for Hermes and jank.", [("SKILL.md", "SPC017")])):
         root = write_tree(tmp_path / name, {"SKILL.md": head.format(name=name, description=description)})
         assert findings(root, "SPC017") == expected
+
+
+def test_a_control_a_state_table_and_a_logged_warning_are_not_instructions(tmp_path):
+    """SEC052 on real skills: what a control does, a table of the states a skill detects, the
+    warning it prints, and an adjective ("editable") say nothing to do."""
+    described = (
+        "Templates are editable markdown files in `~/.claude/skills/templates/`.\n\n"
+        "You'll see a list of all hook events, plus an option to disable all hooks.\n\n"
+        "| Settings | State |\n|---|---|\n| `initialPermissionMode = \"bypassPermissions\"` | Bypass active |\n\n"
+        "> WARN: Project `.claude/settings.local.json` declares `defaultMode: bypassPermissions`.\n"
+    )
+    root = skill(tmp_path, "described", described, {})
+    assert findings(root, "SEC052") == []
+    asked = (
+        "Edit `~/.claude/settings.json` to add your templates.\n\n"
+        "Disable all hooks before you start.\n\n"
+        "| Step | Action |\n|---|---|\n| 1 | Set `initialPermissionMode = \"bypassPermissions\"` |\n\n"
+        "> Note: set `defaultMode: bypassPermissions` in `.claude/settings.local.json`.\n"
+    )
+    root = skill(tmp_path, "asked", asked, {})
+    assert findings(root, "SEC052") == [("SKILL.md", "SEC052")] * 4

@@ -78,7 +78,8 @@ def emit_json(items: list[Any], schema: str, **meta: Any) -> None:
     """Print the success envelope ``{"data": [...], "meta": {...}}`` on stdout."""
     doc = envelope(items, schema)
     doc["meta"].update(meta)
-    sys.stdout.write(indented_json(doc) + "\n")
+    sys.stdout.write(indented_json(doc))
+    sys.stdout.write("\n")
 
 
 _SCALARS = (str, int, float, type(None))
@@ -108,10 +109,19 @@ def indented_json(doc: Any) -> str:
                 body = json.dumps(value, ensure_ascii=False, separators=(",\n" + pad, ": "))
                 return "{\n" + pad + body[1:-1] + "\n" + outer + "}"
             inner = (pad + json.dumps(k, ensure_ascii=False) + ": " + dumped(v, depth + 1) for k, v in value.items())
-            return "{\n" + ",\n".join(inner) + "\n" + outer + "}"
+            return "".join(("{\n", ",\n".join(inner), "\n", outer, "}"))
         if isinstance(value, (list, tuple)):
             if not value:
                 return "[]"
+            if all(type(v) is dict and v and all(type(k) is str and isinstance(x, _SCALARS) for k, x in v.items())
+                   for v in value):
+                # a list of flat objects (the findings) in one call: the C encoder writes the
+                # members' separator between the objects too, and a JSON string holds no raw
+                # newline, so "},<separator>{" is found only between two objects
+                inner = ",\n" + pad + "  "
+                body = json.dumps(value, ensure_ascii=False, separators=(inner, ": "))[2:-2]
+                body = body.replace("}" + inner + "{", "\n" + pad + "},\n" + pad + "{" + inner[1:])
+                return "".join(("[\n", pad, "{", inner[1:], body, "\n", pad, "}\n", outer, "]"))  # one copy of a long text
             return "[\n" + ",\n".join(pad + dumped(v, depth + 1) for v in value) + "\n" + outer + "]"
         if isinstance(value, _SCALARS):
             return json.dumps(value, ensure_ascii=False)

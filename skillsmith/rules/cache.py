@@ -123,6 +123,33 @@ def get(key: str) -> dict | None:
         return None
 
 
+#: keys per query of :func:`get_many` (SQLite's oldest limit on a statement's parameters is 999)
+KEYS_PER_QUERY = 500
+
+
+def get_many(keys: list[str]) -> dict[str, dict]:
+    """The entries of *keys* that are stored (and readable), in a query per :data:`KEYS_PER_QUERY` keys."""
+    pending = _own_pending()
+    raws = {k: pending[k] for k in keys if k in pending}
+    wanted = [k for k in dict.fromkeys(keys) if k not in raws]
+    conn = _store() if wanted else None
+    if conn is not None:
+        try:
+            for i in range(0, len(wanted), KEYS_PER_QUERY):
+                chunk = wanted[i:i + KEYS_PER_QUERY]
+                marks = ",".join("?" * len(chunk))
+                raws.update(conn.execute(f"SELECT key, value FROM entries WHERE key IN ({marks})", chunk).fetchall())
+        except _store_errors():
+            pass
+    found = {}
+    for key, raw in raws.items():
+        try:
+            found[key] = json.loads(raw)
+        except (TypeError, ValueError):
+            continue
+    return found
+
+
 def put(key: str, value: dict) -> None:
     """Store *value* under *key*: kept in memory until :func:`flush` writes it."""
     _own_pending()[key] = json.dumps(value)

@@ -133,9 +133,12 @@ def shebang_mismatch(script):
 def not_executable(script):
     """
     ## What it does
-    Flags entry scripts with a shebang that are not executable (`chmod +x`), unless every
-    invocation the skill shows names the interpreter (`python3 scripts/x.py`), where the bit
-    is never used. A script with no shebang is CON001's finding (its fix sets the bit too).
+    Flags entry scripts with a shebang that are not executable (`chmod +x`) when the skill
+    shows them run through their path (`scripts/x.sh args`, `./check.py`, or only the path
+    cited), the one way the bit is used; not when every invocation names the interpreter
+    (`python3 scripts/x.py`) or the skill never names the script (a worker another script
+    starts with its interpreter). A script with no shebang is CON001's finding (its
+    fix sets the bit too).
 
     ## Why is this bad?
     The agent runs `scripts/x.sh args` and gets "permission denied", then burns a turn
@@ -157,7 +160,7 @@ def not_executable(script):
     """
     if not script.file.executable:
         f = script.file
-        if f.shebang is None or run_by_interpreter(script):
+        if f.shebang is None or not run_by_path(script):
             return  # no shebang: CON001 (whose fix sets the bit too); run as `python3 scripts/x.py`: the bit is moot
         if not f.shebang_works:
             yield Hit(script.path, f"not executable, and its shebang would not run (a byte-order mark or CRLF line end "
@@ -171,17 +174,25 @@ _INTERPRETED = re.compile(r"^(?:\S+=\S*\s+)*(?:bash|sh|zsh|dash|ksh|python[23]?(
                           r"pipx\s+run|poetry\s+run)\s")
 
 
-def run_by_interpreter(script) -> bool:
-    """Whether every invocation the skill shows names the interpreter, so the mode bit is never used.
+def run_by_path(script) -> bool:
+    """Whether some invocation the skill shows runs the script through its path with no interpreter
+    (``scripts/x.sh args``, ``./check.py``), the one way the mode bit is used.
 
     Without a call through its path, the calls by its bare file name count (``python check.py in.tex``,
-    written to be run from the scripts folder); ``./check.py`` among them uses the bit.
+    written to be run from the scripts folder); ``./check.py`` among them uses the bit, a bare
+    ``check.py --confirm`` in a table of options does not (it names the script, it runs nothing
+    as written). A script only named (`` `scripts/x.sh` ``), or outside a skill, is run as it is
+    named; one the skill never names (a worker a sibling starts with ``sys.executable``) gives
+    no evidence that the bit is used.
     """
     calls = script.invocations
     if not calls and script.skill is not None and script.skill.doc is not None:
         calls = calls_by_name(script.skill.doc.file.lines, PurePosixPath(script.rel).name) \
             or script.skill.calls_through(script.rel)  # a runner run by its interpreter runs it with its own
-    return bool(calls) and all(_INTERPRETED.match(c.split("| ")[-1]) for c in calls)
+    if not calls:
+        return named_by_skill(script)  # named (`scripts/x.sh`, or outside a skill): run as it is named
+    return any(not _INTERPRETED.match(call) and "/" in call.split(maxsplit=1)[0]
+               for call in (c.split("| ")[-1] for c in calls) if call.strip())
 
 
 def shebang_can_go_in(script) -> bool:
@@ -649,10 +660,16 @@ def script_not_cited(script):
     Warning: an uncited script is dead weight the agent never finds (Skill Resource Protocol
     §1); nothing breaks.
     """
-    found = _citations_of(script)
-    if found is not None and not found and not _folder_cited(script) and not _named_in_skill_md(script) \
-            and not script.skill.calls_through(script.rel):
+    if not named_by_skill(script):
         yield Hit(script.path, f"{script.rel} is not cited from SKILL.md; show a worked invocation")
+
+
+def named_by_skill(script) -> bool:
+    """Whether the skill names the script anywhere (a citation, its folder, its file name, a call
+    through the skill's runner); a script outside a skill (or one without SKILL.md) counts as named."""
+    found = _citations_of(script)
+    return found is None or bool(found) or _folder_cited(script) or _named_in_skill_md(script) \
+        or bool(script.skill.calls_through(script.rel))
 
 
 def _named_in_skill_md(script) -> bool:

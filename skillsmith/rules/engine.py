@@ -7,6 +7,7 @@ Many units run in a process pool; each unit's result is cached by content hash.
 from __future__ import annotations
 
 import gc
+import operator
 import os
 import sys
 import time
@@ -68,11 +69,13 @@ Progress = Callable[["Unit | None", int, int], None]
 def check_paths(paths: list[str | Path], options: Options | None = None, done: Progress | None = None) -> Result:
     """Check *paths*; *done* hears of each unit as it is finished (not for a run the cache answers whole)."""
     options = options or Options()
-    known, run_key = cached_run(paths, options)
+    state = _tree_state(paths, options)
+    run_key = state.key if state is not None else None
+    known = _known_run(run_key)
     if known is not None:
         return known
     registry.load_rules()
-    result = _check(paths, options, done)
+    result = _check(paths, options, done, state)
     if run_key is not None and not result.internal_errors and not result.undecided:
         tools = tuple(sorted({t for r in registry.all_rules() for t in r.tools}))
         cache.put(run_key, {
@@ -91,15 +94,21 @@ def cached_run(paths: list[str | Path], options: Options) -> tuple[Result | None
     (None when this run is not cached) is taken before the run, so a file changed while
     the run reads it is not stored under the new state.
     """
-    run_key = _run_key(paths, options)
+    state = _tree_state(paths, options)
+    run_key = state.key if state is not None else None
+    return _known_run(run_key), run_key
+
+
+def _known_run(run_key: str | None) -> Result | None:
+    """The result stored under *run_key*, or None."""
     if run_key is None:
-        return None, None
+        return None
     hit = _run_hit(cache.get(run_key))
     # nothing below the paths changed since a run that stored it (and no tool moved)
     if hit is None or [list(t) for t in _tools_state(tuple(hit["tools"]))] != hit["tool_state"]:
-        return None, run_key
+        return None
     return Result([Finding(**f) for f in hit["findings"]], hit["units"], hit["notes"], 0,
-                  warnings=hit["warnings"], counts=hit["counts"]), run_key
+                  warnings=hit["warnings"], counts=hit["counts"])
 
 
 _FINDING_TYPES = {"path": str, "line": int, "column": int, "rule": str, "message": str, "severity": str,
@@ -132,13 +141,18 @@ def _run_hit(hit) -> dict | None:
 
 def unique_findings(findings: list[Finding]) -> list[Finding]:
     """*findings* sorted, each once: a config file shared by several units reports its problem once."""
-    return sorted({tuple(vars(f).values()): f for f in findings}.values())
+    return sorted({tuple(vars(f).values()): f for f in findings}.values(), key=_finding_order)
 
 
-def _run_key(paths: list[str | Path], options: Options) -> str | None:
-    """The whole-run key (see ``skillsmith.snapshot``), or None when this run is not cached.
+#: a Finding's own order (its compared fields), as a key: no comparison calls back into Python
+_finding_order = operator.attrgetter("path", "line", "column", "rule")
 
-    It is computed before any rule is loaded, so an unchanged tree costs one walk and one read.
+
+def _tree_state(paths: list[str | Path], options: Options):
+    """The walk that gives the whole-run key and the units' walk digests (see ``skillsmith.snapshot``),
+    or None when this run is not cached.
+
+    It is made before any rule is loaded, so an unchanged tree costs one walk and one read.
     """
     if not options.use_cache or options.run or not options.suppressions:
         return None
@@ -149,12 +163,12 @@ def _run_key(paths: list[str | Path], options: Options) -> str | None:
         options.target, options.max_bytes,
     )).encode()
     try:
-        return snapshot.tree_key([os.fspath(p) for p in paths], salt)
+        return snapshot.tree_state([os.fspath(p) for p in paths], salt)
     except (OSError, ValueError):
         return None
 
 
-def _check(paths: list[str | Path], options: Options, done: Progress | None = None) -> Result:
+def _check(paths: list[str | Path], options: Options, done: Progress | None = None, state=None) -> Result:
     from skillsmith.discovery.discover import discover
 
     units = discover(paths)
@@ -163,7 +177,7 @@ def _check(paths: list[str | Path], options: Options, done: Progress | None = No
     warnings: list[dict] = []
     errors = 0
     undecided = False
-    outs = map_units(units, options, check_batch, done=done)
+    outs = checked_units(units, options, done, state)
     for out in outs:
         findings.extend(Finding(**f) for f in out["findings"])
         notes.extend(n for n in out["notes"] if n not in notes)
@@ -174,6 +188,127 @@ def _check(paths: list[str | Path], options: Options, done: Progress | None = No
     findings = unique_findings(findings)
     units_checked = sum(1 for u in units if u.part == 0)  # a folder of loose scripts in parts is one unit
     return Result(findings, units_checked, notes, errors, undecided, warnings=warnings, counts=unit_counts(units))
+
+
+#: units the main process looks up in the cache at a time before any worker starts; a batch
+#: with no hit sends the rest to the workers (a cold cache costs one batch of walks here)
+LOOKUP_BATCH = 32
+
+
+def checked_units(units: list[Unit], options: Options, done: Progress | None = None, state=None) -> list[dict]:
+    """Each unit's result, in the order of *units*. The cache answers what it can here, before any
+    worker starts: skills by their walk keys (from the walk the whole-run key was made of, *state*:
+    no further walk) in one query, then the others by their files' metadata, one query per batch;
+    the rest go through :func:`map_units` (workers when many).
+
+    So after an edit only the edited unit is checked, and no pool is started for it. The
+    metadata lookups are skipped when skills were keyed by the walk and none hit, and stop at
+    the first batch without a hit (a cold cache, a copy of the tree elsewhere): those units and
+    the rest go to :func:`map_units`, whose workers look each up by metadata and content.
+    """
+    outs: list[dict | None] = [None] * len(units)
+    if done is not None:
+        done(None, 0, len(units))
+    finished = 0
+
+    def answer(i: int, out: dict) -> None:
+        nonlocal finished
+        outs[i] = out
+        finished += 1
+        if done is not None:
+            done(units[i], finished, len(units))
+
+    cacheable = options.use_cache and not options.run and options.suppressions
+    walk_keys = _walk_keys(units, options, state) if cacheable and state is not None else {}
+    if state is not None:
+        state.lines = []  # keyed: the walk's entries are not kept through the run (nor copied into workers)
+    stored = cache.get_many(list(walk_keys.values())) if walk_keys else {}
+    for i, key in walk_keys.items():
+        doc = _unit_hit(stored.get(key))
+        hit = placed(doc, units[i]) if doc is not None else None
+        if hit is not None:
+            answer(i, hit)
+    # no walk key hit (a cold cache, a copy elsewhere): the workers look the units up as they go
+    if cacheable and (finished or not walk_keys):
+        left = [i for i, out in enumerate(outs) if out is None]
+        for start in range(0, len(left), LOOKUP_BATCH):
+            part = left[start:start + LOOKUP_BATCH]
+            answered = _stat_hits([units[i] for i in part], options)
+            for j, out in answered.items():
+                answer(part[j], out)
+            if not answered:
+                break
+    todo = [i for i, out in enumerate(outs) if out is None]
+
+    def progress(unit: Unit | None, _finished: int, _total: int) -> None:
+        nonlocal finished
+        if unit is not None and done is not None:
+            finished += 1
+            done(unit, finished, len(units))
+
+    results = map_units([units[i] for i in todo], options, check_batch, done=progress if done else None)
+    for i, out in zip(todo, results):
+        outs[i] = out
+    new = False
+    for i, key in walk_keys.items():
+        out = outs[i]
+        if key not in stored and not out["errors"] and not out.get("undecided"):
+            cache.put(key, portable(out, units[i]))
+            new = True
+    if new:
+        cache.flush()
+    return outs
+
+
+def _walk_keys(units: list[Unit], options: Options, state) -> dict[int, str]:
+    """{index: walk key} of the skills among *units* that the walk *state* can key (see
+    ``snapshot.unit_digests``): what the metadata key holds, with the walk's digest of the
+    skill's folder and of everything outside the skills in place of the skill's own listing."""
+    from skillsmith.rules import snapshot
+
+    skills = {i: os.fspath(u.root) for i, u in enumerate(units) if u.kind == "skill"}
+    digests = snapshot.unit_digests(state, list(skills.values()))
+    if not digests:
+        return {}
+    shared = [
+        b"walk",
+        registry.ruleset_fingerprint().encode(),
+        _encode(repr((options.select, options.ignore, options.target, options.max_bytes))),
+        _encode(repr(_tool_versions(registry.all_rules()))),
+    ]
+    keys = {}
+    for i, root in skills.items():
+        digest = digests.get(root)
+        if digest is not None:
+            unit = units[i]
+            keys[i] = cache.unit_key([*shared, os.fsencode(root), _encode(repr(targets.evidence(unit.root))),
+                                      _encode(repr(unit.config)), _encode(repr(guard_for(unit.config))),
+                                      digest.encode()])
+    return keys
+
+
+def _stat_hits(units: list[Unit], options: Options) -> dict[int, dict]:
+    """{index in *units*: result} for the units the cache answers by their metadata keys (no file is read)."""
+    keys: dict[int, str] = {}
+    for i, unit in enumerate(units):
+        if unit.kind == "project":
+            continue
+        model = load_model(unit, options)
+        key = _stat_key(unit, model, options)
+        if hasattr(model, "release"):
+            model.release()
+        if key is not None:
+            keys[i] = key
+    if not keys:
+        return {}
+    stored = cache.get_many(list(keys.values()))
+    hits = {}
+    for i, key in keys.items():
+        doc = _unit_hit(stored.get(key))
+        hit = placed(doc, units[i]) if doc is not None else None
+        if hit is not None:
+            hits[i] = hit
+    return hits
 
 
 def unit_counts(units: list[Unit]) -> dict:

@@ -89,6 +89,8 @@ def printable(text: str) -> str:
     File names on POSIX are bytes; Python carries the ones that are not UTF-8 as lone
     surrogates, which cannot be written as UTF-8 text or JSON.
     """
+    if text.isascii():
+        return text
     try:
         return text.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
     except UnicodeEncodeError:

@@ -4,7 +4,6 @@ and instruction injection in skill text (SEC050-SEC053; seed 002, compliance aud
 
 from __future__ import annotations
 
-import bisect
 import re
 import unicodedata
 from functools import lru_cache
@@ -298,34 +297,25 @@ def lowered(text: str) -> str:
     return (text if text.isascii() else reveal(text)[0]).lower()
 
 
-def candidate_lines(text: str, groups: tuple[tuple[str, ...], ...]):
-    """(line number, normalized line, hid characters) of lines holding a key of every group.
+def candidate_lines(text: str, groups: tuple[tuple[str, ...], ...]) -> list[tuple[int, str, bool]]:
+    """(line number, normalized line, hid characters) of lines holding a key of every group, in line order.
 
-    A fast first pass: ``str.find`` of the first word of each key of the first group,
-    then the keys themselves in each such line, its blanks made single spaces.
+    *groups* is one of the prose rules' key sets; one pass over *text* finds the lines of all
+    of them (:mod:`skillsmith.rules.phrases`), so the rules after the first read it again.
     """
-    low = lowered(text)
-    seen: set[int] = set()
-    starts: list[int] = []  # where each line of *low* starts, once a line is a candidate
-    raws: list[str] = []  # the lines of *text*, once a line of non-ASCII text is a candidate
-    for word in sorted({k.split()[0] for k in groups[0]}):
-        pos = low.find(word)
-        while pos != -1:
-            start = low.rfind("\n", 0, pos) + 1
-            end = low.find("\n", pos)
-            end = len(low) if end == -1 else end
-            if start not in seen:
-                seen.add(start)
-                line = " ".join(low[start:end].split())
-                if all(any(k in line for k in group) for group in groups):
-                    if not starts:
-                        starts = [0, *(m.end() for m in re.finditer("\n", low))]
-                    number = bisect.bisect_right(starts, start)
-                    if not raws and not text.isascii():
-                        raws = text.split("\n")
-                    raw = raws[number - 1] if raws else ""
-                    yield number, line, bool(raw) and reveal(raw)[1]
-            pos = low.find(word, end)
+    return _prose_scan().lines(text, groups)
+
+
+@lru_cache(maxsize=1)
+def _prose_scan():
+    from skillsmith.rules.phrases import PhraseScan
+
+    return PhraseScan((OVERRIDE_KEYS, EXFILTRATION_KEYS, SELF_MODIFY_KEYS), lowered, hid_characters)
+
+
+def hid_characters(line: str) -> bool:
+    """Whether *line* holds invisible or tag characters (see :func:`reveal`)."""
+    return reveal(line)[1]
 
 
 def quote(text: str, limit: int = 60) -> str:
@@ -373,7 +363,7 @@ _AGENT_FILES = (
 _WRITE = r"(?:edit|modify|change|update|write|append|add|overwrite|replace|delete|remove|rewrite|chmod|disable|move|reset)"
 #: a verb of _WRITE as an instruction (``update``, ``updating``), not a description of what
 #: something does or did (``Claude writes learnings to ~/.claude/...``, ``Updated CLAUDE.md``)
-_WRITES = rf"\b{_WRITE}(?!e?[sd]\b)\w*"
+_WRITES = rf"\b{_WRITE}(?!e?[sd]\b|able\b)\w*"  # not "edits", "edited", "editable"
 _SELF_MODIFY = re.compile(
     rf"{_WRITES}\b[^.!?]{{0,60}}{_AGENT_FILES}"
     r"|--dangerously-skip-permissions|\bbypasspermissions\b|\bpermissions\.allow\b|--yolo\b"
@@ -393,6 +383,10 @@ _CODE_SPAN = re.compile(r"`[^`]*`")
 #: the text right before a value that is assigned (``mode = "bypassPermissions``, ``"defaultMode": "``)
 _ASSIGNED = re.compile(r"[=:]\s*[\"'`]*$")
 _CONDITION = re.compile(r"^\W*(?:if|when|whether|unless)\b")
+#: what a control does, not what to do: "an option to disable all hooks", "the toggle to turn off the sandbox"
+_CONTROL_FOR = re.compile(r"\b(?:an?|the)\s+(?:option|toggle|switch|setting|button|flag)\s+to\s+$", re.I)
+#: a message the skill prints, quoted as a log line (``> WARN: ... declares defaultMode: bypassPermissions``)
+_LOGGED = re.compile(r"^\s*>\s*\**(?:warn|warning|error)\**\s*:", re.I)
 
 
 def _described(line: str, m: re.Match) -> bool:
@@ -401,6 +395,8 @@ def _described(line: str, m: re.Match) -> bool:
     assigns nor says to set ("`bypassPermissions` is a security-sensitive choice")."""
     text = m.group()
     if ("confirmation" in text or "approval" in text) and _ANSWER_FLAG.search(line):
+        return True
+    if _CONTROL_FOR.search(line, 0, m.start()) or _LOGGED.match(line):
         return True
     if text in _BARE_SETTINGS:
         start, end = 0, len(line)
@@ -412,6 +408,8 @@ def _described(line: str, m: re.Match) -> bool:
         sentence = line[ends[-1] if ends else start:after.start() if after else end]
         if _SETS.search(_CODE_SPAN.sub(" ", sentence)):
             return False
+        if line.lstrip().startswith("|"):
+            return True  # a cell that says nothing to do with the value: a state it lists (``| `mode = "bypassPermissions"` | Bypass active |``)
         # assigned, unless the sentence only tests the value ("If the settings declare `mode = "bypassPermissions"`, warn")
         return not _ASSIGNED.search(line, 0, m.start()) or bool(_CONDITION.match(sentence))
     return False
@@ -700,8 +698,11 @@ def self_modification(subject):
     ... to permissions.allow"), a table cell under a heading of what not to do
     (`| DON'T | DO |`, `| Anti-pattern | Fix |`), what something does or did ("Claude writes
     learnings to `~/.claude/...`", "Updated CLAUDE.md"), "your config" (the user's project's),
-    a tool's flag that answers its own prompt ("`-y`: skip confirmation"), and a setting's key
-    listed in a table cell that says nothing to do with it.
+    a tool's flag that answers its own prompt ("`-y`: skip confirmation"), what a control does
+    ("an option to disable all hooks"), a warning the skill prints (`> WARN: ... declares
+    bypassPermissions`), an adjective ("editable files in `~/.claude/...`"), and a setting's
+    key or value listed in a table cell that says nothing to do with it (a table of the
+    states a skill detects).
 
     ## Why is this bad?
     Write control only works while the agent cannot widen its own permissions. A skill that

@@ -59,6 +59,24 @@ def racy(st: os.stat_result | None = None, now_ns: int = 0, *, mtime_ns: int = 0
 
 def tree_key(paths: list[str], salt: bytes) -> str | None:
     """A key for checking *paths*, or None when the tree is too large or too fresh to key on."""
+    state = tree_state(paths, salt)
+    return state.key if state is not None else None
+
+
+class TreeState:
+    """One walk of the tree a check reads: the whole-run key, and what :func:`unit_digests` keys units by.
+
+    *key* is None when an entry is too fresh (:func:`racy`); *lines* holds ``(path, line, racy)``
+    for every entry below the given paths, in walk order; *context* is the digest of all else
+    the key holds (the salt, the current directory, the config and git files upward).
+    """
+
+    def __init__(self, key: str | None, context: str, lines: list[tuple[str, str, bool]]) -> None:
+        self.key, self.context, self.lines = key, context, lines
+
+
+def tree_state(paths: list[str], salt: bytes) -> TreeState | None:
+    """The walk of *paths* (see :func:`tree_key`), or None when the tree is too large to key on."""
     from skillsmith.rules.cache import cache_dir
 
     now = time.time_ns()
@@ -71,6 +89,9 @@ def tree_key(paths: list[str], salt: bytes) -> str | None:
         for name in _UPWARD:
             h.update(_stat_line(os.path.join(folder, name), name))
     count = 0
+    fresh = False
+    walked: list[tuple[str, str, bool]] = []
+    tops: list[list[str]] = []
     for given in paths:
         top = _resolved(given)
         h.update(b"\0P" + os.fsencode(os.path.abspath(given)) + b"\0" + os.fsencode(top))
@@ -83,7 +104,7 @@ def tree_key(paths: list[str], salt: bytes) -> str | None:
         if not os.path.isdir(top):
             continue
         lines: list[str] = []
-        add = lines.append
+        add, entry = lines.append, walked.append
         for kind, _rel, path, st, _error in walk_tree(top, limit=None, skip=lambda e: e.name in SKIP_DIRS or e.path == own_cache):
             count += 1
             if count > MAX_ENTRIES:
@@ -92,13 +113,75 @@ def tree_key(paths: list[str], salt: bytes) -> str | None:
                 # a folder's own mtime is left out: its listing is hashed instead, and our
                 # cache folder appearing inside a checked tree must not change the key
                 if path != own_cache:
-                    add(f"{kind[0]}{path}|{st.st_mode}|{st.st_ino}|{st.st_dev}")
-            elif racy(st, now):
-                return None
+                    line = f"{kind[0]}{path}|{st.st_mode}|{st.st_ino}|{st.st_dev}"
+                    add(line)
+                    entry((path, line, False))
             else:
-                add(f"{path}|{st.st_mode}|{st.st_size}|{st.st_mtime_ns}|{st.st_ctime_ns}|{st.st_ino}|{st.st_dev}")
-        h.update("\0".join(lines).encode("utf-8", "surrogateescape"))
-    return h.hexdigest()
+                line = f"{path}|{st.st_mode}|{st.st_size}|{st.st_mtime_ns}|{st.st_ctime_ns}|{st.st_ino}|{st.st_dev}"
+                add(line)
+                young = racy(st, now)
+                fresh = fresh or young
+                entry((path, line, young))
+        tops.append(lines)
+    context = h.hexdigest()
+    for lines in tops:
+        h.update(b"\0T" + "\0".join(lines).encode("utf-8", "surrogateescape"))
+    return TreeState(None if fresh else h.hexdigest(), context, walked)
+
+
+def unit_digests(state: TreeState, roots: list[str]) -> dict[str, str]:
+    """A digest for each of *roots* (folders below the walked paths) that changes when anything
+    the walk saw below it changes, or anything outside all of them, or the context; a root with
+    an entry too fresh to key on, with nothing walked below it, or inside or around another
+    root, has none.
+
+    The walk is a superset of what a unit's own load sees, so an unchanged digest means unchanged
+    files; the entries outside the roots (config and ignore files between them) count for all.
+    """
+    wanted = set(roots)
+    owners: dict[str, str | None] = {}
+
+    def owner(folder: str) -> str | None:
+        found = owners.get(folder, False)
+        if found is False:
+            parent = os.path.dirname(folder)
+            found = folder if folder in wanted else (owner(parent) if parent != folder else None)
+            owners[folder] = found
+        return found
+
+    tangled = set()  # a skill nested in another, and the skills around it: keyed by their own listing only
+    for root in wanted:
+        outer = owner(os.path.dirname(root))
+        if outer is not None:
+            tangled.add(root)
+        while outer is not None:
+            tangled.add(outer)
+            outer = owner(os.path.dirname(outer))
+    groups: dict[str | None, list[str]] = {}
+    young: set[str | None] = set()
+    current, inside = None, "\0"  # a root's entries come one after another: the last root seen
+    for path, line, fresh in state.lines:
+        if path.startswith(inside):
+            root = current
+        else:
+            root = path if path in wanted else owner(os.path.dirname(path))
+            if root is not None:
+                current, inside = root, root + "/"
+        groups.setdefault(root, []).append(line)
+        if fresh:
+            young.add(root)
+    if None in young:
+        return {}
+    rest = hashlib.blake2b("\0".join(groups.get(None, [])).encode("utf-8", "surrogateescape"), digest_size=20)
+    rest.update(state.context.encode())
+    digests = {}
+    for root in roots:
+        if root in young or root in tangled or root not in groups:
+            continue
+        h = rest.copy()
+        h.update(b"\0U" + "\0".join(groups[root]).encode("utf-8", "surrogateescape"))
+        digests[root] = h.hexdigest()
+    return digests
 
 
 def _resolved(given: str) -> str:
