@@ -222,7 +222,7 @@ def _prompt_call(name: str | None, call: ast.Call) -> bool:
     return name in _PROMPTS or (name or "").startswith(_PROMPT_MODULES)
 
 
-def keyboard_prompts(module: ast.Module, aliases: dict[str, str], strings: set[str]) -> list[ast.Call]:
+def keyboard_prompts(module: ast.Module, calls: list, aliases: dict[str, str], strings: set[str]) -> list[ast.Call]:
     """Calls that wait for a person to type (``input("Continue? ")``, ``getpass.getpass()``,
     ``click.confirm(...)``, ``questionary.select(...)``) in a script that has no other way to run:
     none when it asks whether a terminal is there (``isatty()``), offers ``--yes``/``--force``/
@@ -230,6 +230,8 @@ def keyboard_prompts(module: ast.Module, aliases: dict[str, str], strings: set[s
     (in its strings or docstring),
     when the prompt is the fallback for a missing option (``if not args.url: input("URL: ")``),
     or when it sits in a ``try`` that handles ``EOFError`` (a closed stdin)."""
+    if not any(_prompt_call(name, call) for name, call in calls):
+        return []  # most scripts: no prompt at all, nothing more to read
     if any(NON_INTERACTIVE.search(s) for s in strings) or NON_INTERACTIVE.search(ast.get_docstring(module) or ""):
         return []
     found: list[ast.Call] = []

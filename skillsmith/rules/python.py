@@ -728,7 +728,7 @@ def input_prompt(script):
         return
     from skillsmith.lang.python_checklist import keyboard_prompts
 
-    calls = keyboard_prompts(script.py[0], facts.aliases, facts.strings)
+    calls = keyboard_prompts(script.py[0], facts.calls, facts.aliases, facts.strings)
     if calls:  # one finding per script, at its first prompt
         more = f" ({len(calls)} prompts)" if len(calls) > 1 else ""
         yield Hit(script.path, f"waits for someone to type{more}; an agent has no terminal, so take the answer as "
