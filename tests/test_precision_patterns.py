@@ -320,3 +320,27 @@ def test_a_control_a_state_table_and_a_logged_warning_are_not_instructions(tmp_p
     )
     root = skill(tmp_path, "asked", asked, {})
     assert findings(root, "SEC052") == [("SKILL.md", "SEC052")] * 4
+
+
+def test_a_markdown_example_fenced_under_a_nested_list_item_is_the_examples(tmp_path):
+    """A fence indented under a list item (``       ```markdown``) opens a block as one at the margin does."""
+    body = ("4. **Remove duplicates:**\n   - For each duplicate:\n     - Add a link to the canonical place:\n"
+            "       ```markdown\n       Canonical source: [Principles](../principles.md#principles)\n       ```\n")
+    root = skill(tmp_path, "nested-fence", body, {})
+    assert findings(root, "RES002", "RES003") == []
+    root = skill(tmp_path, "prose-link", body + "\nRead [the principles](../principles.md).\n", {})
+    assert findings(root, "RES003") == [("SKILL.md", "RES003")]
+
+
+def test_a_path_of_another_skill_is_not_missing_from_this_one(tmp_path):
+    """RES002 on real skills: "see the `neon-functions` skill's `references/ai-sdk.md`", and a command
+    block run "From the `scientific-schematics` skill directory"."""
+    body = ("For a full agent, see the `neon-functions` skill's `references/ai-sdk.md`.\n\n"
+            "From the `scientific-schematics` skill directory, with `OPENROUTER_API_KEY` set:\n\n"
+            "```bash\npython scripts/generate_schematic.py \"timeline\" -o figures/timeline.png\n```\n")
+    root = skill(tmp_path, "other-skills", body, {})
+    assert findings(root, "RES002") == []
+    own = body.replace("the `neon-functions` skill's ", "").replace("From the `scientific-schematics` skill directory",
+                                                                    "From this folder")
+    root = skill(tmp_path, "own-paths", own, {})
+    assert findings(root, "RES002") == [("SKILL.md", "RES002")] * 2

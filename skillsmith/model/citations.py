@@ -182,8 +182,10 @@ def extract(lines: list[str], first_line: int, owner: str | None = None) -> list
     return found
 
 
-_FENCE = re.compile(r"^\s{0,3}(```|~~~)")
-_FENCE_RUN = re.compile(r"^\s{0,3}(`{3,}|~{3,})\s*([^\s`]*)")
+#: a fence line; indented as deep as the list item it belongs to (a fence under ``   - step:`` is
+#: still a fence, though CommonMark's 0-3 spaces hold only outside lists)
+_FENCE = re.compile(r"^\s*(```|~~~)")
+_FENCE_RUN = re.compile(r"^\s*(`{3,}|~{3,})\s*([^\s`]*)")
 
 
 def example_documents(lines: list[str]) -> set[int]:

@@ -159,13 +159,18 @@ def cited_path_missing(skill):
     doc = skill.doc
     if doc is None:
         return
+    fenced = None
     for c in doc.citations:
+        if fenced is None:
+            fenced = citations.fenced_lines(doc.file.lines)
         target = skill_path(c.target).rel
         if not c.target or target is None or c.kind == "installed":
             continue  # a path in the installed copy may be one the user creates (an API key's .env)
         if any(ch in target for ch in "*?[{<$"):
             continue  # a pattern or placeholder, not a path
         if skill.exists(target):
+            continue
+        if in_another_skill(doc.file.lines, c, fenced):
             continue
         actual = skill.resolve_case(target)
         if actual is not None:
@@ -175,6 +180,31 @@ def cited_path_missing(skill):
         ):
             # an extensionless token ("scripts/CI", a "(url)" placeholder) is as likely prose as a path
             yield Hit(doc.file.path, f"{c.raw} does not exist in the skill", c.line, c.column)
+
+
+#: the words right before a path that make it another skill's: "see the `neon-functions` skill's `references/x.md`"
+_OTHER_SKILLS = re.compile(r"\bskill(?:'s|\u2019s)\s*[`*_\"']*$", re.I)
+#: a line before a code block that runs it from another skill's folder: "From the `x` skill directory, ..."
+_OTHER_SKILL_FOLDER = re.compile(r"\b(?:from|in|inside|within)\s+(?:the\s+)?[`*_\"']*[\w.-]+[`*_\"']*\s+skill(?:'s)?\s+"
+                                 r"(?:directory|folder|root)\b", re.I)
+
+
+def in_another_skill(lines: list[str], c, fenced: set[int]) -> bool:
+    """Whether citation *c* names a file of another skill: the sentence says so right before it
+    ("the `neon-functions` skill's `references/ai-sdk.md`"), or its code block follows a line that
+    runs it from another skill's folder ("From the `scientific-schematics` skill directory:")."""
+    if _OTHER_SKILLS.search(c.text[:max(0, c.column - 1)]):
+        return True
+    if c.line not in fenced:
+        return False
+    number = c.line
+    while number in fenced:
+        number -= 1  # the fence line
+    for before in range(number - 1, 0, -1):
+        text = lines[before - 1].strip()
+        if text:
+            return bool(_OTHER_SKILL_FOLDER.search(text))
+    return False
 
 
 @rule("RES003", "path-escapes-skill", summary="SKILL.md cites an absolute, '~' or '..' path outside the skill.", seed="001 (paths)", scope="skill")
