@@ -344,3 +344,13 @@ def test_a_path_of_another_skill_is_not_missing_from_this_one(tmp_path):
                                                                     "From this folder")
     root = skill(tmp_path, "own-paths", own, {})
     assert findings(root, "RES002") == [("SKILL.md", "RES002")] * 2
+
+
+def test_a_helper_run_by_a_cited_script_needs_no_citation_of_its_own(tmp_path):
+    """CON012 on real skills: the cited, sourced activate.sh runs ``"${DIR}/gh-readonly.sh"``; the agent
+    reaches it through activate.sh. A script nothing names is still uncited."""
+    activate = SOURCED + 'DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"\ngh-ro() { "${DIR}/gh-readonly.sh" "$@"; }\n'
+    body = "Make gh read-only: `source scripts/activate.sh`.\n"
+    root = skill(tmp_path, "helpers", body, {"scripts/activate.sh": activate, "scripts/gh-readonly.sh": SH_OPTIONAL,
+                                             "scripts/orphan.sh": SH_OPTIONAL})
+    assert findings(root, "CON012") == [("scripts/orphan.sh", "CON012")]

@@ -656,12 +656,28 @@ def script_not_cited(script):
     Validate the config: `python3 scripts/validate.py --json config.yaml`
     ```
 
+    A helper that a script the skill names runs itself (`"$DIR/gh-readonly.sh"` in the cited
+    `activate.sh`) is reached through that script and needs no citation of its own.
+
     ## Severity
     Warning: an uncited script is dead weight the agent never finds (Skill Resource Protocol
     §1); nothing breaks.
     """
-    if not named_by_skill(script):
+    if not named_by_skill(script) and not run_by_cited_sibling(script):
         yield Hit(script.path, f"{script.rel} is not cited from SKILL.md; show a worked invocation")
+
+
+def run_by_cited_sibling(script) -> bool:
+    """Whether another script of the skill, one the skill names, names this one in its code
+    (``"${DIR}/gh-readonly.sh"``, ``[sys.executable, ai_script]`` with ``ai_script = ...
+    "generate_schematic_ai.py"``): a helper the agent reaches through the script it is shown."""
+    skill = script.skill
+    if skill is None:
+        return False
+    name = PurePosixPath(script.rel).name
+    word = re.compile(rf"(?<![\w.-]){re.escape(name)}(?![\w-])")
+    return any(other is not script and other.file.text is not None and word.search(other.file.text)
+               and named_by_skill(other) for other in skill.scripts)
 
 
 def named_by_skill(script) -> bool:
