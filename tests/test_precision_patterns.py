@@ -72,10 +72,10 @@ def test_the_exec_bit_is_moot_where_the_skill_runs_the_script_by_its_file_name_w
     body = "```bash\ncd scripts\npython3 echo.py a b\n```\nThen `python3 echo.py c`.\n"
     root = skill(tmp_path, "byname", body, {"scripts/echo.py": PY})
     assert findings(root, "CON003") == []
-    for body in ("```bash\ncd scripts\n./echo.py a b\n```\n",  # run through the bit
-                 "Files: `echo.py` prints its arguments.\n"):  # named, never run: nothing says how
-        root = skill(tmp_path, "direct", body, {"scripts/echo.py": PY})
-        assert findings(root, "CON003") == [("scripts/echo.py", "CON003")], body
+    root = skill(tmp_path, "direct", "```bash\ncd scripts\n./echo.py a b\n```\n", {"scripts/echo.py": PY})
+    assert findings(root, "CON003") == [("scripts/echo.py", "CON003")]  # run through the bit
+    root = skill(tmp_path, "named", "Files: `echo.py` prints its arguments.\n", {"scripts/echo.py": PY})
+    assert findings(root, "CON003") == []  # named, never run: no sign the bit is used
 
 
 PARENT_PARSER = '''#!/usr/bin/env python3
@@ -354,3 +354,13 @@ def test_a_helper_run_by_a_cited_script_needs_no_citation_of_its_own(tmp_path):
     root = skill(tmp_path, "helpers", body, {"scripts/activate.sh": activate, "scripts/gh-readonly.sh": SH_OPTIONAL,
                                              "scripts/orphan.sh": SH_OPTIONAL})
     assert findings(root, "CON012") == [("scripts/orphan.sh", "CON012")]
+
+
+def test_a_script_named_only_by_file_name_or_import_does_not_need_the_exec_bit(tmp_path):
+    """CON003 on real skills: a script SKILL.md names bare in a table, or imports, is never run through its path."""
+    body = ("Run any script as `python scripts/<name>.py --help`.\n\n| Script | Does |\n|---|---|\n"
+            "| `echo.py` | prints its arguments |\n\n```python\nfrom scripts.other import main\n```\n")
+    root = skill(tmp_path, "bare-names", body, {"scripts/echo.py": PY, "scripts/other.py": PY})
+    assert findings(root, "CON003") == []
+    root = skill(tmp_path, "by-path", body + "\nOr `scripts/echo.py a b`.\n", {"scripts/echo.py": PY, "scripts/other.py": PY})
+    assert findings(root, "CON003") == [("scripts/echo.py", "CON003")]

@@ -136,8 +136,8 @@ def not_executable(script):
     Flags entry scripts with a shebang that are not executable (`chmod +x`) when the skill
     shows them run through their path (`scripts/x.sh args`, `./check.py`, or only the path
     cited), the one way the bit is used; not when every invocation names the interpreter
-    (`python3 scripts/x.py`) or the skill never names the script (a worker another script
-    starts with its interpreter). A script with no shebang is CON001's finding (its
+    (`python3 scripts/x.py`), nor when the skill only names the script by its file name, imports
+    it, or never names it (a worker another script starts with its interpreter). A script with no shebang is CON001's finding (its
     fix sets the bit too).
 
     ## Why is this bad?
@@ -181,16 +181,17 @@ def run_by_path(script) -> bool:
     Without a call through its path, the calls by its bare file name count (``python check.py in.tex``,
     written to be run from the scripts folder); ``./check.py`` among them uses the bit, a bare
     ``check.py --confirm`` in a table of options does not (it names the script, it runs nothing
-    as written). A script only named (`` `scripts/x.sh` ``), or outside a skill, is run as it is
-    named; one the skill never names (a worker a sibling starts with ``sys.executable``) gives
-    no evidence that the bit is used.
+    as written). A script cited by its path (`` `scripts/x.sh` ``), or outside a skill, is run as
+    it is named; one the skill names only by its file name, imports, links to, or never names
+    (a worker a sibling starts with ``sys.executable``) gives no evidence that the bit is used.
     """
     calls = script.invocations
     if not calls and script.skill is not None and script.skill.doc is not None:
         calls = calls_by_name(script.skill.doc.file.lines, PurePosixPath(script.rel).name) \
             or script.skill.calls_through(script.rel)  # a runner run by its interpreter runs it with its own
-    if not calls:
-        return named_by_skill(script)  # named (`scripts/x.sh`, or outside a skill): run as it is named
+    if not calls:  # cited by its path (`scripts/x.sh`), or outside a skill: run as it is named
+        found = _citations_of(script)
+        return found is None or any(c.kind != "link" for _, c in found)
     return any(not _INTERPRETED.match(call) and "/" in call.split(maxsplit=1)[0]
                for call in (c.split("| ")[-1] for c in calls) if call.strip())
 
