@@ -350,7 +350,7 @@ def test_a_helper_run_by_a_cited_script_needs_no_citation_of_its_own(tmp_path):
     """CON012 on real skills: the cited, sourced activate.sh runs ``"${DIR}/gh-readonly.sh"``; the agent
     reaches it through activate.sh. A script nothing names is still uncited."""
     activate = SOURCED + 'DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"\ngh-ro() { "${DIR}/gh-readonly.sh" "$@"; }\n'
-    body = "Make gh read-only: `source scripts/activate.sh`.\n"
+    body = 'Make gh read-only:\n\n```bash\nsource "<SKILL_DIR>/scripts/activate.sh"\n```\n'
     root = skill(tmp_path, "helpers", body, {"scripts/activate.sh": activate, "scripts/gh-readonly.sh": SH_OPTIONAL,
                                              "scripts/orphan.sh": SH_OPTIONAL})
     assert findings(root, "CON012") == [("scripts/orphan.sh", "CON012")]
@@ -363,4 +363,15 @@ def test_a_script_named_only_by_file_name_or_import_does_not_need_the_exec_bit(t
     root = skill(tmp_path, "bare-names", body, {"scripts/echo.py": PY, "scripts/other.py": PY})
     assert findings(root, "CON003") == []
     root = skill(tmp_path, "by-path", body + "\nOr `scripts/echo.py a b`.\n", {"scripts/echo.py": PY, "scripts/other.py": PY})
+    assert findings(root, "CON003") == [("scripts/echo.py", "CON003")]
+
+
+def test_a_placeholder_call_with_the_interpreter_covers_every_script_of_its_kind(tmp_path):
+    """CON003 on real skills: "Run with `python scripts/<name>.py --help`" runs every Python script with
+    its interpreter, even one a reference names by its path."""
+    body = "Run with `python scripts/<name>.py --help` for the options. See [tips](references/tips.md).\n"
+    files = {"scripts/echo.py": PY, "references/tips.md": "# Tips\n\n`scripts/echo.py` prints its arguments.\n"}
+    root = skill(tmp_path, "placeholder", body, files)
+    assert findings(root, "CON003") == []
+    root = skill(tmp_path, "no-placeholder", body.replace("python scripts/<name>.py --help", "the scripts"), files)
     assert findings(root, "CON003") == [("scripts/echo.py", "CON003")]

@@ -174,6 +174,16 @@ _INTERPRETED = re.compile(r"^(?:\S+=\S*\s+)*(?:bash|sh|zsh|dash|ksh|python[23]?(
                           r"pipx\s+run|poetry\s+run)\s")
 
 
+#: "Run with `python scripts/<name>.py --help`": one call, with its interpreter, for every script of a kind
+_EVERY_SCRIPT = re.compile(r"\b(?:bash|sh|python[23]?|uv\s+run)\s+(?:\S*/)?scripts/(?:<[^>\s]+>|\{[^}\s]+\}|\*|NAME|name)(\.\w+)")
+
+
+def _runs_every_script(script) -> bool:
+    """Whether SKILL.md runs every script of this one's kind with its interpreter (``python scripts/<name>.py``)."""
+    suffix = PurePosixPath(script.rel).suffix
+    return any(m.group(1) == suffix for m in _EVERY_SCRIPT.finditer(script.skill.doc.file.text or ""))
+
+
 def run_by_path(script) -> bool:
     """Whether some invocation the skill shows runs the script through its path with no interpreter
     (``scripts/x.sh args``, ``./check.py``), the one way the mode bit is used.
@@ -189,6 +199,8 @@ def run_by_path(script) -> bool:
     if not calls and script.skill is not None and script.skill.doc is not None:
         calls = calls_by_name(script.skill.doc.file.lines, PurePosixPath(script.rel).name) \
             or script.skill.calls_through(script.rel)  # a runner run by its interpreter runs it with its own
+        if not calls and _runs_every_script(script):
+            return False
     if not calls:  # cited by its path (`scripts/x.sh`), or outside a skill: run as it is named
         found = _citations_of(script)
         return found is None or any(c.kind != "link" for _, c in found)
@@ -677,8 +689,9 @@ def run_by_cited_sibling(script) -> bool:
         return False
     name = PurePosixPath(script.rel).name
     word = re.compile(rf"(?<![\w.-]){re.escape(name)}(?![\w-])")
+    shown = skill.doc.file.text or "" if skill.doc is not None else ""
     return any(other is not script and other.file.text is not None and word.search(other.file.text)
-               and named_by_skill(other) for other in skill.scripts)
+               and (PurePosixPath(other.rel).name in shown or named_by_skill(other)) for other in skill.scripts)
 
 
 def named_by_skill(script) -> bool:
