@@ -375,3 +375,12 @@ def test_a_placeholder_call_with_the_interpreter_covers_every_script_of_its_kind
     assert findings(root, "CON003") == []
     root = skill(tmp_path, "no-placeholder", body.replace("python scripts/<name>.py --help", "the scripts"), files)
     assert findings(root, "CON003") == [("scripts/echo.py", "CON003")]
+
+
+def test_uv_run_python_and_uv_run_with_a_package_are_worked_invocations(tmp_path):
+    """``uv run python scripts/x.py in.csv`` and ``uv run --with exa-py python "$SKILL_PATH/scripts/x.py"``
+    run the script with its interpreter: cited, with arguments, no exec bit needed."""
+    body = ('```bash\nuv run python scripts/echo.py input.csv\n'
+            'uv run --with exa-py python "$SKILL_PATH/scripts/other.py" "your query"\n```\n')
+    root = skill(tmp_path, "uv-run", body, {"scripts/echo.py": PY, "scripts/other.py": PY})
+    assert findings(root, "CON003", "CON012", "CON013") == []

@@ -219,7 +219,8 @@ _LAUNCHER = re.compile(
     r"^(?:\$\s+)?((?:[A-Za-z_][A-Za-z0-9_]*=(?:\"[^\"\s]*\"|'[^'\s]*'|[^\s\"']*)\s+)*"  # VAR=value (closed quotes)
     r"(?:(?:bash|sh|zsh|dash|ksh)\s+"  # a shell
     r"|(?:python[23]?(?:\.\d+)?|pypy3?|py)(?:\s+-[A-Za-z]\w*)*\s+"  # Python (python3 -u)
-    r"|uv\s+run(?:\s+--?[\w-]+)*\s+|uvx\s+|pipx\s+run\s+|poetry\s+run\s+python3?\s+)?)$"  # a Python launcher
+    r"|uv\s+run(?:\s+--?[\w-]+(?:[= ][^\s=-]\S*)?)*\s+(?:python[23]?(?:\.\d+)?\s+)?"  # uv run [--with pkg] [python]
+    r"|uvx\s+|pipx\s+run\s+|poetry\s+run\s+python3?\s+)?)$"  # a Python launcher
 )
 
 
