@@ -178,6 +178,10 @@ _INTERPRETED = re.compile(r"^(?:\S+=\S*\s+)*(?:bash|sh|zsh|dash|ksh|python[23]?(
 _EVERY_SCRIPT = re.compile(r"\b(?:bash|sh|python[23]?|uv\s+run)\s+(?:\S*/)?scripts/(?:<[^>\s]+>|\{[^}\s]+\}|\*|NAME|name)(\.\w+)")
 
 
+#: the text right before a path its interpreter runs (``xargs -0 python3 "${CLAUDE_SKILL_DIR}/``)
+_AFTER_INTERPRETER = re.compile(r"(?<![\w-])(?:bash|sh|zsh|dash|python[23]?(?:\.\d+)?|pypy3?)\s+[\"']?(?:\$\{?[A-Za-z_]\w*\}?/)?$")
+
+
 def _runs_every_script(script) -> bool:
     """Whether SKILL.md runs every script of this one's kind with its interpreter (``python scripts/<name>.py``)."""
     suffix = PurePosixPath(script.rel).suffix
@@ -203,7 +207,8 @@ def run_by_path(script) -> bool:
             return False
     if not calls:  # cited by its path (`scripts/x.sh`), or outside a skill: run as it is named
         found = _citations_of(script)
-        return found is None or any(c.kind != "link" for _, c in found)
+        return found is None or any(c.kind != "link" and not _AFTER_INTERPRETER.search(c.text[:max(0, c.column - 1)])
+                                    for _, c in found)
     return any(not _INTERPRETED.match(call) and "/" in call.split(maxsplit=1)[0]
                for call in (c.split("| ")[-1] for c in calls) if call.strip())
 
