@@ -388,7 +388,8 @@ def test_uv_run_python_and_uv_run_with_a_package_are_worked_invocations(tmp_path
 
 def test_a_path_its_interpreter_runs_after_xargs_needs_no_exec_bit(tmp_path):
     """CON003 on real skills: ``... | xargs -0 python3 "${CLAUDE_SKILL_DIR}/scripts/x.py" --flag`` runs it with python3."""
-    body = ('```bash\nfind . -name "*.jsonl" -print0 | xargs -0 python3 "${CLAUDE_SKILL_DIR}/scripts/echo.py" --all\n```\n')
+    body = ('```bash\n[ -f "${CLAUDE_SKILL_DIR}/scripts/echo.py" ] &&\n'
+            '  find . -name "*.jsonl" -print0 | xargs -0 python3 "${CLAUDE_SKILL_DIR}/scripts/echo.py" --all\n```\n')
     root = skill(tmp_path, "xargs", body, {"scripts/echo.py": PY})
     assert findings(root, "CON003") == []
     root = skill(tmp_path, "xargs-direct", body.replace("python3 ", ""), {"scripts/echo.py": PY})

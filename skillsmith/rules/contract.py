@@ -178,8 +178,10 @@ _INTERPRETED = re.compile(r"^(?:\S+=\S*\s+)*(?:bash|sh|zsh|dash|ksh|python[23]?(
 _EVERY_SCRIPT = re.compile(r"\b(?:bash|sh|python[23]?|uv\s+run)\s+(?:\S*/)?scripts/(?:<[^>\s]+>|\{[^}\s]+\}|\*|NAME|name)(\.\w+)")
 
 
-#: the text right before a path its interpreter runs (``xargs -0 python3 "${CLAUDE_SKILL_DIR}/``)
-_AFTER_INTERPRETER = re.compile(r"(?<![\w-])(?:bash|sh|zsh|dash|python[23]?(?:\.\d+)?|pypy3?)\s+[\"']?(?:\$\{?[A-Za-z_]\w*\}?/)?$")
+#: the text right before a path its interpreter runs (``xargs -0 python3 "${CLAUDE_SKILL_DIR}/``), or that a
+#: test only looks at (``[ -f "${CLAUDE_SKILL_DIR}/``)
+_AFTER_INTERPRETER = re.compile(r"(?:(?<![\w-])(?:bash|sh|zsh|dash|python[23]?(?:\.\d+)?|pypy3?)|(?<![\w-])-[efrsx])\s+"
+                                r"[\"']?(?:\$\{?[A-Za-z_]\w*\}?/)?$")
 
 
 def _runs_every_script(script) -> bool:
