@@ -15,3 +15,10 @@ import re
 NON_INTERACTIVE = re.compile(r"--(yes|force|non-?interactive|no-?input|no-?prompt|batch|assume-yes|auto|"
                              r"interactive|confirm|quiet|headless|ci)\b|(^|\s)-y\b|\binteractive\b|\bwizard\b",
                              re.IGNORECASE)
+
+
+def waiting_message(prompts: int) -> str:
+    """The finding's message for a script with *prompts* keyboard prompts (PYS058, SHL055: one finding per script)."""
+    more = f" ({prompts} prompts)" if prompts > 1 else ""
+    return (f"waits for someone to type{more}; an agent has no terminal, so take the answer as an option (--yes) "
+            "or an environment variable")

@@ -726,10 +726,9 @@ def input_prompt(script):
     facts = _facts(script)
     if facts is None:
         return
+    from skillsmith.lang.keyboard import waiting_message
     from skillsmith.lang.python_checklist import keyboard_prompts
 
     calls = keyboard_prompts(script.py[0], facts.calls, facts.aliases, facts.strings)
     if calls:  # one finding per script, at its first prompt
-        more = f" ({len(calls)} prompts)" if len(calls) > 1 else ""
-        yield Hit(script.path, f"waits for someone to type{more}; an agent has no terminal, so take the answer as "
-                  "an option (--yes) or an environment variable", calls[0].lineno, calls[0].col_offset + 1)
+        yield Hit(script.path, waiting_message(len(calls)), calls[0].lineno, calls[0].col_offset + 1)

@@ -424,14 +424,13 @@ def read_prompt(script):
     tree = _tree(script)
     if tree is None:
         return
+    from skillsmith.lang.keyboard import waiting_message
     from skillsmith.lang.shell_checklist import keyboard_reads
 
     reads = keyboard_reads(tree.root_node, script.file.data, script.sh_nodes)
     if reads:  # one finding per script, at its first prompt
-        more = f" ({len(reads)} prompts)" if len(reads) > 1 else ""
         row, col = reads[0].start_point
-        yield Hit(script.path, f"waits for someone to type{more}; an agent has no terminal, so take the answer as "
-                  "an option (--yes) or an environment variable", row + 1, col + 1)
+        yield Hit(script.path, waiting_message(len(reads)), row + 1, col + 1)
 
 
 _LEVEL = {"error": "error", "warning": "warning", "info": "info", "style": "style"}
