@@ -20,7 +20,7 @@ import re
 from itertools import pairwise
 
 from skillsmith.lang import shell
-from skillsmith.lang.python import qualified
+from skillsmith.lang.python import facts, qualified, walk
 
 #: files that hold a person's secrets (``.pub`` keys are public)
 CREDENTIAL_PATH = re.compile(
@@ -40,7 +40,7 @@ def _path_text(expr: ast.AST, paths: dict[str, str]) -> str:
     """The path an expression spells, its string parts joined with ``/`` (``os.path.join(home,
     ".ssh", "id_rsa")`` and ``Path.home() / ".ssh" / "id_rsa"`` give ``.ssh/id_rsa``)."""
     parts = []
-    for node in ast.walk(expr):
+    for node in walk(expr):
         if isinstance(node, ast.Constant) and isinstance(node.value, str):
             parts.append((node.lineno, node.col_offset, node.value.strip("/")))
         elif isinstance(node, ast.Name) and node.id in paths:
@@ -50,7 +50,7 @@ def _path_text(expr: ast.AST, paths: dict[str, str]) -> str:
 
 def _reads_credential(expr: ast.AST, paths: dict[str, str], aliases: dict[str, str]) -> bool:
     """Whether *expr* opens or reads a credential file."""
-    for node in ast.walk(expr):
+    for node in walk(expr):
         if not isinstance(node, ast.Call):
             continue
         name = qualified(node.func, aliases) or ""
@@ -71,7 +71,7 @@ def python_uploads(module: ast.Module, calls: list, aliases: dict[str, str]) -> 
         return []
     paths: dict[str, str] = {}  # name -> the path text it was assigned (``key_file = "~/.ssh/id_rsa"``)
     tainted: set[str] = set()
-    assigns = [n for n in ast.walk(module) if isinstance(n, (ast.Assign, ast.AnnAssign, ast.With, ast.AsyncWith))]
+    assigns = [n for n in facts(module).nodes if isinstance(n, (ast.Assign, ast.AnnAssign, ast.With, ast.AsyncWith))]
     for node in assigns:
         if isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is not None:
             text = _path_text(node.value, paths)
@@ -89,10 +89,10 @@ def python_uploads(module: ast.Module, calls: list, aliases: dict[str, str]) -> 
             if node.value is None:
                 continue
             carries = _reads_credential(node.value, paths, aliases) or any(
-                isinstance(n, ast.Name) and n.id in tainted for n in ast.walk(node.value))
+                isinstance(n, ast.Name) and n.id in tainted for n in walk(node.value))
             if carries:
                 targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-                tainted.update(n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name))
+                tainted.update(n.id for t in targets for n in walk(t) if isinstance(n, ast.Name))
     found = []
     for name, call in calls:
         method = (name or "").rsplit(".", 1)[-1]
@@ -100,7 +100,7 @@ def python_uploads(module: ast.Module, calls: list, aliases: dict[str, str]) -> 
             continue
         carried = [*call.args[_SENDS[method]:], *(k.value for k in call.keywords if k.arg in _BODY_KEYWORDS)]
         if any(_reads_credential(a, paths, aliases) or any(isinstance(n, ast.Name) and n.id in tainted
-                                                           for n in ast.walk(a)) for a in carried):
+                                                           for n in walk(a)) for a in carried):
             found.append(call)
     return found
 

@@ -112,6 +112,39 @@ def resolve_alias(name: str | None, aliases: dict[str, str]) -> str | None:
     return name
 
 
+def walk(node: ast.AST) -> list[ast.AST]:
+    """``list(ast.walk(node))``: *node* and every node below it, in the same breadth-first order.
+
+    One loop over a growing list instead of ``ast.walk``'s generators (``iter_child_nodes``
+    over ``iter_fields``), which costs a third less on real scripts.
+    """
+    node_type = ast.AST
+    out = [node]
+    append = out.append
+    for parent in out:
+        for name in parent._fields:
+            value = getattr(parent, name, None)
+            if isinstance(value, node_type):
+                append(value)
+            elif isinstance(value, list):
+                for item in value:
+                    if isinstance(item, node_type):
+                        append(item)
+    return out
+
+
+def children(node: ast.AST) -> list[ast.AST]:
+    """``list(ast.iter_child_nodes(node))``, in the same order, without the generators."""
+    out = []
+    for name in node._fields:
+        value = getattr(node, name, None)
+        if isinstance(value, ast.AST):
+            out.append(value)
+        elif isinstance(value, list):
+            out.extend(item for item in value if isinstance(item, ast.AST))
+    return out
+
+
 #: facts per parse: the rules, the evidence and the codemods share one walk of each tree
 _FACTS: "weakref.WeakKeyDictionary[ast.Module, PythonFacts]" = weakref.WeakKeyDictionary()
 
@@ -126,7 +159,7 @@ def facts(module: ast.Module) -> PythonFacts:
 
 def _facts(module: ast.Module) -> PythonFacts:
     f = PythonFacts()
-    nodes = list(ast.walk(module))
+    nodes = walk(module)
     # every node but the module itself: facts that held their module would keep it (and its
     # whole tree) alive in _FACTS, whose keys are weak
     f.nodes = nodes[1:]
@@ -213,7 +246,7 @@ def _main_returns(module: ast.Module) -> list[ast.Return] | None:
     """The ``return`` statements of ``main`` (the module calls ``sys.exit(main())``)."""
     for node in module.body:
         if isinstance(node, ast.FunctionDef) and node.name == "main":
-            return [n for n in ast.walk(node) if isinstance(n, ast.Return) and n.value is not None]
+            return [n for n in walk(node) if isinstance(n, ast.Return) and n.value is not None]
     return None
 
 
@@ -311,7 +344,7 @@ def main_returns_codes(module: ast.Module) -> bool:
     """Whether the module's ``main`` returns exit codes: ints, ``EXIT_*`` names or None only."""
     for node in module.body:
         if isinstance(node, ast.FunctionDef) and node.name == "main":
-            returns = [n for n in ast.walk(node) if isinstance(n, ast.Return) and n.value is not None]
+            returns = [n for n in walk(node) if isinstance(n, ast.Return) and n.value is not None]
             if not returns:
                 return False
             for ret in returns:
@@ -412,11 +445,11 @@ def exit_sites(module: ast.Module, f: PythonFacts) -> list[ExitSite]:
 def _own_nodes(stmt: ast.stmt):
     """The nodes of *stmt* itself: the statement and its expressions, not the statements nested in it."""
     yield stmt
-    todo = [c for c in ast.iter_child_nodes(stmt) if not isinstance(c, ast.stmt)]
+    todo = [c for c in children(stmt) if not isinstance(c, ast.stmt)]
     while todo:
         node = todo.pop()
         yield node
-        todo.extend(c for c in ast.iter_child_nodes(node) if not isinstance(c, ast.stmt))
+        todo.extend(c for c in children(node) if not isinstance(c, ast.stmt))
 
 
 def explained_elsewise(node: ast.AST, meaning: str | None, lines: list[str] | None) -> bool:
@@ -529,11 +562,11 @@ def _bodies(stmt: ast.stmt) -> list[tuple[list[ast.stmt], str]]:
 
 def _test_hint(test: ast.expr) -> str:
     """``not path.exists()`` says "not found"; ``len(sys.argv) < 2`` says "usage"."""
-    names = {dotted(n.func).rsplit(".", 1)[-1] for n in ast.walk(test) if isinstance(n, ast.Call) and dotted(n.func)}
-    negated = any(isinstance(n, ast.UnaryOp) and isinstance(n.op, ast.Not) for n in ast.walk(test))
+    names = {dotted(n.func).rsplit(".", 1)[-1] for n in walk(test) if isinstance(n, ast.Call) and dotted(n.func)}
+    negated = any(isinstance(n, ast.UnaryOp) and isinstance(n.op, ast.Not) for n in walk(test))
     if negated and names & {"exists", "isfile", "is_file", "isdir", "is_dir"}:
         return "not found"
-    if any(dotted(n) == "sys.argv" for n in ast.walk(test) if isinstance(n, ast.Attribute)):
+    if any(dotted(n) == "sys.argv" for n in walk(test) if isinstance(n, ast.Attribute)):
         return "usage"
     if names & {"which"}:
         return "missing dependency"

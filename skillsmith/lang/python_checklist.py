@@ -14,7 +14,7 @@ import re
 import sys
 
 from skillsmith.lang.keyboard import NON_INTERACTIVE
-from skillsmith.lang.python import dotted, keyword, qualified
+from skillsmith.lang.python import children, dotted, facts, keyword, qualified, walk
 
 #: exceptions whose handler makes an import optional
 _IMPORT_GUARDS = {"ImportError", "ModuleNotFoundError", "Exception", "BaseException"}
@@ -116,7 +116,7 @@ def changes_import_path(calls: list) -> bool:
 def _args_names(module: ast.Module) -> set[str]:
     """Names bound to ``parse_args()``/``parse_known_args()`` results (``args = parser.parse_args()``)."""
     names = set()
-    for node in ast.walk(module):
+    for node in facts(module).nodes:
         if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call):
             func = dotted(node.value.func) or ""
             if func.endswith(("parse_args", "parse_known_args")):
@@ -131,9 +131,10 @@ def _args_names(module: ast.Module) -> set[str]:
 def discarded_extras(module: ast.Module) -> list[ast.Call]:
     """``parse_known_args()`` calls whose unknown arguments are thrown away: ``[0]``,
     ``args, _ = ...``, or a name for them the module never reads."""
-    loads = {n.id for n in ast.walk(module) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+    nodes = facts(module).nodes
+    loads = {n.id for n in nodes if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
     found = []
-    for node in ast.walk(module):
+    for node in nodes:
         if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Call) \
                 and (dotted(node.value.func) or "").endswith("parse_known_args") \
                 and isinstance(node.slice, ast.Constant) and node.slice.value == 0:
@@ -153,7 +154,7 @@ def discarded_extras(module: ast.Module) -> list[ast.Call]:
 
 def _from_caller(expr: ast.AST, args: set[str], aliases: dict[str, str]) -> bool:
     """Whether *expr* holds a value the caller gave: ``args.x`` (of a parse result) or ``sys.argv``."""
-    for node in ast.walk(expr):
+    for node in walk(expr):
         if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in args:
             return True
         if (qualified(node, aliases) or "") == "sys.argv":
@@ -201,7 +202,7 @@ def in_place_writes(module: ast.Module, calls: list, aliases: dict[str, str]) ->
             if isinstance(mode, ast.Constant) and isinstance(mode.value, str) and _WRITE_MODES.match(mode.value) \
                     and _from_caller(call.args[0], args, aliases):
                 found.append(call)
-    for node in ast.walk(module):  # ``Path(args.out).write_text(...)``: a call on a call has no dotted name
+    for node in facts(module).nodes:  # ``Path(args.out).write_text(...)``: a call on a call has no dotted name
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
                 and node.func.attr in ("write_text", "write_bytes") and _from_caller(node.func.value, args, aliases):
             found.append(node)
@@ -239,9 +240,9 @@ def keyboard_prompts(module: ast.Module, calls: list, aliases: dict[str, str], s
 
     def reads_option(expr: ast.AST, names: set[str]) -> bool:
         return any((isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name) and n.value.id in args)
-                   or (isinstance(n, ast.Name) and n.id in names) for n in ast.walk(expr))
+                   or (isinstance(n, ast.Name) and n.id in names) for n in walk(expr))
 
-    options = {t.id for n in ast.walk(module) if isinstance(n, ast.Assign) and reads_option(n.value, set())
+    options = {t.id for n in facts(module).nodes if isinstance(n, ast.Assign) and reads_option(n.value, set())
                for t in n.targets if isinstance(t, ast.Name)}  # ``url = args.url``
 
     def option_test(test: ast.AST) -> bool:
@@ -274,5 +275,5 @@ def keyboard_prompts(module: ast.Module, calls: list, aliases: dict[str, str], s
             guarded = True
         elif isinstance(node, ast.BoolOp) and isinstance(node.op, ast.Or) and reads_option(node.values[0], options):
             guarded = True  # ``args.url or input("URL: ")``
-        stack += [(child, guarded) for child in ast.iter_child_nodes(node)]
+        stack += [(child, guarded) for child in children(node)]
     return sorted(found, key=lambda c: (c.lineno, c.col_offset))

@@ -289,7 +289,7 @@ class ScriptFacts:
                     top += stmt.body
             found = False
             for stmt in top:
-                for node in ast.walk(stmt) if not isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef,
+                for node in python.walk(stmt) if not isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef,
                                                                       ast.ClassDef)) else ():
                     if isinstance(node, ast.Call):
                         name = python.qualified(node.func, self.facts.aliases) or ""
@@ -315,7 +315,7 @@ class ScriptFacts:
     @property
     def _reads_argv_beyond_help(self) -> bool:
         branches = [n for n, _ in self.walked if isinstance(n, ast.If) and is_help_branch(n)]
-        inside = {id(n) for b in branches for n in ast.walk(b)}
+        inside = {id(n) for b in branches for n in python.walk(b)}
         return any(id(n) not in inside and isinstance(n, (ast.Attribute, ast.Name)) and (
             python.dotted(n) == "sys.argv" or isinstance(n, ast.Name) and self.facts.aliases.get(n.id) == "sys.argv")
             for n, _ in self.walked)
@@ -470,7 +470,7 @@ class ScriptFacts:
             child, node = node, parents[id(node)]
             if isinstance(node, (ast.If, ast.IfExp)) and child is not node.test and any(
                     (isinstance(n, ast.Attribute) and "json" in n.attr.lower()) or
-                    (isinstance(n, ast.Name) and "json" in n.id.lower()) for n in ast.walk(node.test)):
+                    (isinstance(n, ast.Name) and "json" in n.id.lower()) for n in python.walk(node.test)):
                 return True
         return False
 
@@ -782,7 +782,7 @@ def _walk(module: ast.Module) -> list[tuple[ast.AST, str | None]]:
     out = []
     for stmt in module.body:
         owner = stmt.name if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) else None
-        out.extend((node, owner) for node in ast.walk(stmt))
+        out.extend((node, owner) for node in python.walk(stmt))
     return out
 
 
@@ -878,24 +878,37 @@ _PARSER_READS = {"parse_args", "parse_known_args", "print_help", "print_usage", 
 
 
 def _assigned_name(sf: ScriptFacts, call: ast.Call) -> str | None:
-    for node, _ in sf.walked:
-        if isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is call:
-            target = node.targets[0] if isinstance(node, ast.Assign) else node.target
-            if isinstance(target, ast.Name):
-                return target.id
+    """The name *call*'s value is assigned to (``parser = argparse.ArgumentParser()``), else None."""
+    if not hasattr(sf, "_assigned"):
+        sf._assigned = {id(node.value): node for node, _ in sf.walked
+                        if isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is not None}
+    node = sf._assigned.get(id(call))
+    if node is not None:
+        target = node.targets[0] if isinstance(node, ast.Assign) else node.target
+        if isinstance(target, ast.Name):
+            return target.id
     return None
+
+
+def _loads(sf: ScriptFacts, name: str) -> list[ast.Name]:
+    """The nodes that read the variable *name*, in the order of ``sf.walked``."""
+    if not hasattr(sf, "_loaded"):
+        sf._loaded = {}
+        for node, _ in sf.walked:
+            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
+                sf._loaded.setdefault(node.id, []).append(node)
+    return sf._loaded.get(name, [])
 
 
 def _read_parser(sf: ScriptFacts, call: ast.Call) -> Parser:
     """The parser *call* creates, with what the code adds to it."""
-    parents = _parents(sf)
-    return _parser_from(sf, call, parents)
+    return _parser_from(sf, call, sf._parents)
 
 
 def _parents(sf: ScriptFacts) -> dict[int, ast.AST]:
     parents = {}
     for node, _ in sf.walked:
-        for child in ast.iter_child_nodes(node):
+        for child in python.children(node):
             parents[id(child)] = node
     return parents
 
@@ -926,9 +939,7 @@ def _parser_from(sf: ScriptFacts, call: ast.Call, parents: dict[int, ast.AST], d
 def _read_uses(sf: ScriptFacts, name: str, parser: Parser, parents: dict[int, ast.AST],
                exclusive: list[int] | None, depth: int) -> None:
     """Read every use of the variable *name* (a parser or one of its groups) into *parser*."""
-    for node, _ in sf.walked:
-        if not (isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, ast.Load)):
-            continue
+    for node in _loads(sf, name):
         attr = parents.get(id(node))
         if isinstance(attr, ast.Return):
             continue  # build_parser() returns it to be parsed
@@ -981,9 +992,7 @@ def _read_uses(sf: ScriptFacts, name: str, parser: Parser, parents: dict[int, as
 
 
 def _read_commands(sf: ScriptFacts, sub: str, parser: Parser, parents: dict[int, ast.AST], depth: int) -> None:
-    for node, _ in sf.walked:
-        if not (isinstance(node, ast.Name) and node.id == sub and isinstance(node.ctx, ast.Load)):
-            continue
+    for node in _loads(sf, sub):
         attr = parents.get(id(node))
         use = parents.get(id(attr)) if isinstance(attr, ast.Attribute) else None
         if not (isinstance(attr, ast.Attribute) and attr.attr == "add_parser" and isinstance(use, ast.Call)):
@@ -1073,10 +1082,10 @@ def is_help_branch(stmt: ast.If) -> bool:
     test = stmt.test
     if not (isinstance(test, ast.BoolOp) and len(test.values) == 2):
         return False
-    names = {python.dotted(n) for n in ast.walk(test) if isinstance(n, ast.Attribute)}
-    strings = {n.value for n in ast.walk(test) if isinstance(n, ast.Constant)}
+    names = {python.dotted(n) for n in python.walk(test) if isinstance(n, ast.Attribute)}
+    strings = {n.value for n in python.walk(test) if isinstance(n, ast.Constant)}
     return any(name and name.endswith(".argv") for name in names) and {"-h", "--help"} <= strings \
-        and any(isinstance(n, ast.Name) and n.id == "__doc__" for n in ast.walk(stmt))
+        and any(isinstance(n, ast.Name) and n.id == "__doc__" for n in python.walk(stmt))
 
 
 def defs_containing(sf: ScriptFacts, wanted) -> set[str]:
@@ -1087,7 +1096,7 @@ def defs_containing(sf: ScriptFacts, wanted) -> set[str]:
 def top_level_alias(module_node: ast.Module, module: str) -> str | None:
     """The name a module-level ``import module`` binds (imports inside functions do not count at top level)."""
     for stmt in module_node.body:
-        for node in [stmt] + (list(ast.walk(stmt)) if isinstance(stmt, (ast.If, ast.Try)) else []):
+        for node in [stmt] + (list(python.walk(stmt)) if isinstance(stmt, (ast.If, ast.Try)) else []):
             if isinstance(node, ast.Import):
                 for a in node.names:
                     if a.name == module:
