@@ -476,9 +476,7 @@ class ScriptFacts:
 
     @property
     def _parents(self) -> dict[int, ast.AST]:
-        if not hasattr(self, "_parent_map"):
-            self._parent_map = _parents(self)
-        return self._parent_map
+        return python.parent_map(self.facts)
 
     def stderr_value(self) -> str | None:
         if "stderr" in {s for s, _ in self._prints}:
@@ -722,7 +720,7 @@ def script_facts(code: str, filename: str | None, module: ast.Module | None = No
             return None
     facts = python.facts(module)
     name = os.path.basename(filename) if filename else "script.py"
-    sf = ScriptFacts(module, facts, filename or name, code=code, prog=name, walked=_walk(module),
+    sf = ScriptFacts(module, facts, filename or name, code=code, prog=name, walked=_walk(module, facts),
                      invocations=list(invocations))
     if facts.parsers:
         call = facts.parsers[0]
@@ -777,12 +775,12 @@ def _module_string(module: ast.Module, name: str) -> str | None:
     return None
 
 
-def _walk(module: ast.Module) -> list[tuple[ast.AST, str | None]]:
+def _walk(module: ast.Module, facts: python.PythonFacts) -> list[tuple[ast.AST, str | None]]:
     """Every node once, with the name of the top-level function or class holding it (or None)."""
     out = []
-    for stmt in module.body:
+    for stmt, nodes in python.top_level_walks(module, facts):
         owner = stmt.name if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) else None
-        out.extend((node, owner) for node in python.walk(stmt))
+        out.extend((node, owner) for node in nodes)
     return out
 
 
@@ -903,14 +901,6 @@ def _loads(sf: ScriptFacts, name: str) -> list[ast.Name]:
 def _read_parser(sf: ScriptFacts, call: ast.Call) -> Parser:
     """The parser *call* creates, with what the code adds to it."""
     return _parser_from(sf, call, sf._parents)
-
-
-def _parents(sf: ScriptFacts) -> dict[int, ast.AST]:
-    parents = {}
-    for node, _ in sf.walked:
-        for child in python.children(node):
-            parents[id(child)] = node
-    return parents
 
 
 def _parser_from(sf: ScriptFacts, call: ast.Call, parents: dict[int, ast.AST], depth: int = 0) -> Parser:
