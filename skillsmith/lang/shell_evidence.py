@@ -99,6 +99,18 @@ class ShellEvidence:
         return list(shell.walk(self.root))
 
     @cached_property
+    def commands(self) -> list[shell.Command]:
+        """Every simple command (``shell.commands``), listed once for all the questions asked."""
+        return list(shell.commands(self.root, self.data, self.nodes))
+
+    @cached_property
+    def _commands_by_name(self) -> dict[str, list]:
+        by_name: dict[str, list] = {}
+        for cmd in self.commands:
+            by_name.setdefault(cmd.name, []).append(cmd.node)
+        return by_name
+
+    @cached_property
     def functions(self) -> dict:
         return shell.functions(self.root, self.data, self.nodes)
 
@@ -134,7 +146,7 @@ class ShellEvidence:
 
     @cached_property
     def sources(self) -> bool:
-        return any(c.name in ("source", ".", "eval") and c.args for c in shell.commands(self.root, self.data, self.nodes))
+        return any(c.name in ("source", ".", "eval") and c.args for c in self.commands)
 
     @cached_property
     def self_variables(self) -> set[str]:
@@ -284,7 +296,7 @@ class ShellEvidence:
             entry = f"[{shown}]"
             if entry not in found:
                 found.append(entry)
-        for cmd in shell.commands(self.root, self.data, self.nodes):
+        for cmd in self.commands:
             if cmd.name == "getopts" and cmd.args:
                 spec = shell.unquote(shell.text(cmd.args[0], self.data)).lstrip(":")
                 for letter, colon in re.findall(r"([A-Za-z0-9])(:?)", spec):
@@ -336,7 +348,7 @@ class ShellEvidence:
     def _functions_given_the_arguments(self) -> set[str]:
         """Functions called with the script's own ``"$@"``: from top level, or from such a function."""
         calls = []  # (caller function or None, callee)
-        for cmd in shell.commands(self.root, self.data, self.nodes):
+        for cmd in self.commands:
             if cmd.name in self.functions and any(re.match(r'^"?\$\{?[@*]\}?"?$', shell.text(a, self.data)) for a in cmd.args):
                 caller = _enclosing_function(cmd.node)
                 calls.append((shell.text(caller.child_by_field_name("name"), self.data) if caller else None, cmd.name))
@@ -421,7 +433,7 @@ class ShellEvidence:
     @cached_property
     def forwards_unknown(self) -> bool:
         """Whether all arguments go to code this file does not show (another program, a sourced function)."""
-        for cmd in shell.commands(self.root, self.data, self.nodes):
+        for cmd in self.commands:
             if cmd.name in self.functions or _enclosing_function(cmd.node) is not None:
                 continue
             if any(re.match(r'^"?\$\{?[@*]\}?"?$', shell.text(a, self.data)) for a in cmd.args):
@@ -452,7 +464,7 @@ class ShellEvidence:
             if node.type == "test_operator" and shell.text(node, self.data) == "-t" and node.next_named_sibling is not None \
                     and shell.text(node.next_named_sibling, self.data) == "0":
                 return True  # [ -t 0 ]: it looks at what stdin is
-        for cmd in shell.commands(self.root, self.data, self.nodes):
+        for cmd in self.commands:
             if cmd.name not in ("read", "cat", "mapfile", "readarray"):
                 continue
             if cmd.name == "cat" and cmd.args:
@@ -509,7 +521,7 @@ class ShellEvidence:
         """
         out = err = info = 0
         self._json_writes = self._other_writes = self._file_writes = 0
-        for cmd in shell.commands(self.root, self.data, self.nodes):
+        for cmd in self.commands:
             if cmd.name not in PRINTERS:
                 continue
             if cmd.name == "cat" and not cmd.args and not _has_heredoc(cmd.node):
@@ -546,7 +558,7 @@ class ShellEvidence:
 
     def _calls(self, func) -> list:
         name = shell.text(func.child_by_field_name("name"), self.data)
-        return [cmd.node for cmd in shell.commands(self.root, self.data, self.nodes) if cmd.name == name]
+        return list(self._commands_by_name.get(name, ()))
 
     def mentioned(self, word: str) -> int | None:
         """The header line, other than the description, that already speaks of *word* (``stderr``)."""
@@ -603,7 +615,7 @@ class ShellEvidence:
     def exits(self) -> list[tuple[int | None, object]]:
         """(code or None when computed, command) of each ``exit`` with an argument, outside the header."""
         found = []
-        for cmd in shell.commands(self.root, self.data, self.nodes):
+        for cmd in self.commands:
             if cmd.name != "exit" or not cmd.args or self.in_help(cmd.node):
                 continue
             found.append((shell.resolve_code(shell.text(cmd.args[0], self.data), self.constants), cmd.node))
@@ -742,7 +754,7 @@ class ShellEvidence:
         usage = {n for n, f in self.functions.items() if re.search(r"usage", n, re.I)
                  and re.search(r"\bexit\s+(?!0\b)\S", shell.text(f, self.data))}
         return any(cmd.name in usage and _enclosing(cmd.node, "case_item") is None and _enclosing_function(cmd.node) is None
-                   for cmd in shell.commands(self.root, self.data, self.nodes))
+                   for cmd in self.commands)
 
     def usable_example(self, invocation: str, has_help: bool) -> bool:
         words = invocation.split()

@@ -54,14 +54,9 @@ def file_names_in(skill) -> dict[str, frozenset[str]]:
 
 def names_in(text: str) -> frozenset[str]:
     """The file names and paths *text* names: each path token, and its last part."""
-    names = set()
-    for token in _NAME_TOKEN.findall(text):
-        token = token.rstrip(".-")
-        if token.startswith("./"):
-            token = token[2:]
-        names.add(token)
-        names.add(token.rsplit("/", 1)[-1])
-    return frozenset(names)
+    tokens = {token.rstrip(".-") for token in set(_NAME_TOKEN.findall(text))}
+    tokens = {token[2:] if token.startswith("./") else token for token in tokens}
+    return frozenset(tokens | {token.rsplit("/", 1)[-1] for token in tokens})
 
 
 #: a path in code that holds a placeholder segment: `{lang}/claude-api/README.md`
