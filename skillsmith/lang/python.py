@@ -442,25 +442,32 @@ def exit_sites(module: ast.Module, f: PythonFacts) -> list[ExitSite]:
     if not wanted:
         f._exit_sites = [ExitSite(2, f.parsers[0], f.parsers[0].lineno, "usage (argparse)")] if f.parsers else []
         return f._exit_sites
-    # the statements that hold a wanted node as their own (not in a statement nested in them)
+    # the statements that hold a wanted node as their own (not in a statement nested in them),
+    # and every node above those: the walk below goes only where they are
     parents = parent_map(f)
-    owners = set()
+    owners, above = set(), set()
     for node in f.nodes:
         if id(node) in wanted:
             while not isinstance(node, ast.stmt):
                 node = parents[id(node)]
             owners.add(id(node))
+            while id(node) in parents:
+                node = parents[id(node)]
+                if id(node) in above:
+                    break  # and so is everything above it
+                above.add(id(node))
 
     def visit(body: list[ast.stmt], context: str) -> None:
         for i, stmt in enumerate(body):
-            own = [n for n in _own_nodes(stmt) if id(n) in wanted] if id(stmt) in owners else []
-            if own:
+            if id(stmt) in owners:
+                own = [n for n in _own_nodes(stmt) if id(n) in wanted]
                 before = " ".join(_strings(s) for s in body[max(0, i - 2):i])
                 hint = " ".join(t for t in (context, before, _strings(stmt)) if t)
                 for node in own:
                     found[id(node)] = (node, hint)
-            for child_body, child_context in _bodies(stmt):
-                visit(child_body, " ".join(t for t in (context, child_context) if t))
+            if id(stmt) in above:
+                for child_body, child_context in _bodies(stmt):
+                    visit(child_body, " ".join(t for t in (context, child_context) if t))
 
     visit(module.body, "")
     for node, hint in found.values():
@@ -608,11 +615,12 @@ def _bodies(stmt: ast.stmt) -> list[tuple[list[ast.stmt], str]]:
 
 def _test_hint(test: ast.expr) -> str:
     """``not path.exists()`` says "not found"; ``len(sys.argv) < 2`` says "usage"."""
-    names = {dotted(n.func).rsplit(".", 1)[-1] for n in walk(test) if isinstance(n, ast.Call) and dotted(n.func)}
-    negated = any(isinstance(n, ast.UnaryOp) and isinstance(n.op, ast.Not) for n in walk(test))
+    nodes = walk(test)
+    names = {dotted(n.func).rsplit(".", 1)[-1] for n in nodes if isinstance(n, ast.Call) and dotted(n.func)}
+    negated = any(isinstance(n, ast.UnaryOp) and isinstance(n.op, ast.Not) for n in nodes)
     if negated and names & {"exists", "isfile", "is_file", "isdir", "is_dir"}:
         return "not found"
-    if any(dotted(n) == "sys.argv" for n in walk(test) if isinstance(n, ast.Attribute)):
+    if any(dotted(n) == "sys.argv" for n in nodes if isinstance(n, ast.Attribute)):
         return "usage"
     if names & {"which"}:
         return "missing dependency"
