@@ -93,6 +93,7 @@ class PythonFacts:
     exit_calls: list[ast.Call] = field(default_factory=list)  # sys.exit(...), exit(...), SystemExit(...)
     nodes: list[ast.AST] = field(default_factory=list, repr=False)  # every node below the module, walked once
     parents: list[int] = field(default_factory=list, repr=False)  # nodes[i]'s parent is nodes[parents[i]] (-1: the module)
+    by_type: dict[type, list[ast.AST]] = field(default_factory=dict, repr=False)  # nodes by exact class, in walk order
     has_main_guard: bool = False
     uses_argparse: bool = False
     reads_argv: bool = False
@@ -174,16 +175,20 @@ def _facts(module: ast.Module) -> PythonFacts:
     # whole tree) alive in _FACTS, whose keys are weak
     f.nodes = nodes[1:]
     f.parents = parents[1:]
-    calls = []
-    for node in nodes:
-        if isinstance(node, ast.Call):
-            calls.append(node)
-        elif isinstance(node, ast.Import):
+    by_type = f.by_type
+    for node in f.nodes:
+        kind = node.__class__
+        group = by_type.get(kind)
+        if group is None:
+            group = by_type[kind] = []
+        group.append(node)
+        if kind is ast.Import:
             for a in node.names:
                 f.aliases[(a.asname or a.name).split(".")[0]] = a.name if a.asname else a.name.split(".")[0]
-        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+        elif kind is ast.ImportFrom and node.module and node.level == 0:
             for a in node.names:
                 f.aliases[a.asname or a.name] = f"{node.module}.{a.name}"
+    calls = by_type.get(ast.Call, [])
     for node in module.body:
         _collect_constants(node, f.constants, "")
         if isinstance(node, ast.ClassDef):
@@ -209,20 +214,18 @@ def _facts(module: ast.Module) -> PythonFacts:
         if name.endswith(".error") and f.uses_argparse:
             f.exit_codes.append((2, node.lineno, node.col_offset + 1))
     main_returns_code = _main_returns(module) if exits_with_main else None
-    for node in nodes:
-        if isinstance(node, ast.Constant):
-            if isinstance(node.value, str) and len(node.value) < 200:
-                f.strings.add(node.value)
-        elif isinstance(node, ast.Raise) and node.exc is not None:
-            exc = node.exc
-            if isinstance(exc, ast.Call) and qualified(exc.func, f.aliases) == "SystemExit":
-                _add_exit(f, exc.args[0] if exc.args else None, node, default=0)
-            elif qualified(exc, f.aliases) == "SystemExit":
-                f.exit_codes.append((0, node.lineno, node.col_offset + 1))
-        elif isinstance(node, ast.Attribute) and dotted(node) in ("sys.argv",) or (
-            isinstance(node, ast.Name) and node.id == "argv" and f.aliases.get("argv") == "sys.argv"
-        ):
-            f.reads_argv = True
+    f.strings.update(node.value for node in by_type.get(ast.Constant, ())
+                     if isinstance(node.value, str) and len(node.value) < 200)
+    for node in by_type.get(ast.Raise, ()):
+        exc = node.exc
+        if exc is None:
+            continue
+        if isinstance(exc, ast.Call) and qualified(exc.func, f.aliases) == "SystemExit":
+            _add_exit(f, exc.args[0] if exc.args else None, node, default=0)
+        elif qualified(exc, f.aliases) == "SystemExit":
+            f.exit_codes.append((0, node.lineno, node.col_offset + 1))
+    f.reads_argv = any(node.attr == "argv" and dotted(node) == "sys.argv" for node in by_type.get(ast.Attribute, ())) \
+        or f.aliases.get("argv") == "sys.argv" and any(node.id == "argv" for node in by_type.get(ast.Name, ()))
     if f.uses_argparse:
         f.exit_codes.append((2, f.parsers[0].lineno, f.parsers[0].col_offset + 1))
     if main_returns_code is not None:

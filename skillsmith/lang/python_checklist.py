@@ -116,7 +116,7 @@ def changes_import_path(calls: list) -> bool:
 def _args_names(module: ast.Module) -> set[str]:
     """Names bound to ``parse_args()``/``parse_known_args()`` results (``args = parser.parse_args()``)."""
     names = set()
-    for node in facts(module).nodes:
+    for node in facts(module).by_type.get(ast.Assign, ()):
         if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call):
             func = dotted(node.value.func) or ""
             if func.endswith(("parse_args", "parse_known_args")):
@@ -131,10 +131,12 @@ def _args_names(module: ast.Module) -> set[str]:
 def discarded_extras(module: ast.Module) -> list[ast.Call]:
     """``parse_known_args()`` calls whose unknown arguments are thrown away: ``[0]``,
     ``args, _ = ...``, or a name for them the module never reads."""
-    nodes = facts(module).nodes
-    loads = {n.id for n in nodes if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+    known = facts(module)
+    if not any((dotted(call.func) or "").endswith("parse_known_args") for _, call in known.calls):
+        return []  # most scripts: no parse_known_args at all
+    loads = {n.id for n in known.by_type.get(ast.Name, ()) if isinstance(n.ctx, ast.Load)}
     found = []
-    for node in nodes:
+    for node in known.nodes:
         if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Call) \
                 and (dotted(node.value.func) or "").endswith("parse_known_args") \
                 and isinstance(node.slice, ast.Constant) and node.slice.value == 0:
@@ -202,7 +204,7 @@ def in_place_writes(module: ast.Module, calls: list, aliases: dict[str, str]) ->
             if isinstance(mode, ast.Constant) and isinstance(mode.value, str) and _WRITE_MODES.match(mode.value) \
                     and _from_caller(call.args[0], args, aliases):
                 found.append(call)
-    for node in facts(module).nodes:  # ``Path(args.out).write_text(...)``: a call on a call has no dotted name
+    for node in facts(module).by_type.get(ast.Call, ()):  # ``Path(args.out).write_text(...)``: a call on a call has no dotted name
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
                 and node.func.attr in ("write_text", "write_bytes") and _from_caller(node.func.value, args, aliases):
             found.append(node)
@@ -242,7 +244,7 @@ def keyboard_prompts(module: ast.Module, calls: list, aliases: dict[str, str], s
         return any((isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name) and n.value.id in args)
                    or (isinstance(n, ast.Name) and n.id in names) for n in walk(expr))
 
-    options = {t.id for n in facts(module).nodes if isinstance(n, ast.Assign) and reads_option(n.value, set())
+    options = {t.id for n in facts(module).by_type.get(ast.Assign, ()) if isinstance(n, ast.Assign) and reads_option(n.value, set())
                for t in n.targets if isinstance(t, ast.Name)}  # ``url = args.url``
 
     def option_test(test: ast.AST) -> bool:

@@ -354,8 +354,8 @@ class ScriptFacts:
 
     @property
     def reads_stdin(self) -> bool:
-        return any(isinstance(n, ast.Attribute) and python.dotted(n) in ("sys.stdin", "sys.stdin.buffer")
-                   for n, _ in self.walked) or any(name in ("input", "fileinput.input") for name, _ in self.facts.calls)
+        return any(python.dotted(n) in ("sys.stdin", "sys.stdin.buffer") for n in self.facts.by_type.get(ast.Attribute, ())) \
+            or any(name in ("input", "fileinput.input") for name, _ in self.facts.calls)
 
     @property
     def env_vars(self) -> list[str]:
@@ -878,8 +878,9 @@ _PARSER_READS = {"parse_args", "parse_known_args", "print_help", "print_usage", 
 def _assigned_name(sf: ScriptFacts, call: ast.Call) -> str | None:
     """The name *call*'s value is assigned to (``parser = argparse.ArgumentParser()``), else None."""
     if not hasattr(sf, "_assigned"):
-        sf._assigned = {id(node.value): node for node, _ in sf.walked
-                        if isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is not None}
+        by_type = sf.facts.by_type
+        sf._assigned = {id(node.value): node for node in (*by_type.get(ast.Assign, ()), *by_type.get(ast.AnnAssign, ()))
+                        if node.value is not None}
     node = sf._assigned.get(id(call))
     if node is not None:
         target = node.targets[0] if isinstance(node, ast.Assign) else node.target

@@ -77,7 +77,7 @@ class BashSyntaxMixin:
             if facts is None:
                 continue
             names: set[tuple[str, ...]] = set()
-            for node in facts.nodes:
+            for node in (*facts.by_type.get(ast.Import, ()), *facts.by_type.get(ast.ImportFrom, ())):
                 if isinstance(node, ast.Import):
                     names.update(tuple(a.name.split(".")) for a in node.names)
                 elif isinstance(node, ast.ImportFrom):
