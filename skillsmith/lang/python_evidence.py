@@ -361,13 +361,17 @@ class ScriptFacts:
     def env_vars(self) -> list[str]:
         """Environment variables read by name (``os.environ["X"]``, ``os.getenv("X")``), in order."""
         found: list[str] = []
-        for node, _ in self.walked:
-            name = None
-            if isinstance(node, ast.Subscript) and python.qualified(node.value, self.facts.aliases) == "os.environ":
-                name = _literal(node.slice)
-            elif isinstance(node, ast.Call) and python.qualified(node.func, self.facts.aliases) in (
-                    "os.getenv", "os.environ.get", "os.environ.setdefault") and node.args:
-                name = _literal(node.args[0])
+        facts = self.facts
+        reads = {id(call) for name, call in facts.calls
+                 if name in ("os.getenv", "os.environ.get", "os.environ.setdefault") and call.args}
+        reads |= {id(node) for node in facts.by_type.get(ast.Subscript, ())
+                  if python.qualified(node.value, facts.aliases) == "os.environ"}
+        if not reads:
+            return found
+        for node, _ in self.walked:  # in source order
+            if id(node) not in reads:
+                continue
+            name = _literal(node.slice) if isinstance(node, ast.Subscript) else _literal(node.args[0])
             if isinstance(name, str) and name not in found and not _SYSTEM_ENV.match(name):
                 found.append(name)
         return found
