@@ -278,7 +278,13 @@ def code_shape(selector: str) -> Rule | None:
 
 
 def unknown_selector(selectors: Iterable[str]) -> str | None:
-    """The first of *selectors* that names no rule (a typo such as ``CON14``), or None."""
+    """The first of *selectors* that names no rule (a typo such as ``CON14``), or None.
+
+    No selectors load no rules: a run answered from the cache imports no rule module.
+    """
+    selectors = list(selectors)
+    if not selectors:
+        return None
     ids = [r.id for r in all_rules()]
     for sel in selectors:
         if sel.strip().upper() == "ALL" or code_shape(sel) is not None:
