@@ -79,20 +79,21 @@ def python_uploads(module: ast.Module, calls: list, aliases: dict[str, str]) -> 
             for t in targets:
                 if isinstance(t, ast.Name) and CREDENTIAL_PATH.search(text):
                     paths[t.id] = text
+    # each step once: (names it binds to what it read, reads a credential itself, names it reads)
+    steps: list[tuple[set[str], bool, set[str]]] = []
+    for node in assigns:
+        if isinstance(node, (ast.With, ast.AsyncWith)):
+            steps += [({item.optional_vars.id}, True, set()) for item in node.items
+                      if isinstance(item.optional_vars, ast.Name) and _reads_credential(item.context_expr, paths, aliases)]
+        elif node.value is not None:
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            steps.append(({n.id for t in targets for n in walk(t) if isinstance(n, ast.Name)},
+                          _reads_credential(node.value, paths, aliases),
+                          {n.id for n in walk(node.value) if isinstance(n, ast.Name)}))
     for _ in range(3):  # a few steps of flow through plain assignments
-        for node in assigns:
-            if isinstance(node, (ast.With, ast.AsyncWith)):
-                for item in node.items:
-                    if isinstance(item.optional_vars, ast.Name) and _reads_credential(item.context_expr, paths, aliases):
-                        tainted.add(item.optional_vars.id)
-                continue
-            if node.value is None:
-                continue
-            carries = _reads_credential(node.value, paths, aliases) or any(
-                isinstance(n, ast.Name) and n.id in tainted for n in walk(node.value))
-            if carries:
-                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-                tainted.update(n.id for t in targets for n in walk(t) if isinstance(n, ast.Name))
+        for bound, reads, names in steps:
+            if reads or not names.isdisjoint(tainted):
+                tainted.update(bound)
     found = []
     for name, call in calls:
         method = (name or "").rsplit(".", 1)[-1]

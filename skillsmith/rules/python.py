@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import sys
+import weakref
 
 from skillsmith.lang.python import (
     dotted,
@@ -490,13 +491,24 @@ def _own_module(script, name: str) -> bool:
                for rel in script.skill.files)
 
 
+#: the last skill asked about and its answer (the rule asks once per script, skill after skill)
+_SAYS_TO_INSTALL: list = [None, False]
+
+
 def _skill_says_to_install(script) -> bool:
     """Whether a file of the skill tells its reader to install Python packages (a Markdown file,
     a wrapper script that sets up a virtualenv, the script's own docstring)."""
     from skillsmith.lang.python_checklist import says_to_install
 
-    files = script.skill.files.values() if script.skill is not None else [script.file]
-    return any(f.text is not None and says_to_install(f.text) for f in files)
+    skill = script.skill
+    if skill is None:
+        return script.file.text is not None and says_to_install(script.file.text)
+    known, answer = _SAYS_TO_INSTALL
+    if known is not None and known() is skill:
+        return answer
+    answer = any(f.text is not None and says_to_install(f.text) for f in skill.files.values())
+    _SAYS_TO_INSTALL[:] = [weakref.ref(skill), answer]
+    return answer
 
 
 def _skill_names_package(script, name: str) -> bool:
