@@ -394,3 +394,52 @@ def test_a_path_its_interpreter_runs_after_xargs_needs_no_exec_bit(tmp_path):
     assert findings(root, "CON003") == []
     root = skill(tmp_path, "xargs-direct", body.replace("python3 ", ""), {"scripts/echo.py": PY})
     assert findings(root, "CON003") == [("scripts/echo.py", "CON003")]
+
+
+def test_a_pattern_with_a_digit_placeholder_names_the_files_it_matches(tmp_path):
+    """RES001 on real skills: "See `reference/llm0X-*.md` for attack playbooks" names llm08-vector-poisoning.md."""
+    refs = {"reference/llm08-vector-poisoning.md": "# Vector poisoning\n", "reference/guide.md": "# Guide\n"}
+    root = skill(tmp_path, "placeholder", "See `reference/llm0X-*.md` for attack playbooks.\n", refs)
+    assert findings(root, "RES001") == [("reference/guide.md", "RES001")]  # the pattern does not match guide.md
+    # an X that is a letter of a word is not a placeholder: `reference/llmX-*.md` names no llm08 file
+    root = skill(tmp_path, "word", "See `reference/llmX-*.md` for attack playbooks.\n", refs)
+    assert findings(root, "RES001") == [("reference/guide.md", "RES001"), ("reference/llm08-vector-poisoning.md", "RES001")]
+
+
+def test_example_paths_in_a_guide_to_writing_skills_are_not_missing_files(tmp_path):
+    """RES002 on real skills: skill-creator copies list `references/finance.md` under "**Examples**:" and
+    `scripts/rotate_pdf.py` in the list of a paragraph that starts with "Example:"."""
+    body = ("- **Examples**: `references/finance.md` for financial schemas, `references/mnda.md` for NDAs\n"
+            "- Keep large files out, e.g. `assets/logo.png`\n\n"
+            "Example: When building a `pdf-editor` skill, the analysis shows:\n\n"
+            "1. Rotating a PDF requires re-writing the same code each time\n"
+            "2. A `scripts/rotate_pdf.py` script would be helpful to store in the skill\n")
+    root = skill(tmp_path, "examples", body, {})
+    assert findings(root, "RES002") == []
+    own = body.replace("**Examples**: ", "").replace(", e.g.", "").replace("Example: When", "When")
+    root = skill(tmp_path, "own", own, {})
+    assert findings(root, "RES002") == [("SKILL.md", "RES002")] * 4
+
+
+def test_a_file_the_skill_makes_in_the_users_project_is_not_missing(tmp_path):
+    """RES002 on real skills: ln-741 "Generate `scripts/lint.sh` from the template", then "run `bash scripts/lint.sh`"."""
+    body = ("Generate `scripts/lint.sh` from `assets/lint_template.sh`.\n\n"
+            "1. Copy `assets/lint_template.sh` to `scripts/check.sh`\n"
+            "2. Run `bash scripts/lint.sh --all` and `bash scripts/check.sh`\n")
+    root = skill(tmp_path, "makes", body, {"assets/lint_template.sh": SH_OPTIONAL})
+    assert findings(root, "RES002") == []
+    # a verb that names the tool, not the file made ("Create the report with `scripts/report.py`"), and a link
+    # whose text starts with a verb, still cite files of the skill
+    body = "Create the report with `scripts/report.py`.\n\nSee [Create PR command](./create-pr.md).\n"
+    root = skill(tmp_path, "tool", body, {})
+    assert findings(root, "RES002") == [("SKILL.md", "RES002")] * 2
+
+
+def test_an_indented_field_of_a_listing_is_data_not_status(tmp_path):
+    """PYS053 on real skills: a demo prints each step's fields, the last ``f"  Info: {info}"``."""
+    script = ('#!/usr/bin/env python3\n"""Print one step of a demo environment."""\n'
+              'import sys\n\ninfo = {"step": 1}\nprint(f"  Reward: {0.5:.3f}")\nprint(f"  Info: {info}")\n'
+              'print(f"Info: wrote {len(info)} fields")\n')
+    root = skill(tmp_path, "fields", "Run `python3 scripts/step.py`.\n", {"scripts/step.py": script})
+    data = run_cli("check", ".", "--json", "--no-cache", cwd=root).json()["data"]
+    assert [(f["rule"], f["line"]) for f in data if f["rule"] == "PYS053"] == [("PYS053", 8)]
