@@ -443,3 +443,29 @@ def test_an_indented_field_of_a_listing_is_data_not_status(tmp_path):
     root = skill(tmp_path, "fields", "Run `python3 scripts/step.py`.\n", {"scripts/step.py": script})
     data = run_cli("check", ".", "--json", "--no-cache", cwd=root).json()["data"]
     assert [(f["rule"], f["line"]) for f in data if f["rule"] == "PYS053"] == [("PYS053", 8)]
+
+
+def test_code_in_a_python_block_and_a_projects_config_cite_no_file_of_the_skill(tmp_path):
+    """RES002 on real skills: ``sam_model_registry["vit_h"](checkpoint="sam.pth")`` in a ```python block read
+    as a link, and a CI workflow's ``- run: ./scripts/deploy.sh`` in a ```yaml block."""
+    body = ('```python\nsam = sam_model_registry["vit_h"](checkpoint="sam_vit_h.pth")\n```\n\n'
+            '```yaml\nsteps:\n  - run: ./scripts/deploy.sh\n```\n')
+    root = skill(tmp_path, "code", body, {})
+    assert findings(root, "RES002") == []
+    # the same link in prose, and the same path run in a shell block, are the skill's own citations
+    body = ('See [the checkpoint](checkpoint.pth).\n\n```bash\n./scripts/deploy.sh\n```\n')
+    root = skill(tmp_path, "prose", body, {})
+    assert findings(root, "RES002") == [("SKILL.md", "RES002")] * 2
+
+
+def test_the_scripts_of_a_repository_the_skill_clones_and_enters_are_the_clones(tmp_path):
+    """RES002 on real skills: openpi's SKILL.md runs ``git clone .../openpi.git``, ``cd openpi``, then
+    ``uv run scripts/serve_policy.py``: openpi's script, not one of the skill's."""
+    run = "```bash\nuv run scripts/serve_policy.py --env LIBERO\n```\n"
+    body = "```bash\ngit clone --recurse-submodules https://github.com/Physical-Intelligence/openpi.git\ncd openpi\n```\n\n" + run
+    root = skill(tmp_path, "clone", body, {})
+    assert findings(root, "RES002") == []
+    # cloned but not entered (or before the clone), the path is the skill's own
+    for name, own in (("not-entered", body.replace("cd openpi", "cd /tmp")), ("before", run + "\n" + body.replace(run, ""))):
+        root = skill(tmp_path, name, own, {})
+        assert findings(root, "RES002") == [("SKILL.md", "RES002")]
