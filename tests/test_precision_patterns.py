@@ -6,6 +6,9 @@ now) and the pattern the rule is for (still a finding), and runs ``check`` on it
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 from conftest import run_cli, write_tree
 from test_precision_contract import PY, skill
 from test_precision_contract import findings as unsorted_findings
@@ -469,3 +472,69 @@ def test_the_scripts_of_a_repository_the_skill_clones_and_enters_are_the_clones(
     for name, own in (("not-entered", body.replace("cd openpi", "cd /tmp")), ("before", run + "\n" + body.replace(run, ""))):
         root = skill(tmp_path, name, own, {})
         assert findings(root, "RES002") == [("SKILL.md", "RES002")]
+
+
+def test_a_describing_comment_after_the_imports_is_named_in_the_finding(tmp_path):
+    """CON004 on real skills: Anthropic's pdf scripts say what they do in ``# Converts each page ...``
+    after the imports; "nothing says what the script does" was untrue there."""
+    script = "import sys\n\n\n# Converts each page of a PDF to a PNG image.\n\n\ndef main():\n    print(sys.argv[1])\n\n\nmain()\n"
+    root = skill(tmp_path, "commented", "Run `python scripts/convert.py in.pdf`.\n", {"scripts/convert.py": script})
+    data = run_cli("check", ".", "--json", "--no-cache", "--select", "CON004", cwd=root).json()["data"]
+    assert [f["message"].split("; ", 1)[1] for f in data] == ["the comment at line 4 says what the script does: make it the docstring"]
+    bare = script.replace("# Converts each page of a PDF to a PNG image.\n", "")
+    root = skill(tmp_path, "bare", "Run `python scripts/convert.py in.pdf`.\n", {"scripts/convert.py": bare})
+    data = run_cli("check", ".", "--json", "--no-cache", "--select", "CON004", cwd=root).json()["data"]
+    assert [f["message"].split("; ", 1)[1] for f in data] == ["nothing says what the script does: write its one-line description"]
+
+
+FSTRING_EPILOG = '''#!/usr/bin/env python3
+"""Convert a document to Markdown."""
+import argparse
+
+MODEL = "small"
+
+
+def main():
+    parser = argparse.ArgumentParser(
+        description="Convert a document to Markdown",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog=f"""
+Examples:
+  # Convert a paper
+  python convert.py paper.pdf out.md
+
+  # Pick the model
+  python convert.py slides.pptx slides.md --model {MODEL}
+  python convert.py image.jpg image.md --model large
+
+Environment:
+  API_KEY    the key
+""",
+    )
+    parser.add_argument("src")
+    parser.add_argument("dst")
+    parser.add_argument("--model", default=MODEL)
+    args = parser.parse_args()
+    print(args.src, args.dst, args.model)
+
+
+if __name__ == "__main__":
+    main()
+'''
+
+
+def test_the_examples_of_an_f_string_epilog_are_the_scripts_own(tmp_path):
+    """CON006 on real skills: markitdown's convert_with_ai.py lists worked examples in an f-string epilog, blank
+    lines between them; the finding said "nothing in the script says", and fix took none of them."""
+    root = skill(tmp_path, "epilog", "Convert documents.\n", {"scripts/convert.py": FSTRING_EPILOG})
+    data = run_cli("check", ".", "--json", "--no-cache", "--select", "CON006", cwd=root).json()["data"]
+    assert [f["rule"] for f in data] == ["CON006"] and "by hand" not in data[0]["message"]
+    before = subprocess.run([sys.executable, "scripts/convert.py", "a", "b"], cwd=root, capture_output=True, text=True)
+    run_cli("fix", "scripts/", "--select", "CON006", cwd=root)
+    text = (root / "scripts/convert.py").read_text()
+    docstring = text.split('"""', 2)[1]
+    # the author's lines, without the one that interpolates a value the docstring cannot know
+    assert "python convert.py paper.pdf out.md" in docstring and "python convert.py image.jpg image.md --model large" in docstring
+    assert "{MODEL}" not in docstring and "slides.pptx" not in docstring
+    after = subprocess.run([sys.executable, "scripts/convert.py", "a", "b"], cwd=root, capture_output=True, text=True)
+    assert (after.returncode, after.stdout, after.stderr) == (before.returncode, before.stdout, before.stderr) == (0, "a b small\n", "")
