@@ -97,3 +97,13 @@ def test_a_plugin_that_a_marketplace_defines_is_a_claude_code_plugin(tmp_path):
     market("./plugins/other", "./plugins/release")  # the cache keys on the marketplace as on the skill's files
     r = run_cli("check", str(skill_dir), "--json", env=env)
     assert (r.code, r.json()["data"]) == (0, []), r.stdout
+
+
+def test_an_empty_argument_hint_is_as_good_as_none(tmp_path):
+    """terrylica's no-argument skills write ``argument-hint: ""``: a string, shown as no hint; SPC031
+    took it for a wrong type while ``argument-hint:`` (null) passed."""
+    skill = shutil.copytree(PORTABLE, tmp_path / "release-notes")
+    text = (skill / "SKILL.md").read_text()
+    for value, expected in (('""', []), ("4", ["SPC031"])):
+        (skill / "SKILL.md").write_text(text.replace('argument-hint: "[version]"', f"argument-hint: {value}"))
+        assert [rule for rule, _, _ in found(skill, "--no-cache", "--target", "claude-code")] == expected

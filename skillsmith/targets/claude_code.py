@@ -64,7 +64,7 @@ ALIASES = {
 def field_problem(key: str, value: object) -> str | None:
     """Why *value* is not what Claude Code reads in the frontmatter field *key* (``SPC031``), or None."""
     kind = KINDS.get(ALIASES.get(key, key))
-    if kind is None or value is None:  # a field left empty is as good as absent
+    if kind is None or value is None or value == "":  # a field left empty (``argument-hint: ""``) is as good as absent
         return None
     if kind == "flag":
         return None if isinstance(value, bool) else f"'{key}' must be true or false, not a {yaml_type(value)}"
