@@ -86,7 +86,11 @@ def test_skills_of_two_checked_folders_meet_only_in_their_own_collections(tmp_pa
     # two repositories given in one run, each with a skill named `pdf` outside any skills folder
     write_tree(tmp_path, {"repo-a/pdf/SKILL.md": skill_md("pdf"), "repo-b/pdf/SKILL.md": skill_md("pdf")})
     assert run_cli("check", "repo-a", "repo-b", "--json", "--no-cache", cwd=tmp_path).json()["data"] == []
-    # one repository with it twice (two folders that are not skills folders): one collection
+    # one repository with it in two folders that are not skills folders (jscraik keeps Codex's system
+    # skills in skills-system/ apart from utilities/): no host loads the two side by side
     write_tree(tmp_path, {"repo-c/tools/pdf/SKILL.md": skill_md("pdf"), "repo-c/extra/pdf/SKILL.md": skill_md("pdf")})
-    assert found(run_cli("check", "repo-c", "--json", "--no-cache", cwd=tmp_path)) == [
-        "SPC021 repo-c/extra/pdf/SKILL.md:2", "SPC021 repo-c/tools/pdf/SKILL.md:2"]
+    assert run_cli("check", "repo-c", "--json", "--no-cache", cwd=tmp_path).json()["data"] == []
+    # two siblings with one name (a copied SKILL.md): the copy gets SPC008, the original hears of the clash
+    write_tree(tmp_path, {"repo-c/tools/pdf-copy/SKILL.md": skill_md("pdf")})
+    assert found(run_cli("check", "repo-c", "--json", "--no-cache", "--select", "SPC008,SPC021", cwd=tmp_path)) == [
+        "SPC008 repo-c/tools/pdf-copy/SKILL.md:2", "SPC021 repo-c/tools/pdf/SKILL.md:2"]

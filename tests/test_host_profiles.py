@@ -77,3 +77,33 @@ def test_a_plugin_manifest_added_later_changes_the_cached_target(tmp_path):
     for given in (plugin / "skills" / "release-notes", plugin / "skills"):
         r = run_cli("check", str(given), "--json", env=env)
         assert (r.code, r.json()["data"]) == (0, []), r.stdout
+
+
+def test_a_plugin_that_a_marketplace_defines_is_a_claude_code_plugin(tmp_path):
+    """levnikolaevich's skills: no plugin.json, the root's .claude-plugin/marketplace.json defines each
+    plugin (``"source": "./plugins/agile-workflow"``, ``"strict": false``); Claude Code reads their fields."""
+    repo = tmp_path / "repo"
+    shutil.copytree(PORTABLE, repo / "plugins" / "release" / "skills" / "release-notes")
+    skill_dir = repo / "plugins" / "release" / "skills" / "release-notes"
+    env = {"SKILLSMITH_CACHE_DIR": str(tmp_path / "cache")}
+
+    def market(*sources):
+        plugins = [{"name": s.rsplit("/", 1)[-1], "source": s, "strict": False} for s in sources]
+        write_tree(repo, {".claude-plugin/marketplace.json": json.dumps({"name": "m", "plugins": plugins}) + "\n"})
+
+    assert [f["rule"] for f in run_cli("check", str(skill_dir), "--json", env=env).json()["data"]] == ["SPC030"]
+    market("./plugins/other")  # a marketplace that lists other plugins does not make this one Claude Code's
+    assert [f["rule"] for f in run_cli("check", str(skill_dir), "--json", env=env).json()["data"]] == ["SPC030"]
+    market("./plugins/other", "./plugins/release")  # the cache keys on the marketplace as on the skill's files
+    r = run_cli("check", str(skill_dir), "--json", env=env)
+    assert (r.code, r.json()["data"]) == (0, []), r.stdout
+
+
+def test_an_empty_argument_hint_is_as_good_as_none(tmp_path):
+    """terrylica's no-argument skills write ``argument-hint: ""``: a string, shown as no hint; SPC031
+    took it for a wrong type while ``argument-hint:`` (null) passed."""
+    skill = shutil.copytree(PORTABLE, tmp_path / "release-notes")
+    text = (skill / "SKILL.md").read_text()
+    for value, expected in (('""', []), ("4", ["SPC031"])):
+        (skill / "SKILL.md").write_text(text.replace('argument-hint: "[version]"', f"argument-hint: {value}"))
+        assert [rule for rule, _, _ in found(skill, "--no-cache", "--target", "claude-code")] == expected

@@ -220,6 +220,25 @@ def shell_header(lines: list[str]) -> Header | None:
     return parse_block(block, start + 1, "comment")
 
 
+#: a module-level line that may come before a script's describing comment
+_PREAMBLE = re.compile(r"^(?:import\s|from\s+\S+\s+import\s|#!|#.*coding[:=]|\s*$)")
+
+
+def describing_comment(lines: list[str]) -> int | None:
+    """The line of the comment that says what a Python script does when it stands after the
+    imports instead of in a docstring (``# Converts each page of a PDF to a PNG image.``), or None."""
+    for number, text in enumerate(lines[:60], 1):
+        stripped = text.strip()
+        if stripped.startswith("#") and not stripped.startswith("#!"):
+            body = stripped.lstrip("#").strip()
+            if len(body.split()) >= 3 and describes(body):
+                return number
+            continue
+        if not _PREAMBLE.match(text):
+            return None
+    return None
+
+
 def python_header(docstring: str | None, first_line: int) -> Header | None:
     if docstring is None:
         return None

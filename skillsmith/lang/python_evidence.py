@@ -741,13 +741,15 @@ def script_facts(code: str, filename: str | None, module: ast.Module | None = No
         epilog = python.keyword(call, "epilog")
         if epilog is not None:
             text = _literal(epilog.value)
-            if not isinstance(text, str):
+            if isinstance(epilog.value, ast.JoinedStr):
+                text = _constant_text(epilog.value)
+            elif not isinstance(text, str):
                 ref = python.dotted(epilog.value)
                 text = _module_string(module, ref) if ref else None
             if isinstance(text, str):
                 # the lines that run the script (an explanation under an example is not one)
                 sf.epilog_examples = [e.replace("%(prog)s", sf.prog) for e in examples_in(text)
-                                      if "%(prog)s" in e or sf.prog in e or name in e]
+                                      if ("%(prog)s" in e or sf.prog in e or name in e) and _INTERPOLATED not in e]
         sf.parser = _read_parser(sf, call)
     return sf
 
@@ -758,17 +760,28 @@ def examples_in(text: str) -> list[str]:
     for i, line in enumerate(lines):
         if re.fullmatch(r"(usage )?examples?( of use)?:?", line.strip().lower()):
             items = []
+            blank = False
             for item in lines[i + 1:]:
                 if not item.strip():
-                    if items:
-                        break
+                    blank = True
                     continue
-                if not item[:1].isspace() and item.strip().endswith(":"):
-                    break
+                if blank and items and not item[:1].isspace() or not item[:1].isspace() and item.strip().endswith(":"):
+                    break  # the section ends at a blank line before unindented text, or at the next heading
+                blank = False
                 if not item.strip().startswith("#"):
                     items.append(re.sub(r"^[$>]\s+", "", item.strip()))
             return items
     return []
+
+
+#: what stands in an f-string's text for each value it interpolates (no example line keeps one)
+_INTERPOLATED = "\x00"
+
+
+def _constant_text(node: ast.JoinedStr) -> str:
+    """The text of an f-string with each interpolated value as ``_INTERPOLATED``."""
+    return "".join(v.value if isinstance(v, ast.Constant) and isinstance(v.value, str) else _INTERPOLATED
+                   for v in node.values)
 
 
 def _module_string(module: ast.Module, name: str) -> str | None:

@@ -124,11 +124,12 @@ def extract(lines: list[str], first_line: int, owner: str | None = None) -> list
     as one (``python3 scripts/x.py ...``). A path through another folder is another skill's.
     """
     found: list[Citation] = []
-    shown = example_documents(lines)
+    shown, code = fenced_blocks(lines)
     for index, text in enumerate(lines):
         if index in shown:
             continue
-        has_link, has_path = "](" in text, "scripts/" in text or "references/" in text or "assets/" in text
+        has_link = "](" in text and index not in code  # code: ``f["a"](b)`` is a call
+        has_path = "scripts/" in text or "references/" in text or "assets/" in text
         if not (has_link or has_path or "]:" in text or ".md" in text):
             continue
         lineno = first_line + index
@@ -188,31 +189,50 @@ _FENCE = re.compile(r"^\s*(```|~~~)")
 _FENCE_RUN = re.compile(r"^\s*(`{3,}|~{3,})\s*([^\s`]*)")
 
 
-def example_documents(lines: list[str]) -> set[int]:
-    """0-based indexes of the lines inside fenced blocks of Markdown (```` ```markdown ````, ```` ```md ````):
-    a document shown as an example, whose links and paths are the example's, not the skill's.
+#: the info strings of fences that hold prose, where ``[text](target)`` may still be read as a link
+_PROSE_FENCES = frozenset({"", "text", "txt", "plain", "plaintext"})
+
+
+def fence_info(lines: list[str]) -> dict[int, str]:
+    """The 0-based index of each line inside a fenced block, and the block's info string in lower
+    case (``python``; ``""`` for a bare fence).
 
     A fence closes at a line of the same character at least as long (so a ```` ````markdown ````
     block may hold ```` ``` ```` blocks of its own).
     """
-    found: set[int] = set()
-    fence = ""
-    markdown = False
+    found: dict[int, str] = {}
+    fence = info = ""
     for index, text in enumerate(lines):
         if "```" not in text and "~~~" not in text:
-            if markdown:
-                found.add(index)
+            if fence:
+                found[index] = info
             continue
         m = _FENCE_RUN.match(text)
         if not fence:
             if m:
-                fence, markdown = m.group(1), m.group(2).lower() in ("markdown", "md")
+                fence, info = m.group(1), m.group(2).lower()
             continue
         if m and m.group(1)[0] == fence[0] and len(m.group(1)) >= len(fence) and not m.group(2):
-            fence, markdown = "", False
-        elif markdown:
-            found.add(index)
+            fence = ""
+        else:
+            found[index] = info
     return found
+
+
+def fenced_blocks(lines: list[str]) -> tuple[set[int], set[int]]:
+    """0-based indexes of the lines inside fenced blocks: (those of Markdown blocks, those of code
+    blocks). A Markdown block (```` ```markdown ````) is a document shown as an example; a code block
+    (```` ```python ````) holds code, where ``f["a"](b)`` is a call, not a link."""
+    markdown_lines: set[int] = set()
+    code_lines: set[int] = set()
+    for index, info in fence_info(lines).items():
+        if info in ("markdown", "md"):
+            markdown_lines.add(index)
+        elif info not in _PROSE_FENCES:
+            code_lines.add(index)
+    return markdown_lines, code_lines
+
+
 #: prose that asks for the span after it to be run: "Run `scripts/x.sh`"
 _RUN_VERB = re.compile(r"\b(run|execute|invoke|call|launch)(\s+(it|this|the\s+\w+))?\s*:?\s*$", re.IGNORECASE)
 _LAUNCHER = re.compile(

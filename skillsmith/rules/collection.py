@@ -12,7 +12,9 @@ keeps the hits on the skills that would report them.
 Which skills a host loads side by side (:func:`collection_of`): those of one skills folder
 (the nearest folder above named ``skills``: ``skills/``, ``.claude/skills/``,
 ``.agents/skills/``, a plugin's ``skills/``), else those of one plugin (the nearest folder
-above with ``.claude-plugin/plugin.json``), else those of the folder the run was given.
+above with ``.claude-plugin/plugin.json``), else the skill's siblings (the folders beside it:
+a repository's other folders are not loaded with it, unless a host is pointed at a folder
+that holds them all, which is then a skills folder).
 Claude Code names a plugin's skills ``plugin:skill``, so skills of two plugins never
 collide; copies of a skill for several hosts (``skills/x`` and ``.claude/skills/x``) are in
 different skills folders and do not collide either.
@@ -84,8 +86,8 @@ def collection_of(root: Path, top: Path | None) -> tuple[str, Path]:
 
     Searched from *root*'s parent up to *top* (the folder the run was given): the nearest
     folder named ``skills`` (``what`` is ``"skills folder"``), else the nearest plugin root
-    (``"plugin"``), else *top* itself (``"folder"``). A skill given on its own is in its
-    parent folder only: skills given one by one meet only when they are siblings.
+    (``"plugin"``), else its parent folder (``"folder"``): its siblings only. A repository
+    that keeps ``utilities/x`` and ``skills-system/x`` apart never loads both side by side.
     """
     parent = root.parent
     if top is None or top == root or top not in root.parents:
@@ -97,7 +99,7 @@ def collection_of(root: Path, top: Path | None) -> tuple[str, Path]:
         if _is_plugin(folder):
             return ("plugin", folder)
         if folder == top or folder.parent == folder:
-            return ("folder", top)
+            return ("folder", parent)
         folder = folder.parent
 
 

@@ -6,7 +6,7 @@ import re
 from pathlib import PurePosixPath
 
 from skillsmith import exitcodes
-from skillsmith.lang.header import HEAD_LINES
+from skillsmith.lang.header import HEAD_LINES, describing_comment
 from skillsmith.lang.interpreter import (
     python_shebang,
     SHEBANGS,
@@ -281,8 +281,11 @@ def header_missing(script):
                 return
             ev = script.py_evidence
             if ev is not None and not ev.can_create_docstring():
-                yield Hit(script.path, "no module docstring (description, Usage, Input, Output, Stderr, Exit, Examples); "
-                                       "nothing says what the script does: write its one-line description", fix=None)
+                said = describing_comment(script.file.lines)
+                why = (f"the comment at line {said} says what the script does: make it the docstring" if said else
+                       "nothing says what the script does: write its one-line description")
+                yield Hit(script.path, f"no module docstring (description, Usage, Input, Output, Stderr, Exit, Examples); {why}",
+                          fix=None)
                 return
         what = "module docstring" if script.language == "python" else "header comment block after the shebang"
         message = f"no {what} (description, Usage, Input, Output, Stderr, Exit, Examples)"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import re
 import sys
 import weakref
 
@@ -431,7 +432,8 @@ def status_on_stdout(script):
     ## What it does
     Flags `print(...)` calls without `file=` whose literal text is clearly status, not data:
     it starts with words like "Processing", "Loading", "Done", "Warning:", "Error:" or ends
-    with "...".
+    with "...". A field of a listing is data: `f"  Info: {info}"` right after
+    `f"  Reward: {reward}"` at the same indent is not flagged.
 
     ## Why is this bad?
     stdout is the agent's input. A progress line in it breaks `| jq` and every parser
@@ -453,6 +455,7 @@ def status_on_stdout(script):
     facts = _facts(script)
     if facts is None:
         return
+    printed = {}
     for name, call in facts.calls:
         if name != "print" or not call.args or keyword(call, "file") is not None:
             continue
@@ -460,17 +463,32 @@ def status_on_stdout(script):
             continue
         first = call.args[0]
         if isinstance(first, ast.Constant) and isinstance(first.value, str):
-            text = first.value
+            printed[call] = first.value
         elif isinstance(first, ast.JoinedStr):
             head = first.values[0] if first.values else None
             text = head.value if isinstance(head, ast.Constant) and isinstance(head.value, str) else ""
-            if not text and not first.values:
-                continue
-        else:
-            continue
-        if is_status_text(text):
+            if text or first.values:
+                printed[call] = text
+    fields = {(call.lineno, m.group(1)): m.group(2) for call, text in printed.items() if (m := _FIELD.match(text))}
+    for call, text in printed.items():
+        if is_status_text(text) and not _in_listing(call.lineno, text, fields):
             yield Hit(script.path, "status message on stdout; print it to sys.stderr",
                       call.lineno, call.col_offset + 1)
+
+
+#: an indented label before its value: ``f"  Reward: {reward}"``, one field of a listing
+_FIELD = re.compile(r"^([ \t]+)(\w+):\s*$")
+
+
+def _in_listing(line: int, text: str, fields: dict) -> bool:
+    """Whether the print at *line* is one field of a listing: it is ``"  Info: "`` and the print on the
+    line before or after gives another field at the same indent whose label is not status
+    (``"  Reward: "`` before ``"  Info: "``, ``"    Database: "`` before ``"    Created: "``)."""
+    m = _FIELD.match(text)
+    if m is None:
+        return False
+    return any((label := fields.get((near, m.group(1)))) is not None and not is_status_text(label + ":")
+               for near in (line - 1, line + 1))
 
 
 #: files that declare a skill's Python dependencies

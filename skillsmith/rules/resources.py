@@ -85,9 +85,20 @@ def named_elsewhere(rel: str, names: dict[str, frozenset[str]]) -> bool:
             continue
         if not wanted.isdisjoint(got):
             return True
-        if any("*" in g and "." in g and (fnmatch.fnmatchcase(rel, g) or fnmatch.fnmatchcase(parts[-1], g)) for g in got):
+        if any("*" in g and "." in g and names_by_pattern(g, rel) for g in got):
             return True  # a pattern: `reference/web-cache-deception*.md`
     return False
+
+
+#: a digit placeholder in a pattern: the ``X`` of ``reference/llm0X-*.md`` (not a letter of a word)
+_DIGIT_PLACEHOLDER = re.compile(r"(?<![A-Za-z])[XN]+(?![A-Za-z])")
+
+
+def names_by_pattern(pattern: str, rel: str) -> bool:
+    """Whether the glob *pattern* names *rel* (by path or file name); a run of ``X`` or ``N``
+    outside a word stands for digits: ``reference/llm0X-*.md`` names ``reference/llm08-x.md``."""
+    pattern = _DIGIT_PLACEHOLDER.sub(lambda m: "[0-9]" * len(m.group()), pattern)
+    return fnmatch.fnmatchcase(rel, pattern) or fnmatch.fnmatchcase(rel.rsplit("/", 1)[-1], pattern)
 
 
 @rule("RES001", "resource-not-cited", summary="A file of the skill (references/, assets/, any Markdown) is never named.", seed=SEED, scope="skill", severity="warning")
@@ -150,11 +161,16 @@ def cited_path_missing(skill):
     ```
 
     Use instead: cite the file that exists.
+
+    Not flagged: paths the text gives as examples ("**Examples**: `references/finance.md` for
+    financial schemas", a list under "Example: when building a `pdf-editor` skill ..."), files
+    the skill makes in the user's project ("Generate `scripts/lint.sh` from the template"), and
+    files another skill holds ("the `neon-functions` skill's `references/ai-sdk.md`").
     """
     doc = skill.doc
     if doc is None:
         return
-    fenced = None
+    fenced = made = configs = cloned = None
     for c in doc.citations:
         if fenced is None:
             fenced = citations.fenced_lines(doc.file.lines)
@@ -165,8 +181,20 @@ def cited_path_missing(skill):
             continue  # a pattern or placeholder, not a path
         if skill.exists(target):
             continue
-        if in_another_skill(doc.file.lines, c, fenced):
+        if in_another_skill(doc.file.lines, c, fenced) or is_illustrative(doc.file.lines, c):
             continue
+        if cloned is None:
+            cloned = entered_clone(doc.file.lines)
+        if cloned and c.line > cloned and c.line in fenced:
+            continue  # a script of the repository the skill clones and enters (`git clone .../openpi.git`, `cd openpi`)
+        if configs is None:
+            configs = {i + 1 for i, info in citations.fence_info(doc.file.lines).items() if info in CONFIG_LANGUAGES}
+        if c.line in configs:
+            continue  # a path in a project's config (a CI workflow's `run: ./scripts/deploy.sh`): the project's file
+        if made is None:
+            made = made_by_skill(doc.citations)
+        if target in made:
+            continue  # a file the skill makes in the user's project: "Generate `scripts/lint.sh` from ..."
         actual = skill.resolve_case(target)
         if actual is not None:
             yield Hit(doc.file.path, f"{c.raw} does not exist; the file is {actual} (case differs, which breaks on case-sensitive file systems)", c.line, c.column)
@@ -188,7 +216,7 @@ def in_another_skill(lines: list[str], c, fenced: set[int]) -> bool:
     """Whether citation *c* names a file of another skill: the sentence says so right before it
     ("the `neon-functions` skill's `references/ai-sdk.md`"), or its code block follows a line that
     runs it from another skill's folder ("From the `scientific-schematics` skill directory:")."""
-    if _OTHER_SKILLS.search(c.text[:max(0, c.column - 1)]):
+    if _OTHER_SKILLS.search(_just_before(c)):
         return True
     if c.line not in fenced:
         return False
@@ -200,6 +228,82 @@ def in_another_skill(lines: list[str], c, fenced: set[int]) -> bool:
         if text:
             return bool(_OTHER_SKILL_FOLDER.search(text))
     return False
+
+
+#: a clone of a repository: ``git clone [--flags] URL [folder]``
+_GIT_CLONE = re.compile(r"\bgit\s+clone\s+(?:-\S+\s+)*(?P<url>\S+?)(?:\.git)?/?(?:\s+(?P<folder>[\w.-]+))?\s*(?:$|&&|;)")
+_CD = re.compile(r"(?:^|&&|;)\s*cd\s+(?P<folder>[\w.-]+)/?\s*(?:$|&&|;)")
+
+
+def entered_clone(lines: list[str]) -> int:
+    """The line on which SKILL.md enters a repository it clones (``git clone .../openpi.git`` then
+    ``cd openpi``), or 0: the paths its code cites after that are the clone's."""
+    clones: set[str] = set()
+    for number, text in enumerate(lines, 1):
+        if "clone" in text:
+            for m in _GIT_CLONE.finditer(text):
+                clones.add(m.group("folder") or m.group("url").rstrip("/").rsplit("/", 1)[-1])
+        if clones and "cd " in text:
+            for m in _CD.finditer(text.strip().lstrip("$ ")):
+                if m.group("folder") in clones:
+                    return number
+    return 0
+
+
+#: the languages of code blocks that show a project's configuration, whose paths are the project's
+CONFIG_LANGUAGES = frozenset({"yaml", "yml", "json", "jsonc", "json5", "toml", "ini", "cfg", "conf", "properties",
+                              "dockerfile", "docker", "hcl", "terraform", "tf", "xml", "env", "dotenv"})
+#: words right before a path that make it an example of a kind of file, not a file of the skill
+_EXAMPLE_LEAD = re.compile(r"(?:\be\.g\.|\bfor (?:example|instance)\b|\bsuch as\b|\bexamples?\W{0,4}:)", re.I)
+#: a paragraph that introduces a worked example: "Example: When building a `pdf-editor` skill ..."
+_EXAMPLE_PARAGRAPH = re.compile(r"^\W{0,4}(?:for )?example\b", re.I)
+#: a list item or a blank line (an example's list runs on through them)
+_LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d{1,3}[.)])\s")
+
+
+#: how far before a citation its sentence is read (a line of 40,000 links stays linear)
+_LEAD_WINDOW = 160
+
+
+def _just_before(c) -> str:
+    """The text right before citation *c* on its line, at most ``_LEAD_WINDOW`` characters."""
+    end = max(0, c.column - 1)
+    return c.text[max(0, end - _LEAD_WINDOW):end]
+
+
+def is_illustrative(lines: list[str], c) -> bool:
+    """Whether citation *c* is an example of a kind of file: the line gives it as one ("**Examples**:
+    `references/finance.md` for ...", "e.g. `assets/logo.png`"), or it sits in the list of a paragraph
+    that starts with "Example:"."""
+    if _EXAMPLE_LEAD.search(_just_before(c)):
+        return True
+    for before in range(c.line - 1, max(0, c.line - 8), -1):
+        text = lines[before - 1]
+        if not text.strip() or _LIST_ITEM.match(text):
+            continue
+        return bool(_EXAMPLE_PARAGRAPH.match(text.strip()))
+    return False
+
+
+#: a verb that makes the path that follows it ("Generate `scripts/lint.sh`", "Generates ... (`x`)")
+_MAKES = re.compile(r"\b(?:generat|creat|writ|produc|scaffold|emit)\w*\b(?P<between>[^`|\[\]]{0,40})[`*_(\s\"']*$", re.I)
+#: a copy or save into the path: "Copy `template.sh` to `scripts/lint.sh`"
+_INTO = re.compile(r"\b(?:cop(?:y|ies)|sav\w*|mov\w*|writ\w*|output\w*)\b.{0,80}\b(?:to|into|as)\s*[`*_\"']*$", re.I)
+#: words between the verb and the path that make the path the tool, not the thing made ("create it with `x`")
+_TOOL_WORDS = re.compile(r"\b(?:with|using|via|by|run\w*|from|see|in)\b|[.:;!?]\s", re.I)
+
+
+def made_by_skill(cited) -> set[str]:
+    """The paths SKILL.md says the skill makes: generated, created or written by it, or copied to."""
+    made = set()
+    for c in cited:
+        before = _just_before(c)
+        m = _MAKES.search(before)
+        if m and not _TOOL_WORDS.search(m.group("between")) or _INTO.search(before):
+            rel = skill_path(c.target).rel
+            if rel:
+                made.add(rel)
+    return made
 
 
 @rule("RES003", "path-escapes-skill", summary="SKILL.md cites an absolute, '~' or '..' path outside the skill.", seed="001 (paths)", scope="skill")

@@ -123,6 +123,9 @@ def hidden_unicode(subject):
     Reports zero-width characters, bidirectional controls and Unicode tag characters in any
     text file of a skill, with the code point and position. A byte-order mark at the very
     start of a file is not reported, nor a zero-width joiner inside an emoji (`🧑` U+200D `💻` shows one emoji).
+    A run of such characters is one finding, and tag characters are decoded to the text they
+    hide. A character that recurs alone through a file (the zero-width spaces of a copied web
+    page) is reported where it first stands, with how many more the file holds.
 
     ## Why is this bad?
     Agents read these characters; people reviewing the skill do not see them. They are how
@@ -138,13 +141,50 @@ def hidden_unicode(subject):
     text = f.text
     if not text or text.isascii():
         return
+    runs: list[list[int]] = []  # [start, end] of each run of hidden characters
     for m in _HIDDEN_RE.finditer(text):
         if m.group() == "\u200d" and _joins_emoji(text, m.start()):
             continue  # part of one visible emoji (🧑 U+200D 💻 shows as one)
-        line, col = f.line_col(m.start())
-        cp = ord(m.group())
-        name = unicodedata.name(m.group(), _name(cp))
-        yield Hit(f.path, f"hidden Unicode U+{cp:04X} ({_name(cp)}: {name})", line, col)
+        if runs and runs[-1][1] == m.start():
+            runs[-1][1] = m.end()
+        else:
+            runs.append([m.start(), m.end()])
+    singles: dict[str, list[int]] = {}  # a character that stands alone: where each one is
+    for start, end in runs:
+        if end - start == 1:
+            singles.setdefault(text[start], []).append(start)
+    for start, end in runs:
+        run = text[start:end]
+        line, col = f.line_col(start)
+        if len(run) == 1:
+            at = singles[run]
+            if at[0] != start:
+                continue  # told with the first one
+            message = _hidden_message(run) + (f"; {len(at) - 1} more in this file" if len(at) > 1 else "")
+        else:
+            message = _hidden_run_message(run)
+        yield Hit(f.path, message, line, col)
+
+
+def _hidden_message(ch: str) -> str:
+    cp = ord(ch)
+    return f"hidden Unicode U+{cp:04X} ({_name(cp)}: {unicodedata.name(ch, _name(cp))})"
+
+
+#: how much of the text hidden in tag characters a message shows
+_SHOWN_HIDDEN_TEXT = 80
+
+
+def _hidden_run_message(run: str) -> str:
+    """The message for a run of hidden characters: its length, its code points, and the text
+    that tag characters spell (U+E0041 is a hidden "A")."""
+    points = ", ".join(f"U+{cp:04X}" for cp in sorted({ord(ch) for ch in run})[:6])
+    spelled = "".join(chr(ord(ch) - 0xE0000) for ch in run if 0xE0020 <= ord(ch) <= 0xE007E)
+    message = f"{len(run)} hidden Unicode characters in a row ({points})"
+    if spelled:
+        shown = spelled[:_SHOWN_HIDDEN_TEXT] + ("..." if len(spelled) > _SHOWN_HIDDEN_TEXT else "")
+        message += f"; the tag characters spell {shown!r}"
+    return message
 
 
 def _is_emoji(ch: str) -> bool:

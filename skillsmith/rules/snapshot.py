@@ -42,9 +42,9 @@ COARSE_NS = 2_000_000_000
 #: the window of a finer timestamp: well above the kernel's clock tick (1-10 ms)
 FINE_NS = 100_000_000
 #: the files above a checked path that change what is found: the configuration, the ignore
-#: files, and a Claude Code plugin's manifest (which makes its skills claude-code's)
+#: files, and a Claude Code plugin's manifest or marketplace (which make its skills claude-code's)
 _UPWARD = ("skillsmith.toml", "pyproject.toml", ".gitignore", ".git/info/exclude", ".git/index", ".git/HEAD",
-           ".claude-plugin/plugin.json")
+           ".claude-plugin/plugin.json", ".claude-plugin/marketplace.json")
 
 
 def racy(st: os.stat_result | None = None, now_ns: int = 0, *, mtime_ns: int = 0, ctime_ns: int = 0) -> bool:

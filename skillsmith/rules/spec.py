@@ -654,7 +654,7 @@ def duplicate_skill_name(entries):
     the other. A collection is what a host loads side by side: one skills folder (the
     nearest folder above the skill named `skills`: `skills/`, `.claude/skills/`,
     `.agents/skills/`, a plugin's `skills/`), else one plugin (a folder with
-    `.claude-plugin/plugin.json`), else the folder `check` was given.
+    `.claude-plugin/plugin.json`), else the folder that holds the skill (its siblings).
 
     Skills of two different plugins may share a name: "Plugin skills use a
     `plugin-name:skill-name` namespace, so they cannot conflict with other levels" (Claude

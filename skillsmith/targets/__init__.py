@@ -122,11 +122,22 @@ def hosts_reading(field: str) -> tuple[Target, ...]:
     return tuple(t for t in TARGETS if t.reads(field))
 
 
-def evidence(root) -> tuple[bool, ...]:
-    """Whether each file of every target's ``evidence`` exists beside the skill folder *root*."""
+def evidence(root) -> tuple[tuple[int, int] | None, ...]:
+    """For each file of every target's ``evidence`` beside the skill folder *root*: its size and
+    modification time (a marketplace that comes to list the plugin changes the target), or None
+    when there is no such file."""
     import os
+    import stat
 
-    return tuple(os.path.isfile(os.path.join(root, rel)) for t in TARGETS for rel in t.evidence)
+    found = []
+    for rel in (rel for t in TARGETS for rel in t.evidence):
+        try:
+            st = os.stat(os.path.join(root, rel))
+        except (OSError, ValueError):
+            found.append(None)
+            continue
+        found.append((st.st_size, st.st_mtime_ns) if stat.S_ISREG(st.st_mode) else None)
+    return tuple(found)
 
 
 def detect(model) -> Target:

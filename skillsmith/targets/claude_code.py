@@ -11,8 +11,10 @@ https://github.com/anthropics/claude-code/blob/main/CHANGELOG.md (2.1.186: ``dis
 
 A skill is a Claude Code skill (:func:`is_claude_code_skill`) when it lives where only Claude
 Code looks for skills: a ``.claude/skills/`` folder (a project's or the user's), the ``skills/``
-folder of a Claude Code plugin (``.claude-plugin/plugin.json`` at the plugin's root), or a
-skill folder that is a plugin itself (its own ``.claude-plugin/plugin.json``).
+folder of a Claude Code plugin (``.claude-plugin/plugin.json`` at the plugin's root, or an entry
+of a marketplace's ``.claude-plugin/marketplace.json`` whose ``source`` is the plugin's folder: a
+plugin the marketplace defines, ``"strict": false``), or a skill folder that is a plugin itself
+(its own ``.claude-plugin/plugin.json``).
 """
 
 from __future__ import annotations
@@ -24,6 +26,12 @@ from skillsmith.model.frontmatter import yaml_type
 from skillsmith.targets import Target
 
 PLUGIN_MANIFEST = ".claude-plugin/plugin.json"
+MARKETPLACE = ".claude-plugin/marketplace.json"
+#: where a marketplace may stand, from a skill folder: beside ``skills/`` (the marketplace is the
+#: plugin, ``"source": "./"``) or at the root of ``plugins/NAME/skills/`` (each plugin a folder)
+MARKETPLACE_PLACES = ("../../" + MARKETPLACE, "../../../../" + MARKETPLACE)
+#: a marketplace larger than this is not read (untrusted input)
+MARKETPLACE_MAX_BYTES = 1024 * 1024
 
 #: what each field's value must be: "text" a string, "flag" a boolean, "names" a string or a
 #: list of strings, "mapping" a mapping, a tuple the strings it may be, None anything
@@ -56,7 +64,7 @@ ALIASES = {
 def field_problem(key: str, value: object) -> str | None:
     """Why *value* is not what Claude Code reads in the frontmatter field *key* (``SPC031``), or None."""
     kind = KINDS.get(ALIASES.get(key, key))
-    if kind is None or value is None:  # a field left empty is as good as absent
+    if kind is None or value is None or value == "":  # a field left empty (``argument-hint: ""``) is as good as absent
         return None
     if kind == "flag":
         return None if isinstance(value, bool) else f"'{key}' must be true or false, not a {yaml_type(value)}"
@@ -95,7 +103,30 @@ def is_claude_code_skill(model) -> bool:
     parts = root.parts
     if any(parts[i] == ".claude" and parts[i + 1] == "skills" for i in range(len(parts) - 1)):
         return True
-    return root.parent.name == "skills" and (root.parent.parent / PLUGIN_MANIFEST).is_file()
+    if root.parent.name != "skills":
+        return False
+    plugin = root.parent.parent
+    return (plugin / PLUGIN_MANIFEST).is_file() or any(
+        _lists_plugin(Path(os.path.normpath(root / place)), plugin) for place in MARKETPLACE_PLACES)
+
+
+def _lists_plugin(marketplace: Path, plugin: Path) -> bool:
+    """Whether the *marketplace* file has a plugin whose ``source`` is the folder *plugin*."""
+    try:
+        if not marketplace.is_file() or marketplace.stat().st_size > MARKETPLACE_MAX_BYTES:
+            return False
+        import json
+
+        data = json.loads(marketplace.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return False
+    entries = data.get("plugins") if isinstance(data, dict) else None
+    home = marketplace.parent.parent
+    for entry in entries if isinstance(entries, list) else ():
+        source = entry.get("source") if isinstance(entry, dict) else None
+        if isinstance(source, str) and not os.path.isabs(source) and os.path.normpath(home / source) == str(plugin):
+            return True
+    return False
 
 
 TARGET = Target(
@@ -108,5 +139,5 @@ TARGET = Target(
     fields=frozenset(KINDS),
     spellings=frozenset(ALIASES),
     field_problem=field_problem,
-    evidence=("../../" + PLUGIN_MANIFEST,),
+    evidence=("../../" + PLUGIN_MANIFEST, *MARKETPLACE_PLACES),
 )
