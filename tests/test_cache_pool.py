@@ -74,6 +74,7 @@ def two_skills(tmp_path):
 
 def test_second_run_comes_from_the_cache_and_a_change_invalidates_it(tmp_path):
     cache, env = two_skills(tmp_path)
+    time.sleep(0.25)  # past the clock granularity: files this fresh get no metadata or walk key (snapshot.racy)
     first = run_cli("check", str(tmp_path / "skills"), "--json", env=env)
     assert first.code == 10
     entries = cache_entries(cache)
@@ -95,6 +96,7 @@ def test_second_run_comes_from_the_cache_and_a_change_invalidates_it(tmp_path):
     # (an mtime in the past: one in the future, or too close to now, is not keyed on at all)
     skill_md = tmp_path / "skills" / "one" / "SKILL.md"
     os.utime(skill_md, ns=(skill_md.stat().st_atime_ns, skill_md.stat().st_mtime_ns - 10 * 10**9))
+    time.sleep(0.25)  # the change time is now: past its granularity too
     touched = run_cli("check", str(tmp_path / "skills"), "--json", env=env)
     assert messages(touched) == {"from the cache"}
     assert len(cache_entries(cache)) == 10  # new metadata and walk keys for "one", a new whole-run key
@@ -376,6 +378,7 @@ def test_after_an_edit_the_main_process_answers_the_unchanged_units_and_starts_n
     env = {"SKILLSMITH_CACHE_DIR": str(cache)}
     for i in range(40):  # more than the pool's threshold
         write_tree(tmp_path / "skills" / f"s{i:02d}", {"SKILL.md": ANGLE.format(name=f"s{i:02d}")})
+    time.sleep(0.25)  # past the clock granularity: files this fresh get no metadata or walk key (snapshot.racy)
     first = run_cli("check", str(tmp_path / "skills"), "--json", "--jobs", "2", env=env)
     assert first.code == 10
     plant(cache_entries(cache), "from the cache")
