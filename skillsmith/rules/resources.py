@@ -82,7 +82,8 @@ def placeholder_paths(skill) -> list[re.Pattern[str]]:
 
 def named_elsewhere(rel: str, names: dict[str, frozenset[str]]) -> bool:
     """Whether a file other than *rel* names it: by its path, its file name, or a folder that
-    holds it written as a folder (``themes/``)."""
+    holds it written as a folder (``themes/``), from the skill's root or from the naming file's
+    own folder (``docs/README.md`` naming ``pages/`` names ``docs/pages/x.md``)."""
     parts = rel.split("/")
     wanted = {rel, parts[-1], *("/".join(parts[:i]) + "/" for i in range(1, len(parts)))}
     for other, got in names.items():
@@ -90,6 +91,11 @@ def named_elsewhere(rel: str, names: dict[str, frozenset[str]]) -> bool:
             continue
         if not wanted.isdisjoint(got):
             return True
+        here = other.rsplit("/", 1)[0] + "/" if "/" in other else ""
+        if here and rel.startswith(here):  # named relative to the file that names it: docs/README.md's `pages/`
+            local = rel[len(here):].split("/")
+            if not {"/".join(local), *("/".join(local[:i]) + "/" for i in range(1, len(local)))}.isdisjoint(got):
+                return True
         if any("*" in g and "." in g and names_by_pattern(g, rel) for g in got):
             return True  # a pattern: `reference/web-cache-deception*.md`
     return False
@@ -316,7 +322,8 @@ def path_escapes_skill(skill):
     """
     ## What it does
     Flags links in `SKILL.md` that are absolute, start with `~`, use a drive letter, or climb
-    out of the skill with `..`.
+    out of the skill with `..`. A link to a plugin's command or skill by name
+    (`[agents](/uipath:uipath-agents)`) is not a path.
 
     ## Why is this bad?
     Skills are installed somewhere else than where they were written; such paths break on
@@ -333,9 +340,13 @@ def path_escapes_skill(skill):
     if doc is None:
         return
     for c in doc.citations:
-        why = skill_path(c.target).why if c.kind == "link" else None
+        why = skill_path(c.target).why if c.kind == "link" and not _COMMAND_LINK.match(c.target) else None
         if why:
             yield Hit(doc.file.path, f"{c.raw} {why}; cite paths relative to the skill", c.line, c.column)
+
+
+#: a link to a plugin's command or skill by name, ``/uipath:uipath-agents``: not a path
+_COMMAND_LINK = re.compile(r"^/[\w.-]+:[\w.-]+$")
 
 
 @rule("RES004", "reference-without-toc", summary="A reference over 300 lines has no table of contents.", seed=SEED, scope="skill", severity="warning")

@@ -10,6 +10,7 @@ from functools import lru_cache
 from typing import Callable, Iterator
 
 from skillsmith.model.citations import fenced_lines
+from skillsmith.model.skill import TEMPLATE_DIRS
 from skillsmith.rules.finding import Hit
 from skillsmith.rules.registry import rule
 
@@ -208,8 +209,8 @@ def download_piped_to_shell(subject):
     Flags `curl ... | sh`, `wget -O- ... | bash`, `bash <(curl ...)`, `sh -c "$(curl ...)"`
     and `curl ... | python` in scripts and in SKILL.md and references (where an agent would
     copy it from). Not flagged: `curl ... | python -c '...'` (the download is data for the
-    program), install hints a script prints (`echo "  curl ... | sh"`; in Python, a string not
-    handed to a shell), test modules and data (`test_x.py`, `tests/`, `fixtures/`), and in Markdown and
+    program), install hints a script prints, or shell code in Markdown prints
+    (`echo "MISSING: curl ... | sh"`; in Python, a string not handed to a shell), test modules and data (`test_x.py`, `tests/`, `fixtures/`), and in Markdown and
     text: a vendor's installer over HTTPS (a URL naming `install`, as installation docs show
     it), table rows (where `|` separates cells), and teaching material as for SEC050.
 
@@ -237,8 +238,8 @@ def download_piped_to_shell(subject):
     teaches = None
     for start in pipe_to_shell(text):
         line, col = f.line_col(start)
-        if not prose and printed_hint(f.lines[line - 1], col - 1, f.suffix == ".py"):
-            continue
+        if printed_hint(f.lines[line - 1], col - 1, f.suffix == ".py"):
+            continue  # in a script, or in shell code a skill shows: `|| echo "MISSING: curl ... | sh"`
         if prose:
             shown = f.lines[line - 1]
             if installer_shown(shown[col - 1:]) or shown.lstrip().startswith("|") or _COUNTER_EXAMPLE.search(shown):
@@ -501,13 +502,18 @@ SELF_MODIFY_KEYS = ((
     "your permissions", "your system prompt", "your instructions", "your memory", "your allowed", "chmod", "update-ref",
 ),)
 
+#: a comment that asks for secrecy
+_SECRECY = (r"\bwithout (?:telling|asking|informing|notifying|mentioning)\b"
+            r"|\b(?:do not|don't|never) (?:tell|mention|reveal|show|inform|disclose)\b[^.!?]{0,20}\buser\b"
+            r"|\bsecretly\b")
 _HIDDEN_CUES = re.compile(
     r"\b(?:you|agent|assistant|claude|model|llm|ai)\b[^.!?]{0,40}\b(?:must|should|shall|will|always|never|need to|have to)\b"
     r"|^(?:assistant|claude|agent|ai|llm|model|system|note to (?:the )?(?:assistant|agent|ai|model|claude))\s*:"
-    r"|\bwithout (?:telling|asking|informing|notifying|mentioning)\b"
-    r"|\b(?:do not|don't|never) (?:tell|mention|reveal|show|inform|disclose)\b[^.!?]{0,20}\buser\b"
-    r"|\bsecretly\b"
+    r"|" + _SECRECY
 )
+#: a template's hint to whoever fills it in: ``<!-- Describe when the agent should use each tool. -->``
+_FILL_IN = re.compile(r"^(?:describe|list|fill in|replace|explain|write|enter|provide|summari[sz]e|outline|specify|"
+                      r"include|add|state|document|todo)\b")
 _SUPPRESSION = re.compile(r"^\s*skillsmith:\s*ignore(?:-file)?\[")
 
 
@@ -766,6 +772,13 @@ def self_modification(subject):
     yield from _scan(file, self_modify, SELF_MODIFY_KEYS, "instruction to change the agent's own settings or permissions")
 
 
+def is_template(rel: str) -> bool:
+    """Whether *rel* is a document template or asset: in ``assets/``, ``templates/`` or ``template/``
+    (:data:`TEMPLATE_DIRS`), or named ``*template*``."""
+    parts = rel.lower().split("/")
+    return not TEMPLATE_DIRS.isdisjoint(parts[:-1]) or "template" in parts[-1]
+
+
 def html_comments(text: str) -> Iterator[tuple[int, str]]:
     """(offset, body) of each ``<!-- body -->`` in *text*; an unclosed ``<!--`` ends the scan."""
     pos = text.find("<!--")
@@ -786,7 +799,9 @@ def hidden_comment_instruction(subject):
     (`<!-- assistant: ... -->`, "you must", "the agent should"), ask for secrecy ("do not tell
     the user", "without asking", "secretly"), or hold any of the SEC050-SEC052 phrases.
     Not flagged: `skillsmith: ignore[...]` directives, notes to the file's editors ("do not
-    add here: ..."), comments inside code blocks (which render as written) and test data.
+    add here: ..."), a template's hints to whoever fills it in (`<!-- Describe when the agent
+    should use each tool. -->` in `assets/templates/`, unless it also asks for secrecy or holds
+    an SEC050-SEC052 phrase), comments inside code blocks (which render as written) and test data.
 
     ## Why is this bad?
     Rendered Markdown hides comments, so a human reviewing the skill never sees them; the agent
@@ -815,7 +830,10 @@ def hidden_comment_instruction(subject):
         body = " ".join(body.lower().split())
         if not body or _SUPPRESSION.match(body):
             continue
-        if _HIDDEN_CUES.search(body) or override(body) or exfiltration(body) or self_modify(body):
+        serious = override(body) or exfiltration(body) or self_modify(body) or re.search(_SECRECY, body)
+        if not serious and _FILL_IN.match(body) and is_template(file.rel):
+            continue  # "the agent" is the one the filled-in document describes
+        if serious or _HIDDEN_CUES.search(body):
             line, counted = line + text.count("\n", counted, start), start
             fenced = fenced_lines(file.lines) if fenced is None else fenced
             if line in fenced:
