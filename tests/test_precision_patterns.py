@@ -638,3 +638,44 @@ def test_a_templates_hint_to_whoever_fills_it_in_is_not_a_hidden_instruction(tmp
     root = skill(tmp_path, "secret", "Fill in `assets/templates/agent-sdd-template.md`.\n",
                  {"assets/templates/agent-sdd-template.md": secret})
     assert findings(root, "SEC053") == [("assets/templates/agent-sdd-template.md", "SEC053")]
+
+
+def test_code_that_asks_whether_the_project_has_a_file_cites_no_file_of_the_skill(tmp_path):
+    """RES002 on real skills: sync-skills-lock checks the adopting repository's own checker,
+    ``if [[ -f scripts/check-local-patches.sh ]]`` and ``if ! git ls-files -- scripts/local-patches/``."""
+    body = ("```bash\nif [[ -f scripts/check-local-patches.sh && -d scripts/local-patches/ ]]; then\n  echo ok\nfi\n"
+            "if ! git ls-files --others -- scripts/local-patches/ > list; then exit 1; fi\n"
+            "git show HEAD:scripts/check-local-patches.sh\n```\n")
+    root = skill(tmp_path, "probe", body, {})
+    assert findings(root, "RES002") == []
+    root = skill(tmp_path, "runs", "```bash\nbash scripts/check-local-patches.sh\n```\n", {})
+    assert findings(root, "RES002") == [("SKILL.md", "RES002")]
+
+
+def test_a_shell_file_that_returns_outside_a_function_is_a_library(tmp_path):
+    """CON006, CON009, SHL001 on real skills: reassign-lib.sh ends its top level in ``|| return 1`` and
+    forbids ``set -euo pipefail``: it is sourced (bash refuses ``return`` in a script it runs)."""
+    lib = ('# Helpers for reassigning sub-issues; source this file.\n'
+           'LIB_DIR=$(cd -- "$(dirname -- "${BASH_SOURCE[0]}")" && pwd) || return 1\n'
+           'if [[ ! -x "$LIB_DIR/reassign.sh" ]]; then\n  echo "reassign.sh is not executable; running it with bash" >&2\nfi\n'
+           'reassign_one() {\n  bash "$LIB_DIR/reassign.sh" "$@"\n}\n')
+    # SKILL.md resolves the file through a variable (`source "$LIB"`), which names no path
+    body = "The helpers live in `scripts/reassign-lib.sh`; resolve it and `source \"$LIB\"`, then `reassign_one 12 34`.\n"
+    root = skill(tmp_path, "lib", body, {"scripts/reassign-lib.sh": lib, "scripts/reassign.sh": SH_OPTIONAL})
+    ran = subprocess.run(["bash", "-c", f'source "{root}/scripts/reassign-lib.sh" && type reassign_one'], capture_output=True)
+    assert ran.returncode == 0
+    assert [r for p, r in findings(root, "CON001", "CON006", "CON009", "SHL001", "SHL003") if p.endswith("reassign-lib.sh")] == []
+
+
+def test_a_references_table_of_flags_or_settings_describes_them(tmp_path):
+    """SEC051/SEC052 on real skills: mirrored tool docs list ``| --yolo | Skip approval dialogs |``,
+    ``| env | Environment variables passed to the server process |``; SEC052 on a prohibition,
+    "skill bodies cannot grant tool access or bypass confirmation"."""
+    table = ("| flag | what it does |\n|---|---|\n| `--yolo` | Skip approval dialogs |\n"
+             "| `env` | Environment variables passed to the server process |\n")
+    body = "See `references/cli.md`.\n\nLoaded skill bodies cannot grant governed tool access or bypass confirmation checks.\n"
+    root = skill(tmp_path, "tables", body, {"references/cli.md": "# CLI\n\n" + table})
+    assert findings(root, "SEC051", "SEC052") == []
+    # the same rows in SKILL.md itself, and the sentence as an instruction, are still read
+    root = skill(tmp_path, "own", "Start with `--yolo` and bypass confirmation checks.\n", {})
+    assert findings(root, "SEC052") == [("SKILL.md", "SEC052")]

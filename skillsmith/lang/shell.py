@@ -360,6 +360,20 @@ def error_ranges(root) -> list[tuple[int, int]]:
     return [(n.start_byte, n.end_byte) for n in walk(root) if n.type == "ERROR" or n.is_missing]
 
 
+def returns_outside_functions(root, data: bytes, nodes: list | None = None) -> bool:
+    """Whether a ``return`` stands outside every function: bash runs it only in a sourced file
+    (``cd "$dir" || return 1`` in a library); an executed script stops there with an error."""
+    for cmd in commands(root, data, nodes):
+        if cmd.name != "return":
+            continue
+        parent = cmd.node.parent
+        while parent is not None and parent.type != "function_definition":
+            parent = parent.parent
+        if parent is None:
+            return True
+    return False
+
+
 def top_level_is_library(root, data: bytes) -> bool:
     """Only definitions at top level: functions, assignments, declarations, ``source``, ``set``."""
     allowed_cmds = {"source", ".", "set", "shopt", "export", "readonly", "declare", "typeset", "local", "return", ":", "true"}

@@ -69,14 +69,19 @@ _PLACEHOLDER_PATH = re.compile(r"`([\w./-]*\{[\w-]{1,40}\}[\w./{}-]{0,200})`")
 
 
 def placeholder_paths(skill) -> list[re.Pattern[str]]:
-    """Patterns for the paths SKILL.md names with ``{placeholder}`` segments, one segment each."""
+    """Patterns for the paths SKILL.md names with ``{placeholder}`` segments. A placeholder in a file
+    name stands for one segment; a placeholder folder (``{category}/``) for one folder or more:
+    ``references/{category}/README.md`` names ``references/rest-api/issues/README.md``."""
     doc = skill.doc
     if doc is None or doc.file.text is None:
         return []
     found = []
     for m in _PLACEHOLDER_PATH.finditer(doc.file.text):
         parts = re.split(r"\{[\w-]*\}", m.group(1).lstrip("./"))
-        found.append(re.compile("[^/]+".join(re.escape(part) for part in parts)))
+        pattern = re.escape(parts[0])
+        for part in parts[1:]:
+            pattern += ("[^/]+(?:/[^/]+)*" if part.startswith("/") else "[^/]+") + re.escape(part)
+        found.append(re.compile(pattern))
     return found
 
 
@@ -206,6 +211,8 @@ def cited_path_missing(skill):
             made = made_by_skill(doc.citations)
         if target in made:
             continue  # a file the skill makes in the user's project: "Generate `scripts/lint.sh` from ..."
+        if c.line in fenced and asks_the_project(_just_before(c)):
+            continue  # code that asks whether the project has it: `[[ -f scripts/x.sh ]]`, `git log -- scripts/x.sh`
         actual = skill.resolve_case(target)
         if actual is not None:
             yield Hit(doc.file.path, f"{c.raw} does not exist; the file is {actual} (case differs, which breaks on case-sensitive file systems)", c.line, c.column)
@@ -241,6 +248,21 @@ def in_another_skill(lines: list[str], c, fenced: set[int]) -> bool:
     return False
 
 
+#: a file test right before a path (``[[ -f ``, ``test -d "``)
+_FILE_TEST = re.compile(r"(?<![\w-])-[efdLhrsxw]\s+[\"']?$")
+#: where a command starts in a line of shell, and the words before a command
+_COMMAND_START = re.compile(r"[|;&(`]|\$\(")
+_SHELL_KEYWORDS = re.compile(r"^\s*(?:(?:if|elif|then|else|while|until|do|!)\s+)*")
+
+
+def asks_the_project(before: str) -> bool:
+    """Whether code whose text before a path is *before* asks about the project's copy of that
+    path: a file test (``[[ -f scripts/x.sh ]]``), or an argument of git (``git log -1 -- scripts/x.sh``,
+    ``git show HEAD:scripts/x.sh``), which reads the repository the agent works in."""
+    if _FILE_TEST.search(before):
+        return True
+    command = _SHELL_KEYWORDS.sub("", _COMMAND_START.split(before)[-1])
+    return command.startswith("git ")
 #: a clone of a repository: ``git clone [--flags] URL [folder]``
 _GIT_CLONE = re.compile(r"\bgit\s+clone\s+(?:-\S+\s+)*(?P<url>\S+?)(?:\.git)?/?(?:\s+(?P<folder>[\w.-]+))?\s*(?:$|&&|;)")
 _CD = re.compile(r"(?:^|&&|;)\s*cd\s+(?P<folder>[\w.-]+)/?\s*(?:$|&&|;)")
