@@ -679,3 +679,15 @@ def test_a_references_table_of_flags_or_settings_describes_them(tmp_path):
     # the same rows in SKILL.md itself, and the sentence as an instruction, are still read
     root = skill(tmp_path, "own", "Start with `--yolo` and bypass confirmation checks.\n", {})
     assert findings(root, "SEC052") == [("SKILL.md", "SEC052")]
+
+
+def test_a_skill_only_the_user_runs_needs_no_when(tmp_path):
+    """SPC017 on real skills: terrylica's ``tether`` skills set ``disable-model-invocation: true`` (run as /tether),
+    and Fandhe's Japanese descriptions end 「…」などで使用 ("used for requests like ...")."""
+    for name, fields, expected in (("user-only", "disable-model-invocation: true\n", []), ("model-picked", "", ["SPC017"])):
+        root = write_tree(tmp_path / name, {"SKILL.md": f"---\nname: {name}\ndescription: Tether the session to a GitHub issue.\n"
+                                                        f"{fields}---\n\n# Tether\n\nLink the issue.\n"})
+        assert [f["rule"] for f in run_cli("check", ".", "--json", "--no-cache", "--select", "SPC017", cwd=root).json()["data"]] == expected
+    jp = "description: GitHub Project のアイテムを更新する。「Status を In Progress に変更」などで使用。\n"
+    root = write_tree(tmp_path / "jp", {"SKILL.md": f"---\nname: jp\n{jp}---\n\n# jp\n\nUpdate items.\n"})
+    assert run_cli("check", ".", "--json", "--no-cache", "--select", "SPC017", cwd=root).json()["data"] == []
