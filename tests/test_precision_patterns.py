@@ -691,3 +691,29 @@ def test_a_skill_only_the_user_runs_needs_no_when(tmp_path):
     jp = "description: GitHub Project のアイテムを更新する。「Status を In Progress に変更」などで使用。\n"
     root = write_tree(tmp_path / "jp", {"SKILL.md": f"---\nname: jp\n{jp}---\n\n# jp\n\nUpdate items.\n"})
     assert run_cli("check", ".", "--json", "--no-cache", "--select", "SPC017", cwd=root).json()["data"] == []
+
+
+def test_a_list_of_what_a_detector_catches_and_a_servers_audit_log_are_not_instructions(tmp_path):
+    """SEC050 on real skills: hermes-agent's security reference lists under "**Detected patterns:**"
+    "- Instructions to ignore/disregard prior instructions"; SEC052 on a Proxmox guide's
+    "Post-upgrade: disable audit logging" (the server's journald, not the agent's audit)."""
+    guard = ("# Prompt injection protection\n\nContext files are scanned for prompt injection.\n\n"
+             "**Detected patterns:**\n- Instructions to ignore/disregard prior instructions\n- Hidden HTML comments\n")
+    files = {"references/security.md": guard, "references/install.md": "# Upgrade\n\n## Post-upgrade: disable audit logging\n"}
+    root = skill(tmp_path, "described", "Read `references/security.md` and `references/install.md`.\n", files)
+    assert findings(root, "SEC050", "SEC052") == []
+    said = {"references/security.md": guard.replace("**Detected patterns:**", "**Steps:**"),
+            "references/install.md": "# Upgrade\n\nThen disable audits and the sandbox.\n"}
+    root = skill(tmp_path, "said", "Read `references/security.md` and `references/install.md`.\n", said)
+    assert findings(root, "SEC050", "SEC052") == [("references/install.md", "SEC052"), ("references/security.md", "SEC050")]
+
+
+def test_a_script_linked_onto_the_path_and_run_by_that_name_is_shown_with_its_arguments(tmp_path):
+    """CON013 on real skills: terrylica links ``scripts/pushover-notify.sh`` to ``~/.local/bin/pushover-notify``
+    and then shows ``pushover-notify --title ... --service ...``."""
+    link = 'ln -sf "$HOME/.claude/skills/notify/scripts/notify.sh" ~/.local/bin/notify\n'
+    body = f"| `scripts/notify.sh` | sender |\n\n```bash\n{link}```\n\n```bash\nnotify --title Done --service build\n```\n"
+    root = skill(tmp_path, "notify", body, {"scripts/notify.sh": SH_REQUIRED})
+    assert findings(root, "CON013") == []
+    root = skill(tmp_path, "notify2", body.replace("notify --title Done --service build", "echo done"), {"scripts/notify.sh": SH_REQUIRED})
+    assert findings(root, "CON013") == [("SKILL.md", "CON013")]

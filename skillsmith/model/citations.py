@@ -244,6 +244,21 @@ _LAUNCHER = re.compile(
 )
 
 
+#: a Markdown list item: ``- x``, ``* x``, ``1. x``
+LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d{1,3}[.)])\s")
+
+
+def list_lead(lines: list[str], number: int, reach: int = 12) -> str | None:
+    """The line that introduces the list holding line *number* (1-based): the nearest line above
+    it, within *reach* lines, that is neither blank nor a list item ("**Detected patterns:**",
+    "Example: when building ..."), or None."""
+    for before in range(number - 1, max(0, number - reach), -1):
+        text = lines[before - 1]
+        if text.strip() and not LIST_ITEM.match(text):
+            return text
+    return None
+
+
 def fenced_lines(lines: list[str]) -> set[int]:
     """1-based numbers of the lines inside fenced code blocks (the fences excluded)."""
     inside, found = False, set()

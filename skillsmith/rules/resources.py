@@ -290,8 +290,6 @@ CONFIG_LANGUAGES = frozenset({"yaml", "yml", "json", "jsonc", "json5", "toml", "
 _EXAMPLE_LEAD = re.compile(r"(?:\be\.g\.|\bfor (?:example|instance)\b|\bsuch as\b|\bexamples?\W{0,4}:)", re.I)
 #: a paragraph that introduces a worked example: "Example: When building a `pdf-editor` skill ..."
 _EXAMPLE_PARAGRAPH = re.compile(r"^\W{0,4}(?:for )?example\b", re.I)
-#: a list item or a blank line (an example's list runs on through them)
-_LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d{1,3}[.)])\s")
 
 
 #: how far before a citation its sentence is read (a line of 40,000 links stays linear)
@@ -310,12 +308,8 @@ def is_illustrative(lines: list[str], c) -> bool:
     that starts with "Example:"."""
     if _EXAMPLE_LEAD.search(_just_before(c)):
         return True
-    for before in range(c.line - 1, max(0, c.line - 8), -1):
-        text = lines[before - 1]
-        if not text.strip() or _LIST_ITEM.match(text):
-            continue
-        return bool(_EXAMPLE_PARAGRAPH.match(text.strip()))
-    return False
+    lead = citations.list_lead(lines, c.line, reach=8)
+    return lead is not None and bool(_EXAMPLE_PARAGRAPH.match(lead.strip()))
 
 
 #: a verb that makes the path that follows it ("Generate `scripts/lint.sh`", "Generates ... (`x`)")

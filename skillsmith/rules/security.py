@@ -9,7 +9,7 @@ import unicodedata
 from functools import lru_cache
 from typing import Callable, Iterator
 
-from skillsmith.model.citations import fenced_lines
+from skillsmith.model.citations import LIST_ITEM, fenced_lines, list_lead
 from skillsmith.model.skill import TEMPLATE_DIRS
 from skillsmith.rules.finding import Hit
 from skillsmith.rules.registry import rule
@@ -409,7 +409,7 @@ _WRITES = rf"\b{_WRITE}(?!e?[sd]\b|able\b)\w*"  # not "edits", "edited", "editab
 _SELF_MODIFY = re.compile(
     rf"{_WRITES}\b[^.!?]{{0,60}}{_AGENT_FILES}"
     r"|--dangerously-skip-permissions|\bbypasspermissions\b|\bpermissions\.allow\b|--yolo\b"
-    r"|\b(?:disable|turn off|bypass|circumvent|skip)\s+(?:the\s+|your\s+|all\s+)?(?:sandbox\w*|safety checks?|guardrails?|permission (?:checks?|prompts?)|confirmations?|approvals?|the audit|audits?|hooks?)\b"
+    r"|\b(?:disable|turn off|bypass|circumvent|skip)\s+(?:the\s+|your\s+|all\s+)?(?:sandbox\w*|safety checks?|guardrails?|permission (?:checks?|prompts?)|confirmations?|approvals?|the audit|audits?(?!\s*(?:log|logging|logs|trail|socket|daemon|rules?)\b)|hooks?)\b"
     rf"|{_WRITES}\s+(?:(?:your|its)\s+own\s+(?:settings|configuration|config|permissions|system prompt|instructions|memory|allowed[- ]tools)"
     r"|your\s+(?:permissions|system prompt|instructions|memory|allowed[- ]tools))\b"  # "your config": the user's project's
     r"|(?P<chmod>\bchmod\s)|\bgit\s+update-ref\b"
@@ -574,6 +574,19 @@ def shown_as_example(line: str, span: tuple[int, int], fenced: bool) -> bool:
     )
 
 
+#: a line that introduces a list of what a detector finds: "**Detected patterns:**", "It blocks:"
+_DETECTED_LEAD = re.compile(r"\b(?:detect\w*|block\w*|flag\w*|catch\w*|caught|scan\w* for|red flags|indicators?|signs? of)\b", re.I)
+
+
+def listed_as_detected(lines: list[str], number: int) -> bool:
+    """Whether line *number* (1-based) is an item of a list that a detector's lead line introduces
+    ("**Detected patterns:**" then "- Instructions to ignore prior instructions")."""
+    if not LIST_ITEM.match(lines[number - 1]):
+        return False
+    lead = list_lead(lines, number)
+    return lead is not None and bool(_DETECTED_LEAD.search(lead))
+
+
 #: the heading of a table column of what not to do: "DON'T", "Anti-pattern", "Avoid", "❌ Bad"
 _FORBIDDING_HEADING = re.compile(r"\b(?:don'?t|do not|never|avoid|bad|wrong|anti-?patterns?|forbidden)\b|\u274c|\U0001f6ab", re.I)
 
@@ -613,7 +626,7 @@ def _scan(file, find: Callable[[str], tuple[int, int] | None], keys: tuple[tuple
             if teaches is None:
                 teaches = bool(_TEACHING.search(lowered(file.text)))
                 fenced = fenced_lines(file.lines) if teaches else set()
-            if teaches and shown_as_example(line, span, number in fenced):
+            if teaches and (shown_as_example(line, span, number in fenced) or listed_as_detected(file.lines, number)):
                 continue
         where = " (hidden in invisible Unicode characters)" if hidden else ""
         yield Hit(file.path, f"{what}: {quote(line[span[0]:span[1]])}{where}", number, 1)
@@ -681,7 +694,8 @@ def instruction_override(subject):
     previous, system or safety instructions, or announces a new system prompt. Teaching
     material is not flagged: in a text about attacks (prompt injection, jailbreaks, red
     teaming, detectors), a phrase shown as an example (quoted, in a table or a code block, on
-    a line that calls it an attack or an example); nor test data (`tests/`, `fixtures/`), nor
+    a line that calls it an attack or an example, in a list of what a detector catches:
+    "**Detected patterns:**"); nor test data (`tests/`, `fixtures/`), nor
     a table row of a reference (a file other than SKILL.md), which describes what its columns
     name.
 
