@@ -282,3 +282,31 @@ def test_python_that_exhausts_the_parser_is_skipped_not_an_internal_error(tmp_pa
     row, = r.json()["data"]
     assert row["status"] == "skipped" and "does not parse" in row["reason"]
     assert deep.read_bytes() == before
+
+
+def _depth_by_recursion(node, depth=1) -> int:
+    """libcst's tree depth as the ``ast`` gives it, by its definition: one level per node, and a
+    ``BoolOp`` of n values is n - 1 nested binary operations in libcst."""
+    import ast
+
+    if isinstance(node, ast.BoolOp) and len(node.values) > 2:
+        depth += len(node.values) - 2
+    return max([depth] + [_depth_by_recursion(child, depth + 1) for child in ast.iter_child_nodes(node)])
+
+
+@pytest.mark.parametrize("source", [
+    "",
+    "x = 1\n",
+    "x = " + " and ".join(["a"] * 60) + "\n",
+    "f(" * 40 + ")" * 40 + "\n",
+    "def f():\n    if a:\n        return [b or c or d or e for b in g if (h and i and j)]\n",
+    "class A:\n    def m(self, x: int = (1, [2, {3: 4}])) -> None:\n        try:\n            pass\n        except (E, F) as e:\n            raise\n",
+], ids=["empty", "flat", "bool-chain", "nested-calls", "comprehension", "class"])
+def test_libcst_depth_is_the_depth_of_the_tree_libcst_would_build(source):
+    """The guard that sends deep code through libcst in a forked child measures what it says."""
+    import ast
+
+    from skillsmith.fix.python import libcst_depth
+
+    module = ast.parse(source)
+    assert libcst_depth(module) == _depth_by_recursion(module)

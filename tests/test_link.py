@@ -220,3 +220,26 @@ def test_a_claude_md_that_imports_the_canonical_file_is_one_source(tmp_path):
     (root / "CLAUDE.md").write_text("@AGENT.md\n\nAlso: be brief.\n")  # more than the import: a copy of its own
     c = run_cli("check", str(root), "--json", "--no-cache")
     assert "SUC001" in {f["rule"] for f in c.json()["data"]}
+
+
+def test_a_skills_folder_of_links_one_per_skill_is_one_source(tmp_path):
+    """SUC001 on real skills: ``npx skills add`` makes ``.claude/skills/<name> -> ../../.agents/skills/<name>``
+    for each skill; a Claude-only skill may sit beside them as a folder of its own."""
+    root = tmp_path / "project"
+    for name in ("fmt", "lint"):
+        (root / ".agents" / "skills" / name).mkdir(parents=True)
+        (root / ".agents" / "skills" / name / "SKILL.md").write_text(f"---\nname: {name}\ndescription: Formats. Use when asked.\n---\n")
+    (root / "AGENTS.md").write_text("# Conventions\n")
+    (root / "CLAUDE.md").symlink_to("AGENTS.md")
+    claude = root / ".claude" / "skills"
+    claude.mkdir(parents=True)
+    for name in ("fmt", "lint"):
+        (claude / name).symlink_to(f"../../.agents/skills/{name}")
+    (claude / "only-claude").mkdir()
+    c = run_cli("check", str(root), "--json", "--no-cache", "--select", "SUC")
+    assert c.json()["data"] == [], c.stdout
+    # one real copy of a skill the canonical folder holds: the two drift
+    os.unlink(claude / "lint")
+    (claude / "lint").mkdir()
+    c = run_cli("check", str(root), "--json", "--no-cache", "--select", "SUC")
+    assert [f["rule"] for f in c.json()["data"]] == ["SUC001"]

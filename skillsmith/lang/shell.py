@@ -297,16 +297,36 @@ def functions(root, data: bytes, nodes: list | None = None) -> dict[str, object]
     return found
 
 
-def body_exit_codes(node, data: bytes, consts: dict[str, int], funcs: dict, depth: int = 0) -> set[int]:
-    """Exit codes reached by commands inside *node*, following called functions one level deep."""
+#: a variable or positional parameter as a whole word: ``$code``, ``${1}``
+_PARAM = re.compile(r"^\$\{?([A-Za-z_]\w*|\d)\}?$")
+#: a function's own copy of its first argument: ``local code="$1"``, ``rc=${1:-1}``
+_FIRST_ARG_COPY = re.compile(r"^(?:local\s+|declare\s+|typeset\s+)?([A-Za-z_]\w*)=[\"']?\$\{?1(?:[:}][^\"'\s]*)?[\"']?\s*$")
+
+
+def body_exit_codes(node, data: bytes, consts: dict[str, int], funcs: dict, depth: int = 0,
+                    first_arg: int | None = None) -> set[int]:
+    """Exit codes reached by commands inside *node*, following called functions one level deep.
+
+    *first_arg*: the code a call passed as the function's first argument (``die 2 "msg"``), which
+    its ``exit "$1"`` or ``local code="$1"; exit "$code"`` exits with."""
     codes: set[int] = set()
+    names = {"1"}
+    if first_arg is not None:
+        for line in text(node, data).splitlines():
+            m = _FIRST_ARG_COPY.match(line.strip())
+            if m:
+                names.add(m.group(1))
     for cmd in commands(node, data):
         if cmd.name == "exit" and cmd.args:
-            code = resolve_code(text(cmd.args[0], data), consts)
+            arg = text(cmd.args[0], data)
+            code = resolve_code(arg, consts)
+            if code is None and first_arg is not None and (m := _PARAM.match(unquote(arg))) and m.group(1) in names:
+                code = first_arg
             if code is not None:
                 codes.add(code)
         elif cmd.name in funcs and depth < 2:
-            codes |= body_exit_codes(funcs[cmd.name], data, consts, funcs, depth + 1)
+            passed = resolve_code(text(cmd.args[0], data), consts) if cmd.args else None
+            codes |= body_exit_codes(funcs[cmd.name], data, consts, funcs, depth + 1, passed)
     return codes
 
 
@@ -338,6 +358,20 @@ def error_ranges(root) -> list[tuple[int, int]]:
     if not root.has_error:
         return []
     return [(n.start_byte, n.end_byte) for n in walk(root) if n.type == "ERROR" or n.is_missing]
+
+
+def returns_outside_functions(root, data: bytes, nodes: list | None = None) -> bool:
+    """Whether a ``return`` stands outside every function: bash runs it only in a sourced file
+    (``cd "$dir" || return 1`` in a library); an executed script stops there with an error."""
+    for cmd in commands(root, data, nodes):
+        if cmd.name != "return":
+            continue
+        parent = cmd.node.parent
+        while parent is not None and parent.type != "function_definition":
+            parent = parent.parent
+        if parent is None:
+            return True
+    return False
 
 
 def top_level_is_library(root, data: bytes) -> bool:

@@ -19,8 +19,8 @@ _SPACES = re.compile(r"\s*")
 _TARGET_END = re.compile(r"[)\s>]")
 _REF_DEF = re.compile(r"^\s{0,3}\[[^\]]+\]:\s*<?(\S+?)>?(?:\s+.*)?$")
 #: a variable that holds this skill's folder, before a path in it: ``{baseDir}/``, ``$CLAUDE_SKILL_DIR/``,
-#: ``$SKILL_DIR/``, ``${SKILL_PATH}/`` (``$SKILLS_DIR`` is a folder of skills, ``$PLUGIN_ROOT`` another folder)
-_SKILL_VAR = r"(?:\$?\{baseDir\}|\$\{?(?:[A-Z]+_)?SKILL_?(?:DIR|PATH|ROOT|HOME)\}?)/"
+#: ``$SKILL_DIR/``, ``${SKILL_PATH}/``, a placeholder ``<this skill's folder>/`` (``$SKILLS_DIR`` is a folder of skills, ``$PLUGIN_ROOT`` another folder)
+_SKILL_VAR = r"(?:\$?\{baseDir\}|\$\{?(?:[A-Z]+_)?SKILL_?(?:DIR|PATH|ROOT|HOME)\}?|<[^<>\n]{0,40}(?i:skill)(?!s)[^<>\n]{0,40}>)/"
 _PATH = re.compile(rf"(?<![\w.@/$-])((?:{_SKILL_VAR}|\./)?(?:scripts|references|assets)/[\w.@+%/-]*[\w@+%/-])")
 #: this skill's files named through the folder that holds it: ``~/.claude/skills/NAME/scripts/x.py``,
 #: ``$SKILL_DIR/../NAME/scripts/x.sh``, ``skills/group/NAME/scripts/x.py`` (NAME is checked by the caller)
@@ -242,6 +242,21 @@ _LAUNCHER = re.compile(
     r"|uv\s+run(?:\s+--?[\w-]+(?:[= ][^\s=-]\S*)?)*\s+(?:python[23]?(?:\.\d+)?\s+)?"  # uv run [--with pkg] [python]
     r"|uvx\s+|pipx\s+run\s+|poetry\s+run\s+python3?\s+)?)$"  # a Python launcher
 )
+
+
+#: a Markdown list item: ``- x``, ``* x``, ``1. x``
+LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d{1,3}[.)])\s")
+
+
+def list_lead(lines: list[str], number: int, reach: int = 12) -> str | None:
+    """The line that introduces the list holding line *number* (1-based): the nearest line above
+    it, within *reach* lines, that is neither blank nor a list item ("**Detected patterns:**",
+    "Example: when building ..."), or None."""
+    for before in range(number - 1, max(0, number - reach), -1):
+        text = lines[before - 1]
+        if text.strip() and not LIST_ITEM.match(text):
+            return text
+    return None
 
 
 def fenced_lines(lines: list[str]) -> set[int]:

@@ -372,6 +372,8 @@ class Script:
             return "library"
         if shell.top_level_is_library(tree.root_node, self.file.data):
             return "library"
+        if not self.invoked and shell.returns_outside_functions(tree.root_node, self.file.data, self.sh_nodes):
+            return "library"  # `|| return 1` at top level: made to be sourced
         return "entry"
 
     def _python_role(self, folders: set[str], name: str) -> str:

@@ -766,8 +766,23 @@ def script_cited_bare(script):
         return
     if takes_nothing(script):
         return  # a script that reads no arguments is fully shown by its bare path
+    if run_under_link_name(script):
+        return  # linked onto PATH (`ln -s .../scripts/notify.sh ~/.local/bin/notify`) and shown run as `notify --title x`
     f, first = found[0]
     yield Hit(f.path, f"{script.rel} is cited without an invocation; show it with its arguments", first.line, first.column)
+
+
+def run_under_link_name(script) -> bool:
+    """Whether SKILL.md links the script onto the PATH under a name (``ln -sf ".../scripts/notify.sh"
+    ~/.local/bin/notify``) and shows that name run with arguments (``notify --title x``)."""
+    text = script.skill.doc.file.text if script.skill is not None and script.skill.doc is not None else None
+    if not text or "ln " not in text:
+        return False
+    link = re.compile(r"\bln\s+-\w*s\w*\s+[\"']?[^\s\"']*" + re.escape(script.rel) + r"[\"']?\s+[\"']?[^\s\"']*/([\w.-]{1,80})[\"']?")
+    for m in link.finditer(text):
+        if re.search(r"(?m)(?:^|[\s`$(])" + re.escape(m.group(1)) + r"\s+[^\s|&;`)]", text):
+            return True
+    return False
 
 
 def takes_nothing(script) -> bool:

@@ -64,20 +64,26 @@ _PLACEHOLDER_PATH = re.compile(r"`([\w./-]*\{[\w-]{1,40}\}[\w./{}-]{0,200})`")
 
 
 def placeholder_paths(skill) -> list[re.Pattern[str]]:
-    """Patterns for the paths SKILL.md names with ``{placeholder}`` segments, one segment each."""
+    """Patterns for the paths SKILL.md names with ``{placeholder}`` segments. A placeholder in a file
+    name stands for one segment; a placeholder folder (``{category}/``) for one folder or more:
+    ``references/{category}/README.md`` names ``references/rest-api/issues/README.md``."""
     doc = skill.doc
     if doc is None or doc.file.text is None:
         return []
     found = []
     for m in _PLACEHOLDER_PATH.finditer(doc.file.text):
         parts = re.split(r"\{[\w-]*\}", m.group(1).lstrip("./"))
-        found.append(re.compile("[^/]+".join(re.escape(part) for part in parts)))
+        pattern = re.escape(parts[0])
+        for part in parts[1:]:
+            pattern += ("[^/]+(?:/[^/]+)*" if part.startswith("/") else "[^/]+") + re.escape(part)
+        found.append(re.compile(pattern))
     return found
 
 
 def named_elsewhere(rel: str, names: dict[str, frozenset[str]]) -> bool:
     """Whether a file other than *rel* names it: by its path, its file name, or a folder that
-    holds it written as a folder (``themes/``)."""
+    holds it written as a folder (``themes/``), from the skill's root or from the naming file's
+    own folder (``docs/README.md`` naming ``pages/`` names ``docs/pages/x.md``)."""
     parts = rel.split("/")
     wanted = {rel, parts[-1], *("/".join(parts[:i]) + "/" for i in range(1, len(parts)))}
     for other, got in names.items():
@@ -85,6 +91,11 @@ def named_elsewhere(rel: str, names: dict[str, frozenset[str]]) -> bool:
             continue
         if not wanted.isdisjoint(got):
             return True
+        here = other.rsplit("/", 1)[0] + "/" if "/" in other else ""
+        if here and rel.startswith(here):  # named relative to the file that names it: docs/README.md's `pages/`
+            local = rel[len(here):].split("/")
+            if not {"/".join(local), *("/".join(local[:i]) + "/" for i in range(1, len(local)))}.isdisjoint(got):
+                return True
         if any("*" in g and "." in g and names_by_pattern(g, rel) for g in got):
             return True  # a pattern: `reference/web-cache-deception*.md`
     return False
@@ -195,6 +206,8 @@ def cited_path_missing(skill):
             made = made_by_skill(doc.citations)
         if target in made:
             continue  # a file the skill makes in the user's project: "Generate `scripts/lint.sh` from ..."
+        if c.line in fenced and asks_the_project(_just_before(c)):
+            continue  # code that asks whether the project has it: `[[ -f scripts/x.sh ]]`, `git log -- scripts/x.sh`
         actual = skill.resolve_case(target)
         if actual is not None:
             yield Hit(doc.file.path, f"{c.raw} does not exist; the file is {actual} (case differs, which breaks on case-sensitive file systems)", c.line, c.column)
@@ -230,6 +243,21 @@ def in_another_skill(lines: list[str], c, fenced: set[int]) -> bool:
     return False
 
 
+#: a file test right before a path (``[[ -f ``, ``test -d "``)
+_FILE_TEST = re.compile(r"(?<![\w-])-[efdLhrsxw]\s+[\"']?$")
+#: where a command starts in a line of shell, and the words before a command
+_COMMAND_START = re.compile(r"[|;&(`]|\$\(")
+_SHELL_KEYWORDS = re.compile(r"^\s*(?:(?:if|elif|then|else|while|until|do|!)\s+)*")
+
+
+def asks_the_project(before: str) -> bool:
+    """Whether code whose text before a path is *before* asks about the project's copy of that
+    path: a file test (``[[ -f scripts/x.sh ]]``), or an argument of git (``git log -1 -- scripts/x.sh``,
+    ``git show HEAD:scripts/x.sh``), which reads the repository the agent works in."""
+    if _FILE_TEST.search(before):
+        return True
+    command = _SHELL_KEYWORDS.sub("", _COMMAND_START.split(before)[-1])
+    return command.startswith("git ")
 #: a clone of a repository: ``git clone [--flags] URL [folder]``
 _GIT_CLONE = re.compile(r"\bgit\s+clone\s+(?:-\S+\s+)*(?P<url>\S+?)(?:\.git)?/?(?:\s+(?P<folder>[\w.-]+))?\s*(?:$|&&|;)")
 _CD = re.compile(r"(?:^|&&|;)\s*cd\s+(?P<folder>[\w.-]+)/?\s*(?:$|&&|;)")
@@ -257,8 +285,6 @@ CONFIG_LANGUAGES = frozenset({"yaml", "yml", "json", "jsonc", "json5", "toml", "
 _EXAMPLE_LEAD = re.compile(r"(?:\be\.g\.|\bfor (?:example|instance)\b|\bsuch as\b|\bexamples?\W{0,4}:)", re.I)
 #: a paragraph that introduces a worked example: "Example: When building a `pdf-editor` skill ..."
 _EXAMPLE_PARAGRAPH = re.compile(r"^\W{0,4}(?:for )?example\b", re.I)
-#: a list item or a blank line (an example's list runs on through them)
-_LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d{1,3}[.)])\s")
 
 
 #: how far before a citation its sentence is read (a line of 40,000 links stays linear)
@@ -277,12 +303,8 @@ def is_illustrative(lines: list[str], c) -> bool:
     that starts with "Example:"."""
     if _EXAMPLE_LEAD.search(_just_before(c)):
         return True
-    for before in range(c.line - 1, max(0, c.line - 8), -1):
-        text = lines[before - 1]
-        if not text.strip() or _LIST_ITEM.match(text):
-            continue
-        return bool(_EXAMPLE_PARAGRAPH.match(text.strip()))
-    return False
+    lead = citations.list_lead(lines, c.line, reach=8)
+    return lead is not None and bool(_EXAMPLE_PARAGRAPH.match(lead.strip()))
 
 
 #: a verb that makes the path that follows it ("Generate `scripts/lint.sh`", "Generates ... (`x`)")
@@ -311,7 +333,8 @@ def path_escapes_skill(skill):
     """
     ## What it does
     Flags links in `SKILL.md` that are absolute, start with `~`, use a drive letter, or climb
-    out of the skill with `..`.
+    out of the skill with `..`. A link to a plugin's command or skill by name
+    (`[agents](/uipath:uipath-agents)`) is not a path.
 
     ## Why is this bad?
     Skills are installed somewhere else than where they were written; such paths break on
@@ -328,9 +351,13 @@ def path_escapes_skill(skill):
     if doc is None:
         return
     for c in doc.citations:
-        why = skill_path(c.target).why if c.kind == "link" else None
+        why = skill_path(c.target).why if c.kind == "link" and not _COMMAND_LINK.match(c.target) else None
         if why:
             yield Hit(doc.file.path, f"{c.raw} {why}; cite paths relative to the skill", c.line, c.column)
+
+
+#: a link to a plugin's command or skill by name, ``/uipath:uipath-agents``: not a path
+_COMMAND_LINK = re.compile(r"^/[\w.-]+:[\w.-]+$")
 
 
 @rule("RES004", "reference-without-toc", summary="A reference over 300 lines has no table of contents.", seed=SEED, scope="skill", severity="warning")

@@ -9,7 +9,8 @@ import unicodedata
 from functools import lru_cache
 from typing import Callable, Iterator
 
-from skillsmith.model.citations import fenced_lines
+from skillsmith.model.citations import LIST_ITEM, fenced_lines, list_lead
+from skillsmith.model.skill import TEMPLATE_DIRS
 from skillsmith.rules.finding import Hit
 from skillsmith.rules.registry import rule
 
@@ -208,8 +209,8 @@ def download_piped_to_shell(subject):
     Flags `curl ... | sh`, `wget -O- ... | bash`, `bash <(curl ...)`, `sh -c "$(curl ...)"`
     and `curl ... | python` in scripts and in SKILL.md and references (where an agent would
     copy it from). Not flagged: `curl ... | python -c '...'` (the download is data for the
-    program), install hints a script prints (`echo "  curl ... | sh"`; in Python, a string not
-    handed to a shell), test modules and data (`test_x.py`, `tests/`, `fixtures/`), and in Markdown and
+    program), install hints a script prints, or shell code in Markdown prints
+    (`echo "MISSING: curl ... | sh"`; in Python, a string not handed to a shell), test modules and data (`test_x.py`, `tests/`, `fixtures/`), and in Markdown and
     text: a vendor's installer over HTTPS (a URL naming `install`, as installation docs show
     it), table rows (where `|` separates cells), and teaching material as for SEC050.
 
@@ -237,8 +238,8 @@ def download_piped_to_shell(subject):
     teaches = None
     for start in pipe_to_shell(text):
         line, col = f.line_col(start)
-        if not prose and printed_hint(f.lines[line - 1], col - 1, f.suffix == ".py"):
-            continue
+        if printed_hint(f.lines[line - 1], col - 1, f.suffix == ".py"):
+            continue  # in a script, or in shell code a skill shows: `|| echo "MISSING: curl ... | sh"`
         if prose:
             shown = f.lines[line - 1]
             if installer_shown(shown[col - 1:]) or shown.lstrip().startswith("|") or _COUNTER_EXAMPLE.search(shown):
@@ -386,7 +387,8 @@ _REMOTE = (r"(?:(?:the|this|that|a|an|my|our|their|following)\s+)?[`'\"(<]?(?:ht
            r"|(?:remote|external|public|attacker)\b|webhooks?\b|pastebin|gist\b|(?:collection |my |our )?server\b|endpoint\b|url\b"
            r"|slack\b|discord\b|telegram\b|channel\b|third[- ]part)")
 _SENTENCE_END = re.compile(r"[.!?;]\s")
-_NEGATION = re.compile(r"\b(?:never|not|don['\u2019]t|do not|must not|mustn['\u2019]t|avoid|without)\b")
+_NEGATION = re.compile(r"\b(?:never|not|don['\u2019]t|do not|must not|mustn['\u2019]t|avoid|without|cannot|can['\u2019]t|"
+                       r"won['\u2019]t|shouldn['\u2019]t)\b")
 EXFILTRATION = re.compile(
     # verb, a few words, the secret, then where it goes: "upload the contents of ~/.ssh/id_rsa to https://..."
     rf"\b{_SEND}\s+(?:[^\s.!?]+\s+){{0,6}}?(?:~/)?{_SECRET}(?:[^.!?]|\.(?=\S)){{0,60}}?\s(?:to|into)\s+{_REMOTE}"
@@ -407,7 +409,7 @@ _WRITES = rf"\b{_WRITE}(?!e?[sd]\b|able\b)\w*"  # not "edits", "edited", "editab
 _SELF_MODIFY = re.compile(
     rf"{_WRITES}\b[^.!?]{{0,60}}{_AGENT_FILES}"
     r"|--dangerously-skip-permissions|\bbypasspermissions\b|\bpermissions\.allow\b|--yolo\b"
-    r"|\b(?:disable|turn off|bypass|circumvent|skip)\s+(?:the\s+|your\s+|all\s+)?(?:sandbox\w*|safety checks?|guardrails?|permission (?:checks?|prompts?)|confirmations?|approvals?|the audit|audits?|hooks?)\b"
+    r"|\b(?:disable|turn off|bypass|circumvent|skip)\s+(?:the\s+|your\s+|all\s+)?(?:sandbox\w*|safety checks?|guardrails?|permission (?:checks?|prompts?)|confirmations?|approvals?|the audit|audits?(?!\s*(?:log|logging|logs|trail|socket|daemon|rules?)\b)|hooks?)\b"
     rf"|{_WRITES}\s+(?:(?:your|its)\s+own\s+(?:settings|configuration|config|permissions|system prompt|instructions|memory|allowed[- ]tools)"
     r"|your\s+(?:permissions|system prompt|instructions|memory|allowed[- ]tools))\b"  # "your config": the user's project's
     r"|(?P<chmod>\bchmod\s)|\bgit\s+update-ref\b"
@@ -501,13 +503,18 @@ SELF_MODIFY_KEYS = ((
     "your permissions", "your system prompt", "your instructions", "your memory", "your allowed", "chmod", "update-ref",
 ),)
 
+#: a comment that asks for secrecy
+_SECRECY = (r"\bwithout (?:telling|asking|informing|notifying|mentioning)\b"
+            r"|\b(?:do not|don't|never) (?:tell|mention|reveal|show|inform|disclose)\b[^.!?]{0,20}\buser\b"
+            r"|\bsecretly\b")
 _HIDDEN_CUES = re.compile(
     r"\b(?:you|agent|assistant|claude|model|llm|ai)\b[^.!?]{0,40}\b(?:must|should|shall|will|always|never|need to|have to)\b"
     r"|^(?:assistant|claude|agent|ai|llm|model|system|note to (?:the )?(?:assistant|agent|ai|model|claude))\s*:"
-    r"|\bwithout (?:telling|asking|informing|notifying|mentioning)\b"
-    r"|\b(?:do not|don't|never) (?:tell|mention|reveal|show|inform|disclose)\b[^.!?]{0,20}\buser\b"
-    r"|\bsecretly\b"
+    r"|" + _SECRECY
 )
+#: a template's hint to whoever fills it in: ``<!-- Describe when the agent should use each tool. -->``
+_FILL_IN = re.compile(r"^(?:describe|list|fill in|replace|explain|write|enter|provide|summari[sz]e|outline|specify|"
+                      r"include|add|state|document|todo)\b")
 _SUPPRESSION = re.compile(r"^\s*skillsmith:\s*ignore(?:-file)?\[")
 
 
@@ -567,6 +574,19 @@ def shown_as_example(line: str, span: tuple[int, int], fenced: bool) -> bool:
     )
 
 
+#: a line that introduces a list of what a detector finds: "**Detected patterns:**", "It blocks:"
+_DETECTED_LEAD = re.compile(r"\b(?:detect\w*|block\w*|flag\w*|catch\w*|caught|scan\w* for|red flags|indicators?|signs? of)\b", re.I)
+
+
+def listed_as_detected(lines: list[str], number: int) -> bool:
+    """Whether line *number* (1-based) is an item of a list that a detector's lead line introduces
+    ("**Detected patterns:**" then "- Instructions to ignore prior instructions")."""
+    if not LIST_ITEM.match(lines[number - 1]):
+        return False
+    lead = list_lead(lines, number)
+    return lead is not None and bool(_DETECTED_LEAD.search(lead))
+
+
 #: the heading of a table column of what not to do: "DON'T", "Anti-pattern", "Avoid", "❌ Bad"
 _FORBIDDING_HEADING = re.compile(r"\b(?:don'?t|do not|never|avoid|bad|wrong|anti-?patterns?|forbidden)\b|\u274c|\U0001f6ab", re.I)
 
@@ -585,12 +605,13 @@ def in_forbidding_column(lines: list[str], number: int, line: str, at: int) -> b
 
 
 def _scan(file, find: Callable[[str], tuple[int, int] | None], keys: tuple[tuple[str, ...], ...], what: str,
-          teaching: bool = False):
+          teaching: bool = False, reference_tables: bool = True):
     """Hits for lines where *find* finds a span; every such span holds a key of each group of *keys*.
 
     With *teaching*, a file about attacks (:data:`_TEACHING`) that shows the phrase as an
     example (:func:`shown_as_example`) is teaching material, not an instruction; text hidden
-    in invisible characters never is.
+    in invisible characters never is. Without *reference_tables*, a table row of a file other
+    than SKILL.md is not read (a reference's table of flags, settings or messages describes them).
     """
     if file.suffix not in PROSE_SUFFIXES or file.text is None or in_test_folder(file.rel):
         return
@@ -599,11 +620,13 @@ def _scan(file, find: Callable[[str], tuple[int, int] | None], keys: tuple[tuple
         span = find(line)
         if span is None or negated(line, span[1]) or not hidden and in_forbidding_column(file.lines, number, line, span[0]):
             continue
+        if not reference_tables and not hidden and line.lstrip().startswith("|") and file.rel.rsplit("/", 1)[-1] != "SKILL.md":
+            continue
         if teaching and not hidden:
             if teaches is None:
                 teaches = bool(_TEACHING.search(lowered(file.text)))
                 fenced = fenced_lines(file.lines) if teaches else set()
-            if teaches and shown_as_example(line, span, number in fenced):
+            if teaches and (shown_as_example(line, span, number in fenced) or listed_as_detected(file.lines, number)):
                 continue
         where = " (hidden in invisible Unicode characters)" if hidden else ""
         yield Hit(file.path, f"{what}: {quote(line[span[0]:span[1]])}{where}", number, 1)
@@ -671,7 +694,10 @@ def instruction_override(subject):
     previous, system or safety instructions, or announces a new system prompt. Teaching
     material is not flagged: in a text about attacks (prompt injection, jailbreaks, red
     teaming, detectors), a phrase shown as an example (quoted, in a table or a code block, on
-    a line that calls it an attack or an example); nor test data (`tests/`, `fixtures/`).
+    a line that calls it an attack or an example, in a list of what a detector catches:
+    "**Detected patterns:**"); nor test data (`tests/`, `fixtures/`), nor
+    a table row of a reference (a file other than SKILL.md), which describes what its columns
+    name.
 
     ## Why is this bad?
     A skill is loaded into the agent's context as trusted instructions. Text that overrides
@@ -690,7 +716,7 @@ def instruction_override(subject):
     No automatic fix: a human has to decide whether the text is an attack.
     """
     _unit, file = subject
-    yield from _scan(file, override, OVERRIDE_KEYS, "instruction to override earlier instructions", teaching=True)
+    yield from _scan(file, override, OVERRIDE_KEYS, "instruction to override earlier instructions", teaching=True, reference_tables=False)
 
 
 @rule("SEC051", "secret-exfiltration", summary="Skill text tells the agent to send secrets or credentials somewhere.",
@@ -703,7 +729,8 @@ def secret_exfiltration(subject):
     sentences that forbid it ("never send your API key ..."), descriptions ("leaked
     credentials", "forwards credentials to"), copies that stay on the machine or go to the
     user's own stores ("Copy .env.example to .env", "copy the signing secret to your platform
-    secrets": the destination must be an address, a URL or an outside service), and teaching
+    secrets": the destination must be an address, a URL or an outside service), a table row of a
+    reference (`| env | Environment variables passed to the server process |`), and teaching
     material as for SEC050.
 
     ## Why is this bad?
@@ -722,7 +749,7 @@ def secret_exfiltration(subject):
     No automatic fix.
     """
     _unit, file = subject
-    yield from _scan(file, exfiltration, EXFILTRATION_KEYS, "instruction to send secrets away", teaching=True)
+    yield from _scan(file, exfiltration, EXFILTRATION_KEYS, "instruction to send secrets away", teaching=True, reference_tables=False)
 
 
 @rule("SEC052", "self-modification", summary="Skill text tells the agent to change its own settings or permissions.",
@@ -735,7 +762,9 @@ def self_modification(subject):
     auditor's prompt, `refs/audited`), to skip permission prompts
     (`--dangerously-skip-permissions`), to disable sandboxes, hooks or audits, or to make files
     unreadable to others (`chmod o-r`). Not flagged: a sentence that forbids it ("never add
-    ... to permissions.allow"), a table cell under a heading of what not to do
+    ... to permissions.allow", "cannot ... bypass confirmation"), a table row of a reference
+    (its table of a tool's flags, settings or messages: `| --yolo | Skip approval dialogs |`),
+    a table cell of SKILL.md under a heading of what not to do
     (`| DON'T | DO |`, `| Anti-pattern | Fix |`), what something does or did ("Claude writes
     learnings to `~/.claude/...`", "Updated CLAUDE.md"), "your config" (the user's project's),
     a tool's flag that answers its own prompt ("`-y`: skip confirmation"), what a control does
@@ -763,7 +792,15 @@ def self_modification(subject):
     No automatic fix.
     """
     _unit, file = subject
-    yield from _scan(file, self_modify, SELF_MODIFY_KEYS, "instruction to change the agent's own settings or permissions")
+    yield from _scan(file, self_modify, SELF_MODIFY_KEYS, "instruction to change the agent's own settings or permissions",
+                     reference_tables=False)
+
+
+def is_template(rel: str) -> bool:
+    """Whether *rel* is a document template or asset: in ``assets/``, ``templates/`` or ``template/``
+    (:data:`TEMPLATE_DIRS`), or named ``*template*``."""
+    parts = rel.lower().split("/")
+    return not TEMPLATE_DIRS.isdisjoint(parts[:-1]) or "template" in parts[-1]
 
 
 def html_comments(text: str) -> Iterator[tuple[int, str]]:
@@ -786,7 +823,9 @@ def hidden_comment_instruction(subject):
     (`<!-- assistant: ... -->`, "you must", "the agent should"), ask for secrecy ("do not tell
     the user", "without asking", "secretly"), or hold any of the SEC050-SEC052 phrases.
     Not flagged: `skillsmith: ignore[...]` directives, notes to the file's editors ("do not
-    add here: ..."), comments inside code blocks (which render as written) and test data.
+    add here: ..."), a template's hints to whoever fills it in (`<!-- Describe when the agent
+    should use each tool. -->` in `assets/templates/`, unless it also asks for secrecy or holds
+    an SEC050-SEC052 phrase), comments inside code blocks (which render as written) and test data.
 
     ## Why is this bad?
     Rendered Markdown hides comments, so a human reviewing the skill never sees them; the agent
@@ -815,7 +854,10 @@ def hidden_comment_instruction(subject):
         body = " ".join(body.lower().split())
         if not body or _SUPPRESSION.match(body):
             continue
-        if _HIDDEN_CUES.search(body) or override(body) or exfiltration(body) or self_modify(body):
+        serious = override(body) or exfiltration(body) or self_modify(body) or re.search(_SECRECY, body)
+        if not serious and _FILL_IN.match(body) and is_template(file.rel):
+            continue  # "the agent" is the one the filled-in document describes
+        if serious or _HIDDEN_CUES.search(body):
             line, counted = line + text.count("\n", counted, start), start
             fenced = fenced_lines(file.lines) if fenced is None else fenced
             if line in fenced:

@@ -228,7 +228,9 @@ def unquoted_expansion(script):
     declarations, `case` patterns, heredocs or strings; `$#`, `$?`, `$$`, `$!` and `${#x}`;
     arguments of `exit`, `return`, `wait`, `kill`, `shift` and `sleep` (numbers); alternate
     values (`${arr[@]+"${arr[@]}"}`, `${X:+--flag "$X"}`) and variables named as option
-    lists (`$PYTEST_ARGS`, `$CURL_OPTS`), which are split on purpose.
+    lists (`$PYTEST_ARGS`, `$CURL_OPTS`), which are split on purpose. Nothing is flagged past a
+    line the shell parser could not read (an escaped quote inside `"${1:?Usage: \"x\"}"`):
+    from there on it may misjudge what is quoted.
 
     ## Why is this bad?
     An unquoted expansion is split on whitespace and expanded as a glob. A file name with a
@@ -252,7 +254,12 @@ def unquoted_expansion(script):
     tree = _tree(script)
     if tree is None:
         return
+    # past a region the parser could not read (bash accepts `"${1:?Usage: \"x\"}"`, tree-sitter does not),
+    # it may take every quoted expansion for an unquoted one: the findings there are not to be trusted
+    misread = min((start for start, _end in shell.error_ranges(tree.root_node)), default=None)
     for node in shell.unquoted_expansions(tree.root_node, script.file.data):
+        if misread is not None and node.start_byte >= misread:
+            continue
         row, col = node.start_point
         end_row, end_col = node.end_point
         name = shell.text(node, script.file.data)

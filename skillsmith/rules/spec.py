@@ -559,7 +559,8 @@ def body_tokens(lines: list[str]) -> int:
 #: words that say when to use a skill (the specification: what it does *and when to use it*)
 _WHEN = re.compile(
     r"\b(?:when|whenever|if|use|used|trigger\w*|invoke\w*|ask\w*|request\w*|need\w*|want\w*|before|after|during"
-    r"|while|for (?:any|all|tasks?|work|questions?|requests?|users?)|appl(?:y|ies) to|relevant (?:to|for|when)|wenn|quand|cuando|lorsque)\b|\u65f6|\u6642|\u5f53",
+    r"|while|for (?:any|all|tasks?|work|questions?|requests?|users?)|appl(?:y|ies) to|relevant (?:to|for|when)|wenn|quand|cuando|lorsque)\b"
+    r"|\u65f6|\u6642|\u5f53|\u3067\u4f7f\u7528|\u5834\u5408",  # 时 時 当; で使用 ("used for ..."), 場合 ("in case")
     re.I,
 )
 
@@ -575,7 +576,8 @@ def description_no_when(skill):
     Warns when `description` has no word that says when the skill applies ("use when", "applies to",
     "if the user", "for requests about", "before", "triggers"). Descriptions in a language
     whose words for "when" it does not know are not judged, nor a skill that says when in
-    Claude Code's `when_to_use` field (the host lists it with the description).
+    Claude Code's `when_to_use` field (the host lists it with the description), nor one with
+    `disable-model-invocation: true` (only the user runs it; the model never picks it).
 
     ## Why is this bad?
     Agents pick a skill from its description alone. The specification asks it to say what the
@@ -601,6 +603,8 @@ def description_no_when(skill):
     when = fm.data.get("when_to_use")
     if isinstance(when, str) and when.strip():
         return  # Claude Code's field for it, shown with the description
+    if fm.data.get("disable-model-invocation") is True:
+        return  # only the user runs it (/name): the model never reads the description to pick it
     if not _ENGLISH.search(description):
         return  # the words that say when are only known in English (and a few others)
     yield at_key(skill, "description", "'description' says what the skill does but not when to use it; add 'Use when ...'")

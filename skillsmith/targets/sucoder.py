@@ -127,6 +127,29 @@ def _same(a: Path, b: Path) -> bool:
         return False
 
 
+#: how many entries of a skills folder are compared one by one
+_MAX_ENTRIES = 10_000
+
+
+def _links_each(link: Path, canonical: Path) -> bool:
+    """Whether the folder *link* holds its skills as links into *canonical*, one per skill (the layout
+    ``npx skills add`` makes: ``.claude/skills/x -> ../../.agents/skills/x``): at least one is, and no
+    skill of *canonical* has a separate copy in it (a skill only the link folder has is its own)."""
+    try:
+        entries = list(os.scandir(link))[:_MAX_ENTRIES]
+    except OSError:
+        return False
+    linked = False
+    for entry in entries:
+        other = canonical / entry.name
+        if not os.path.lexists(other):
+            continue
+        if not _same(Path(entry.path), other):
+            return False
+        linked = True
+    return linked
+
+
 def inspect_pair(root: Path, pair: Pair) -> LinkState:
     link, canonical = root / pair.link, root / pair.canonical
     for rel, path in ((pair.link, link), (pair.canonical, canonical)):
@@ -146,6 +169,8 @@ def inspect_pair(root: Path, pair: Pair) -> LinkState:
         return LinkState(pair, LINKED, f"{pair.link} and {pair.canonical} are the same")
     if not pair.folder and _imports_only(link, pair.canonical):
         return LinkState(pair, LINKED, f"{pair.link} imports {pair.canonical} (@{pair.canonical}): one source")
+    if pair.folder and not link.is_symlink() and _links_each(link, canonical):
+        return LinkState(pair, LINKED, f"each skill in {pair.link} that {pair.canonical} holds is a link to it: one source")
     if link.is_symlink():
         detail = f"{pair.link} links to {os.readlink(link)}, not to {pair.canonical}"
     else:
