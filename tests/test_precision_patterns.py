@@ -731,3 +731,35 @@ def test_a_key_a_command_signs_in_with_and_uvs_own_python_fetch_nothing(tmp_path
         "If you edit this file, you MUST also edit the copy in the other skill.", "The agent must also run the cleanup.")
     root = skill(tmp_path, "sent", sent, {})
     assert findings(root, "SEC051", "SEC004", "SEC053") == [("SKILL.md", "SEC004"), ("SKILL.md", "SEC051"), ("SKILL.md", "SEC053")]
+
+
+def test_a_folder_named_through_the_skills_installed_path_names_its_files(tmp_path):
+    """RES001 on real skills: heymishy's EVAL.md names its grader corpus as ``.github/skills/definition/corpus/``."""
+    files = {"EVAL.md": "# Eval\n\nThe cases are in `.github/skills/definition/corpus/`.\n",
+             "corpus/T2-competing.md": "# T2\n", "notes/other.md": "# other\n"}
+    root = skill(tmp_path, "definition", "Grade with `EVAL.md`.\n", files)
+    assert findings(root, "RES001") == [("notes/other.md", "RES001")]
+    root = skill(tmp_path, "another", "Grade with `EVAL.md`.\n", files)  # the path names another skill's folder
+    assert findings(root, "RES001") == [("corpus/T2-competing.md", "RES001"), ("notes/other.md", "RES001")]
+
+
+def test_a_text_asset_too_large_to_read_is_not_called_binary(tmp_path):
+    """RES005 on real skills: vega-lite-validator ships the 1.4 MB JSON schema it validates against offline."""
+    schema = '{"definitions": {' + ",".join(f'"d{i}": {{"type": "object"}}' for i in range(40_000)) + "}}\n"
+    assert len(schema) > 1024 * 1024
+    root = skill(tmp_path, "schema", "Validate with `assets/vega-lite-schema.json`.\n", {"assets/vega-lite-schema.json": schema})
+    assert findings(root, "RES005") == []
+    root = skill(tmp_path, "image", "Show `assets/screen.png`.\n", {})
+    (root / "assets").mkdir()
+    (root / "assets" / "screen.png").write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 5000)
+    assert findings(root, "RES005") == [("assets/screen.png", "RES005")]
+
+
+def test_a_file_named_as_a_fixture_is_test_data(tmp_path):
+    """RES008 on real skills: distill-sessions' ``scripts/fixture_sample.jsonl`` (read by its tests) holds
+    session logs with ``/Users/<name>/`` paths; a reference about fixtures is still a reference."""
+    log = '{"cwd": "/Users/kouko/work/repo"}\n'
+    root = skill(tmp_path, "fixture", "Run `python3 scripts/ingest.py`.\n", {"scripts/fixture_sample.jsonl": log, "scripts/ingest.py": PY})
+    assert findings(root, "RES008") == []
+    root = skill(tmp_path, "notes", "Read `references/fixtures.md`.\n", {"references/fixtures.md": "# Fixtures\n\nSee /Users/kouko/work/repo.\n"})
+    assert findings(root, "RES008") == [("references/fixtures.md", "RES008")]
