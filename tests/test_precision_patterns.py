@@ -717,3 +717,49 @@ def test_a_script_linked_onto_the_path_and_run_by_that_name_is_shown_with_its_ar
     assert findings(root, "CON013") == []
     root = skill(tmp_path, "notify2", body.replace("notify --title Done --service build", "echo done"), {"scripts/notify.sh": SH_REQUIRED})
     assert findings(root, "CON013") == [("SKILL.md", "CON013")]
+
+
+def test_a_key_a_command_signs_in_with_and_uvs_own_python_fetch_nothing(tmp_path):
+    """SEC051 on real skills: curl's reference shows ``curl -u user --key ~/.ssh/id_rsa sftp://host/file``;
+    SEC004: uv's shows ``uvx --python 3.12 python -c ...``; SEC053: "If you edit this file, you MUST also edit"."""
+    body = ("```bash\ncurl -u username --key ~/.ssh/id_rsa sftp://example.com/etc/issue\n"
+            "uvx --python 3.12 python -c 'import sys; print(sys.version)'\n```\n\n"
+            "<!-- If you edit this file, you MUST also edit the copy in the other skill. -->\n")
+    root = skill(tmp_path, "keys", body, {})
+    assert findings(root, "SEC051", "SEC004", "SEC053") == []
+    sent = body.replace("--key ~/.ssh/id_rsa sftp://", "-T ~/.ssh/id_rsa sftp://").replace("python -c", "ruff -c").replace(
+        "If you edit this file, you MUST also edit the copy in the other skill.", "The agent must also run the cleanup.")
+    root = skill(tmp_path, "sent", sent, {})
+    assert findings(root, "SEC051", "SEC004", "SEC053") == [("SKILL.md", "SEC004"), ("SKILL.md", "SEC051"), ("SKILL.md", "SEC053")]
+
+
+def test_a_folder_named_through_the_skills_installed_path_names_its_files(tmp_path):
+    """RES001 on real skills: heymishy's EVAL.md names its grader corpus as ``.github/skills/definition/corpus/``."""
+    files = {"EVAL.md": "# Eval\n\nThe cases are in `.github/skills/definition/corpus/`.\n",
+             "corpus/T2-competing.md": "# T2\n", "notes/other.md": "# other\n"}
+    root = skill(tmp_path, "definition", "Grade with `EVAL.md`.\n", files)
+    assert findings(root, "RES001") == [("notes/other.md", "RES001")]
+    root = skill(tmp_path, "another", "Grade with `EVAL.md`.\n", files)  # the path names another skill's folder
+    assert findings(root, "RES001") == [("corpus/T2-competing.md", "RES001"), ("notes/other.md", "RES001")]
+
+
+def test_a_text_asset_too_large_to_read_is_not_called_binary(tmp_path):
+    """RES005 on real skills: vega-lite-validator ships the 1.4 MB JSON schema it validates against offline."""
+    schema = '{"definitions": {' + ",".join(f'"d{i}": {{"type": "object"}}' for i in range(40_000)) + "}}\n"
+    assert len(schema) > 1024 * 1024
+    root = skill(tmp_path, "schema", "Validate with `assets/vega-lite-schema.json`.\n", {"assets/vega-lite-schema.json": schema})
+    assert findings(root, "RES005") == []
+    root = skill(tmp_path, "image", "Show `assets/screen.png`.\n", {})
+    (root / "assets").mkdir()
+    (root / "assets" / "screen.png").write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 5000)
+    assert findings(root, "RES005") == [("assets/screen.png", "RES005")]
+
+
+def test_a_file_named_as_a_fixture_is_test_data(tmp_path):
+    """RES008 on real skills: distill-sessions' ``scripts/fixture_sample.jsonl`` (read by its tests) holds
+    session logs with ``/Users/<name>/`` paths; a reference about fixtures is still a reference."""
+    log = '{"cwd": "/Users/kouko/work/repo"}\n'
+    root = skill(tmp_path, "fixture", "Run `python3 scripts/ingest.py`.\n", {"scripts/fixture_sample.jsonl": log, "scripts/ingest.py": PY})
+    assert findings(root, "RES008") == []
+    root = skill(tmp_path, "notes", "Read `references/fixtures.md`.\n", {"references/fixtures.md": "# Fixtures\n\nSee /Users/kouko/work/repo.\n"})
+    assert findings(root, "RES008") == [("references/fixtures.md", "RES008")]

@@ -124,11 +124,13 @@ def extract(lines: list[str], first_line: int, owner: str | None = None) -> list
     as one (``python3 scripts/x.py ...``). A path through another folder is another skill's.
     """
     found: list[Citation] = []
-    shown, code = fenced_blocks(lines)
+    fences = fence_info(lines)
     for index, text in enumerate(lines):
-        if index in shown:
-            continue
-        has_link = "](" in text and index not in code  # code: ``f["a"](b)`` is a call
+        info = fences.get(index)
+        if info in ("markdown", "md"):
+            continue  # a document shown as an example: its links and paths are the example's
+        # in a code block ``[text](target)`` is not a link: a call (``f["a"](b)``), a sample of output
+        has_link = "](" in text and info is None
         has_path = "scripts/" in text or "references/" in text or "assets/" in text
         if not (has_link or has_path or "]:" in text or ".md" in text):
             continue
@@ -189,10 +191,6 @@ _FENCE = re.compile(r"^\s*(```|~~~)")
 _FENCE_RUN = re.compile(r"^\s*(`{3,}|~{3,})\s*([^\s`]*)")
 
 
-#: the info strings of fences that hold prose, where ``[text](target)`` may still be read as a link
-_PROSE_FENCES = frozenset({"", "text", "txt", "plain", "plaintext"})
-
-
 def fence_info(lines: list[str]) -> dict[int, str]:
     """The 0-based index of each line inside a fenced block, and the block's info string in lower
     case (``python``; ``""`` for a bare fence).
@@ -217,20 +215,6 @@ def fence_info(lines: list[str]) -> dict[int, str]:
         else:
             found[index] = info
     return found
-
-
-def fenced_blocks(lines: list[str]) -> tuple[set[int], set[int]]:
-    """0-based indexes of the lines inside fenced blocks: (those of Markdown blocks, those of code
-    blocks). A Markdown block (```` ```markdown ````) is a document shown as an example; a code block
-    (```` ```python ````) holds code, where ``f["a"](b)`` is a call, not a link."""
-    markdown_lines: set[int] = set()
-    code_lines: set[int] = set()
-    for index, info in fence_info(lines).items():
-        if info in ("markdown", "md"):
-            markdown_lines.add(index)
-        elif info not in _PROSE_FENCES:
-            code_lines.add(index)
-    return markdown_lines, code_lines
 
 
 #: prose that asks for the span after it to be run: "Run `scripts/x.sh`"

@@ -10,6 +10,7 @@ from pathlib import PurePosixPath
 from skillsmith.model import citations
 from skillsmith.model.skill import TEMPLATE_DIRS
 from skillsmith.model.skillpath import skill_path
+from skillsmith.model.sourcefile import TEXT_SUFFIXES
 from skillsmith.rules.finding import Hit
 from skillsmith.rules.registry import rule
 
@@ -37,19 +38,30 @@ def is_human_doc(rel: str) -> bool:
 
 
 def is_test_data(rel: str) -> bool:
-    """Whether *rel* lies in a test folder (``tests/``, ``fixtures/``) or a hidden one (``.github/``):
-    data for the skill's tests or its repository's tools, not for the agent."""
-    return any(part in TEST_FOLDERS or part.startswith(".") for part in rel.split("/")[:-1])
+    """Whether *rel* lies in a test folder (``tests/``, ``fixtures/``) or a hidden one (``.github/``),
+    or is named as a fixture (``scripts/fixture_sample.jsonl``): data for the skill's tests or its
+    repository's tools, not for the agent."""
+    parts = rel.split("/")
+    stem = parts[-1].split(".", 1)[0].lower()
+    return (any(part in TEST_FOLDERS or part.startswith(".") for part in parts[:-1])
+            or stem.startswith(("fixture_", "fixture-")) or stem.endswith(("_fixture", "_fixtures")))
 
 
 def file_names_in(skill) -> dict[str, frozenset[str]]:
     """For each Markdown file of *skill* (and ``agents/openai.yaml``): the file names and paths its text names.
 
     A token ``references/tld-selection.md`` gives both the path and its last part, so a file
-    named by its bare name (``- `tld-selection.md` — when ...``) counts as named.
+    named by its bare name (``- `tld-selection.md` — when ...``) counts as named. A path through
+    the skill's installed folder (``.github/skills/NAME/corpus/``) names what follows NAME.
     """
-    return {rel: names_in(f.text) for rel, f in skill.files.items()
-            if (rel.endswith(MARKDOWN) or rel in NAMING_FILES) and f.text is not None}
+    owner = "/" + PurePosixPath(os.fspath(skill.root)).name + "/"
+    found = {}
+    for rel, f in skill.files.items():
+        if (rel.endswith(MARKDOWN) or rel in NAMING_FILES) and f.text is not None:
+            names = names_in(f.text)
+            owned = {name.rsplit(owner, 1)[1] for name in names if owner in name}
+            found[rel] = names | owned if owned else names
+    return found
 
 
 def names_in(text: str) -> frozenset[str]:
@@ -411,7 +423,8 @@ def asset_too_large(skill):
     """
     for rel, f in skill.files.items():
         if rel.startswith("assets/") and f.size >= ASSET_MAX_BYTES:
-            binary = f.too_large or f.is_binary or f.text is None
+            # a file too large to read is binary unless its name says text (a JSON schema the script validates with)
+            binary = f.suffix not in TEXT_SUFFIXES if f.too_large else f.is_binary or f.text is None
             if binary:
                 yield Hit(f.path, f"{rel} is {f.size // 1024} KB; keep binary assets under {ASSET_MAX_BYTES // 1024} KB")
 

@@ -394,8 +394,9 @@ EXFILTRATION = re.compile(
     rf"\b{_SEND}\s+(?:[^\s.!?]+\s+){{0,6}}?(?:~/)?{_SECRET}(?:[^.!?]|\.(?=\S)){{0,60}}?\s(?:to|into)\s+{_REMOTE}"
     # the secret straight to a destination: "your .env to https://..."
     rf"|{_SECRET}\s+(?:\S+\s+){{0,3}}?(?:to|into)\s+(?:https?://|(?:a|the|this|my|our) (?:webhook|pastebin|gist|server|endpoint|url))"
-    # a command that ships a credential file: "curl -d @~/.aws/credentials"
-    rf"|\b(?:curl|wget|nc|scp|rsync)\s+[^\n|;`&,]{{0,80}}{_SECRET_FILES}"
+    # a command that ships a credential file: "curl -d @~/.aws/credentials"; not one that signs in with a key
+    # it keeps ("curl --key ~/.ssh/id_rsa sftp://...", "scp -i ~/.ssh/id_ed25519 ...": only a signature leaves)
+    rf"|\b(?:curl|wget|nc|scp|rsync)\s+(?:(?!--key\b|--cert\b|--pubkey\b|-i\s|IdentityFile)[^\n|;`&,]){{0,80}}{_SECRET_FILES}"
 )
 
 _AGENT_FILES = (
@@ -512,6 +513,9 @@ _HIDDEN_CUES = re.compile(
     r"|^(?:assistant|claude|agent|ai|llm|model|system|note to (?:the )?(?:assistant|agent|ai|model|claude))\s*:"
     r"|" + _SECRECY
 )
+#: a note to whoever edits the file: "If you edit this file, you MUST also edit ...", "keep in sync with"
+_EDITOR_NOTE = re.compile(r"\b(?:if|when) (?:you )?(?:edit|chang|updat|modif)\w* this (?:file|block|section|template)\b"
+                          r"|\bkeep (?:this |it )?in sync\b|\bbyte-identical\b")
 #: a template's hint to whoever fills it in: ``<!-- Describe when the agent should use each tool. -->``
 _FILL_IN = re.compile(r"^(?:describe|list|fill in|replace|explain|write|enter|provide|summari[sz]e|outline|specify|"
                       r"include|add|state|document|todo)\b")
@@ -729,7 +733,8 @@ def secret_exfiltration(subject):
     sentences that forbid it ("never send your API key ..."), descriptions ("leaked
     credentials", "forwards credentials to"), copies that stay on the machine or go to the
     user's own stores ("Copy .env.example to .env", "copy the signing secret to your platform
-    secrets": the destination must be an address, a URL or an outside service), a table row of a
+    secrets": the destination must be an address, a URL or an outside service), a key a command
+    signs in with (`curl --key ~/.ssh/id_rsa sftp://...`, `scp -i ~/.ssh/id_ed25519`), a table row of a
     reference (`| env | Environment variables passed to the server process |`), and teaching
     material as for SEC050.
 
@@ -823,9 +828,10 @@ def hidden_comment_instruction(subject):
     (`<!-- assistant: ... -->`, "you must", "the agent should"), ask for secrecy ("do not tell
     the user", "without asking", "secretly"), or hold any of the SEC050-SEC052 phrases.
     Not flagged: `skillsmith: ignore[...]` directives, notes to the file's editors ("do not
-    add here: ..."), a template's hints to whoever fills it in (`<!-- Describe when the agent
-    should use each tool. -->` in `assets/templates/`, unless it also asks for secrecy or holds
-    an SEC050-SEC052 phrase), comments inside code blocks (which render as written) and test data.
+    add here: ...", "If you edit this file, you MUST also edit ..."), a template's hints to
+    whoever fills it in (`<!-- Describe when the agent should use each tool. -->` in
+    `assets/`), unless they also ask for secrecy or hold an SEC050-SEC052 phrase; comments
+    inside code blocks (which render as written) and test data.
 
     ## Why is this bad?
     Rendered Markdown hides comments, so a human reviewing the skill never sees them; the agent
@@ -855,8 +861,8 @@ def hidden_comment_instruction(subject):
         if not body or _SUPPRESSION.match(body):
             continue
         serious = override(body) or exfiltration(body) or self_modify(body) or re.search(_SECRECY, body)
-        if not serious and _FILL_IN.match(body) and is_template(file.rel):
-            continue  # "the agent" is the one the filled-in document describes
+        if not serious and (_FILL_IN.match(body) and is_template(file.rel) or _EDITOR_NOTE.search(body)):
+            continue  # "the agent" is the one the filled-in document describes; "you" is whoever edits the file
         if serious or _HIDDEN_CUES.search(body):
             line, counted = line + text.count("\n", counted, start), start
             fenced = fenced_lines(file.lines) if fenced is None else fenced
@@ -910,8 +916,14 @@ def unpinned_package(command: str, kind: str) -> str | None:
             return None
         if not _PACKAGE_NAME.match(word):
             return None  # not a package name: prose after the command word, a glob, an expression
+        if kind == "uvx" and _UV_PYTHON.match(word):
+            return None  # `uvx python@3.12 -c ...` starts uv's own interpreter: no package is fetched
         return None if _PINNED.search(word) or word in PACKAGING_TOOLS else word
     return None
+
+
+#: an interpreter ``uvx`` starts itself (``uvx python``, ``uvx python@3.12``, ``uvx pypy``)
+_UV_PYTHON = re.compile(r"^(?:python3?|pypy3?|cpython)(?:@[\w.]+)?$")
 
 
 #: upgrading the installer itself (``pip install -U pip``) fetches no code of the skill's
@@ -946,8 +958,8 @@ def unpinned_package_run(subject):
     fetch a package from a registry without naming its version: `uvx tool`, `pipx run tool`,
     `pip install pkg`, `npx -y pkg` or `npx pkg@latest`. Not flagged: a version or a range
     (`pkg==1.2`, `pkg@1.2.3`, `pkg>=2`), installs from a requirements file, a folder or a URL,
-    placeholders (`<package>`), plain `npx tool` (which runs the project's installed copy), and
-    people's documents (README, INSTALL) and test data.
+    placeholders (`<package>`), plain `npx tool` (which runs the project's installed copy),
+    `uvx python@3.12` (uv's own interpreter), and people's documents (README, INSTALL) and test data.
 
     ## Why is this bad?
     Every run of the skill installs whatever the registry serves that day: a new major
