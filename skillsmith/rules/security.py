@@ -388,7 +388,8 @@ _REMOTE = (r"(?:(?:the|this|that|a|an|my|our|their|following)\s+)?[`'\"(<]?(?:ht
            r"|slack\b|discord\b|telegram\b|channel\b|third[- ]part)")
 _SENTENCE_END = re.compile(r"[.!?;]\s")
 _NEGATION = re.compile(r"\b(?:never|not|don['\u2019]t|do not|must not|mustn['\u2019]t|avoid|without|cannot|can['\u2019]t|"
-                       r"won['\u2019]t|shouldn['\u2019]t)\b")
+                       r"won['\u2019]t|shouldn['\u2019]t|forbidden|prohibited)\b"
+                       r"|\u7981\u6b62|\u4e0d\u4f7f\u7528|\u4e0d\u8981|\u6c38\u4e0d|\u7981\u7528|\u52ff")  # 禁止 不使用 不要 永不 禁用 勿
 EXFILTRATION = re.compile(
     # verb, a few words, the secret, then where it goes: "upload the contents of ~/.ssh/id_rsa to https://..."
     rf"\b{_SEND}\s+(?:[^\s.!?]+\s+){{0,6}}?(?:~/)?{_SECRET}(?:[^.!?]|\.(?=\S)){{0,60}}?\s(?:to|into)\s+{_REMOTE}"
@@ -545,9 +546,12 @@ exfiltration = first_match(EXFILTRATION)
 TEST_FOLDERS = frozenset({"tests", "test", "__tests__", "fixtures", "testdata"})
 #: words of a text that teaches about attacks (threat models, detectors, red-team guides)
 _TEACHING = re.compile(
-    r"\b(?:prompt[- ]injections?|injections?|jailbreak\w*|payloads?|attack(?:s|er|ers)?|red[- ]team\w*|guardrails?"
+    r"\b(?:prompt[- _]injections?|injections?|jailbreak\w*|payloads?|attack(?:s|er|ers)?|red[- ]team\w*|guardrails?"
     r"|threat[- ]model\w*|adversarial|exfiltrat\w*|malicious|phishing|detect(?:s|ion|or|ors)?|pentest\w*|owasp)\b"
+    r"|\u6ce8\u5165|\u653b\u51fb"  # 注入 (injection), 攻击 (attack)
 )
+#: a sentence that says what an attack is: "Attempts to override your system instructions through ..."
+_DESCRIBED_ATTEMPT = re.compile(r"^\W*(?:attempts?|instructions?|requests?|messages?|prompts?|inputs?|content|text)\s+(?:to|that|which)\b")
 _EXAMPLE_MARK = re.compile(r"\be\.g\.|(?<![./])\bexamples?\b(?!\.\w)|\bsuch as\b|\bfor instance\b|\[[a-z][a-z _-]*\]")
 _QUOTES = '"`\u201c\u201d'
 
@@ -575,6 +579,7 @@ def shown_as_example(line: str, span: tuple[int, int], fenced: bool) -> bool:
         or line.lstrip().startswith("|")
         or any(q in before for q in _QUOTES) and any(q in after for q in _QUOTES)
         or bool(_TEACHING.search(line)) or bool(_EXAMPLE_MARK.search(line))
+        or bool(_DESCRIBED_ATTEMPT.match(line))
     )
 
 
