@@ -689,8 +689,10 @@ def test_a_skill_only_the_user_runs_needs_no_when(tmp_path):
                                                         f"{fields}---\n\n# Tether\n\nLink the issue.\n"})
         assert [f["rule"] for f in run_cli("check", ".", "--json", "--no-cache", "--select", "SPC017", cwd=root).json()["data"]] == expected
     jp = "description: GitHub Project のアイテムを更新する。「Status を In Progress に変更」などで使用。\n"
-    root = write_tree(tmp_path / "jp", {"SKILL.md": f"---\nname: jp\n{jp}---\n\n# jp\n\nUpdate items.\n"})
-    assert run_cli("check", ".", "--json", "--no-cache", "--select", "SPC017", cwd=root).json()["data"] == []
+    zh = "description: WhatsApp message styling guide. 适用于团队WhatsApp消息标准化、通知模板编写等场景。\n"
+    for name, text in (("jp", jp), ("zh", zh)):
+        root = write_tree(tmp_path / name, {"SKILL.md": f"---\nname: {name}\n{text}---\n\n# {name}\n\nUpdate items.\n"})
+        assert run_cli("check", ".", "--json", "--no-cache", "--select", "SPC017", cwd=root).json()["data"] == []
 
 
 def test_a_list_of_what_a_detector_catches_and_a_servers_audit_log_are_not_instructions(tmp_path):

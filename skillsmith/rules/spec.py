@@ -560,7 +560,7 @@ def body_tokens(lines: list[str]) -> int:
 _WHEN = re.compile(
     r"\b(?:when|whenever|if|use|used|trigger\w*|invoke\w*|ask\w*|request\w*|need\w*|want\w*|before|after|during"
     r"|while|for (?:any|all|tasks?|work|questions?|requests?|users?)|appl(?:y|ies) to|relevant (?:to|for|when)|wenn|quand|cuando|lorsque)\b"
-    r"|\u65f6|\u6642|\u5f53|\u3067\u4f7f\u7528|\u5834\u5408",  # 时 時 当; で使用 ("used for ..."), 場合 ("in case")
+    r"|\u65f6|\u6642|\u5f53|\u3067\u4f7f\u7528|\u5834\u5408|\u9002\u7528",  # 时 時 当; で使用 ("used for"), 場合 ("in case"), 适用 ("applies to")
     re.I,
 )
 
