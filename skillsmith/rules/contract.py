@@ -680,7 +680,9 @@ def script_not_cited(script):
     ```
 
     A helper that a script the skill names runs itself (`"$DIR/gh-readonly.sh"` in the cited
-    `activate.sh`) is reached through that script and needs no citation of its own.
+    `activate.sh`), or that a module of the skill runs by its file name (`run_client("boj_client.py")`
+    in a module the cited `pack.py` imports), is reached through that script and needs no
+    citation of its own.
 
     ## Severity
     Warning: an uncited script is dead weight the agent never finds (Skill Resource Protocol
@@ -691,9 +693,10 @@ def script_not_cited(script):
 
 
 def run_by_cited_sibling(script) -> bool:
-    """Whether another script of the skill, one the skill names, names this one in its code
-    (``"${DIR}/gh-readonly.sh"``, ``[sys.executable, ai_script]`` with ``ai_script = ...
-    "generate_schematic_ai.py"``): a helper the agent reaches through the script it is shown."""
+    """Whether another script of the skill, one the skill names or a library module of it, names
+    this one in its code (``"${DIR}/gh-readonly.sh"``, ``[sys.executable, ai_script]`` with
+    ``ai_script = ... "generate_schematic_ai.py"``, ``run_client("finmind_client.py")`` in a module
+    the cited ``pack.py`` imports): a helper the agent reaches through the script it is shown."""
     skill = script.skill
     if skill is None:
         return False
@@ -701,7 +704,8 @@ def run_by_cited_sibling(script) -> bool:
     word = re.compile(rf"(?<![\w.-]){re.escape(name)}(?![\w-])")
     shown = skill.doc.file.text or "" if skill.doc is not None else ""
     return any(other is not script and other.file.text is not None and word.search(other.file.text)
-               and (PurePosixPath(other.rel).name in shown or named_by_skill(other)) for other in skill.scripts)
+               and (PurePosixPath(other.rel).name in shown or named_by_skill(other) or other.role == "library")
+               for other in skill.scripts)
 
 
 def named_by_skill(script) -> bool:
