@@ -210,7 +210,8 @@ def download_piped_to_shell(subject):
     and `curl ... | python` in scripts and in SKILL.md and references (where an agent would
     copy it from). Not flagged: `curl ... | python -c '...'` (the download is data for the
     program), install hints a script prints, or shell code in Markdown prints
-    (`echo "MISSING: curl ... | sh"`; in Python, a string not handed to a shell), test modules and data (`test_x.py`, `tests/`, `fixtures/`), and in Markdown and
+    (`echo "MISSING: curl ... | sh"`; in Python, a string not handed to a shell), test modules
+    and data (`test_x.py`, `tests/`, `fixtures/`), and in Markdown and
     text: a vendor's installer over HTTPS (a URL naming `install`, as installation docs show
     it), table rows (where `|` separates cells), and teaching material as for SEC050.
 
@@ -614,13 +615,13 @@ def in_forbidding_column(lines: list[str], number: int, line: str, at: int) -> b
 
 
 def _scan(file, find: Callable[[str], tuple[int, int] | None], keys: tuple[tuple[str, ...], ...], what: str,
-          teaching: bool = False, reference_tables: bool = True):
+          teaching: bool = False):
     """Hits for lines where *find* finds a span; every such span holds a key of each group of *keys*.
 
     With *teaching*, a file about attacks (:data:`_TEACHING`) that shows the phrase as an
     example (:func:`shown_as_example`) is teaching material, not an instruction; text hidden
-    in invisible characters never is. Without *reference_tables*, a table row of a file other
-    than SKILL.md is not read (a reference's table of flags, settings or messages describes them).
+    in invisible characters never is. A table row of a file other than SKILL.md is not read: a
+    reference's table of flags, settings or messages describes them.
     """
     if file.suffix not in PROSE_SUFFIXES or file.text is None or in_test_folder(file.rel):
         return
@@ -629,7 +630,7 @@ def _scan(file, find: Callable[[str], tuple[int, int] | None], keys: tuple[tuple
         span = find(line)
         if span is None or negated(line, span[1]) or not hidden and in_forbidding_column(file.lines, number, line, span[0]):
             continue
-        if not reference_tables and not hidden and line.lstrip().startswith("|") and file.rel.rsplit("/", 1)[-1] != "SKILL.md":
+        if not hidden and line.lstrip().startswith("|") and file.rel.rsplit("/", 1)[-1] != "SKILL.md":
             continue
         if teaching and not hidden:
             if teaches is None:
@@ -725,7 +726,7 @@ def instruction_override(subject):
     No automatic fix: a human has to decide whether the text is an attack.
     """
     _unit, file = subject
-    yield from _scan(file, override, OVERRIDE_KEYS, "instruction to override earlier instructions", teaching=True, reference_tables=False)
+    yield from _scan(file, override, OVERRIDE_KEYS, "instruction to override earlier instructions", teaching=True)
 
 
 @rule("SEC051", "secret-exfiltration", summary="Skill text tells the agent to send secrets or credentials somewhere.",
@@ -759,7 +760,7 @@ def secret_exfiltration(subject):
     No automatic fix.
     """
     _unit, file = subject
-    yield from _scan(file, exfiltration, EXFILTRATION_KEYS, "instruction to send secrets away", teaching=True, reference_tables=False)
+    yield from _scan(file, exfiltration, EXFILTRATION_KEYS, "instruction to send secrets away", teaching=True)
 
 
 @rule("SEC052", "self-modification", summary="Skill text tells the agent to change its own settings or permissions.",
@@ -802,8 +803,7 @@ def self_modification(subject):
     No automatic fix.
     """
     _unit, file = subject
-    yield from _scan(file, self_modify, SELF_MODIFY_KEYS, "instruction to change the agent's own settings or permissions",
-                     reference_tables=False)
+    yield from _scan(file, self_modify, SELF_MODIFY_KEYS, "instruction to change the agent's own settings or permissions")
 
 
 def is_template(rel: str) -> bool:
