@@ -184,7 +184,8 @@ def commands(root, data: bytes, nodes: list | None = None) -> Iterator[Command]:
 
 
 _NUM = re.compile(r"^\d+$")
-_VAR = re.compile(r"^\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?$")
+#: a variable or a positional parameter as a whole word: ``$code``, ``${LIMIT}``, ``$1``
+_VAR = re.compile(r"^\$\{?([A-Za-z_][A-Za-z0-9_]*|\d)\}?$")
 
 
 def constants(root, data: bytes, nodes: list | None = None) -> dict[str, int]:
@@ -297,8 +298,6 @@ def functions(root, data: bytes, nodes: list | None = None) -> dict[str, object]
     return found
 
 
-#: a variable or positional parameter as a whole word: ``$code``, ``${1}``
-_PARAM = re.compile(r"^\$\{?([A-Za-z_]\w*|\d)\}?$")
 #: a function's own copy of its first argument: ``local code="$1"``, ``rc=${1:-1}``
 _FIRST_ARG_COPY = re.compile(r"^(?:local\s+|declare\s+|typeset\s+)?([A-Za-z_]\w*)=[\"']?\$\{?1(?:[:}][^\"'\s]*)?[\"']?\s*$")
 
@@ -320,7 +319,7 @@ def body_exit_codes(node, data: bytes, consts: dict[str, int], funcs: dict, dept
         if cmd.name == "exit" and cmd.args:
             arg = text(cmd.args[0], data)
             code = resolve_code(arg, consts)
-            if code is None and first_arg is not None and (m := _PARAM.match(unquote(arg))) and m.group(1) in names:
+            if code is None and first_arg is not None and (m := _VAR.match(unquote(arg))) and m.group(1) in names:
                 code = first_arg
             if code is not None:
                 codes.add(code)
