@@ -792,3 +792,23 @@ def test_a_client_that_a_module_of_a_cited_script_runs_by_its_file_name_is_reach
     files = {"scripts/pack.py": pack, "scripts/pack_tw.py": lib, "scripts/finmind_client.py": PY, "scripts/orphan.py": PY}
     root = skill(tmp_path, "facade", "Run `python3 scripts/pack.py 2330`.\n", files)
     assert findings(root, "CON012") == [("scripts/orphan.py", "CON012")]
+
+
+def test_a_wrapper_that_calls_the_main_of_a_module_beside_it_answers_help_through_it(tmp_path):
+    """CON009 on real skills: AwesomeSalesforceSkills' ``check_<skill>.py`` wrappers do ``from
+    check_ac_format import main`` and ``sys.exit(main())``, where that ``main`` calls the
+    ``parse_args()`` that builds the ArgumentParser; a module beside it without a parser gives no help."""
+    lint = ('#!/usr/bin/env python3\n"""Lint acceptance criteria."""\nimport argparse\nimport sys\n\n\n'
+            'def parse_args():\n    p = argparse.ArgumentParser(description="Lint a story.")\n    p.add_argument("story")\n'
+            '    return p.parse_args()\n\n\ndef main() -> int:\n    print(parse_args().story)\n    return 0\n\n\nif __name__ == "__main__":\n    sys.exit(main())\n')
+    plain = '"""Shared words."""\n\n\ndef main():\n    return 0\n'
+    wrapper = ('#!/usr/bin/env python3\n"""Compatibility wrapper: runs {mod}."""\nimport sys\n\nfrom {mod} import main\n\n'
+               'if __name__ == "__main__":\n    sys.exit(main())\n')
+    files = {"scripts/check_ac_format.py": lint, "scripts/words.py": plain,
+             "scripts/check_story.py": wrapper.format(mod="check_ac_format"), "scripts/check_words.py": wrapper.format(mod="words")}
+    body = "Run `python3 scripts/check_story.py story.md` or `python3 scripts/check_words.py`.\n"
+    root = skill(tmp_path, "wrapper", body, files)
+    assert ("scripts/check_words.py", "CON009") in findings(root, "CON009")
+    assert ("scripts/check_story.py", "CON009") not in findings(root, "CON009")
+    out = subprocess.run([sys.executable, str(root / "scripts/check_story.py"), "--help"], capture_output=True, text=True)
+    assert out.returncode == 0 and "Lint a story." in out.stdout

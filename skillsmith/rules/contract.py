@@ -509,6 +509,10 @@ def help_missing(script):
     esac
     ```
 
+    A Python wrapper that calls the `main()` of a module beside it (`from check_ac_format import
+    main`), where that function (or one of the module's functions it calls) builds the
+    ArgumentParser, answers `--help` through it.
+
     ## Fix safety
     Safe: for shell, adds a branch that prints the header block and exits 0, before other
     argument handling. Only `--help` itself behaves differently. Unsafe where `--help` did
@@ -523,11 +527,7 @@ def help_missing(script):
         facts = script.py_facts
         if facts is None:
             return
-        parsers_with_help = [
-            p for p in facts.parsers
-            if not any(k.arg == "add_help" and getattr(k.value, "value", True) is False for k in p.keywords)
-        ]
-        if parsers_with_help or "--help" in facts.strings or "-h" in facts.strings:
+        if _parsers_with_help(facts) or "--help" in facts.strings or "-h" in facts.strings or _help_of_sibling_main(script):
             return
         ev = script.py_evidence
         if ev is not None and ev.other_parser and (ev.answers_help or "help" in facts.strings
@@ -552,6 +552,48 @@ def help_missing(script):
             answer = plan_help(script.sh_layout, script.header is not None or bool(plan and plan.creates), script.sh_nodes,
                                script.sourced_by)
             yield Hit(script.path, with_why("no -h/--help branch that prints usage and exits 0", answer), fix=answer.fix)
+
+
+def _parsers_with_help(facts) -> list:
+    """The ArgumentParser calls of a script that keep argparse's automatic -h/--help."""
+    return [p for p in facts.parsers
+            if not any(k.arg == "add_help" and getattr(k.value, "value", True) is False for k in p.keywords)]
+
+
+def _help_of_sibling_main(script) -> bool:
+    """Whether the script calls a function of a module beside it that builds an ArgumentParser
+    with help (``from check_ac_format import main`` ... ``main()``): the wrapper answers --help
+    through it."""
+    unit = script.unit or script.skill
+    if unit is None:
+        return False
+    import ast
+
+    from skillsmith.lang import python
+
+    called = {name.rpartition(".")[::2] for name, _ in script.py_facts.calls if "." in name}
+    folder = PurePosixPath(script.rel).parent
+    for other in unit.scripts:
+        path = PurePosixPath(other.rel)
+        if other is script or other.language != "python" or path.parent != folder:
+            continue
+        names = {fn for module, fn in called if module == path.stem}
+        facts = other.py_facts if names else None
+        if facts is None:
+            continue
+        parsers = {id(p) for p in _parsers_with_help(facts)}
+        functions = {fn.name: fn for fn in other.py[0].body if isinstance(fn, ast.FunctionDef)}
+        seen: set[str] = set()
+        while names:  # the called function, and the module's functions it calls (main -> parse_args)
+            fn = functions.get(names.pop())
+            if fn is None or fn.name in seen:
+                continue
+            seen.add(fn.name)
+            nodes = python.walk(fn)
+            if any(id(n) in parsers for n in nodes):
+                return True
+            names |= {n.func.id for n in nodes if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)} - seen
+    return False
 
 
 @rule("CON010", "exit-code-undocumented", summary="An exit code the script uses is not on its Exit: line.", seed="000 §5", scope="script", fix="safe", severity="warning")
