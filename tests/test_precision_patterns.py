@@ -812,3 +812,28 @@ def test_a_wrapper_that_calls_the_main_of_a_module_beside_it_answers_help_throug
     assert ("scripts/check_story.py", "CON009") not in findings(root, "CON009")
     out = subprocess.run([sys.executable, str(root / "scripts/check_story.py"), "--help"], capture_output=True, text=True)
     assert out.returncode == 0 and "Lint a story." in out.stdout
+
+
+def test_a_wrapper_that_runs_a_script_beside_it_with_its_arguments_keeps_that_scripts_promises(tmp_path):
+    """CON011 and CON009 on real skills: AwesomeSalesforceSkills' ``check_stakeholder_raci_for_sf_projects.py``
+    sets ``sys.argv = [target] + sys.argv[1:]`` and runs ``check_raci.py`` with ``runpy.run_path``; that
+    script handles ``--json`` and ``--help``. A header that promises --json over a script without it still fires."""
+    real = ('#!/usr/bin/env python3\n"""Check a RACI matrix."""\nimport argparse\nimport json\n\n'
+            'p = argparse.ArgumentParser(description="Check a RACI matrix.")\np.add_argument("--json", action="store_true")\n'
+            'args = p.parse_args()\nprint(json.dumps({"ok": True}) if args.json else "ok")\n')
+    wrapper = ('#!/usr/bin/env python3\n"""Wrapper for the RACI checker.\n\nUsage:\n    python3 check_wrap.py --json\n"""\n'
+               'import runpy\nimport sys\nfrom pathlib import Path\n\n\ndef main() -> int:\n'
+               '    target = Path(__file__).parent / "{name}"\n    sys.argv = [str(target)] + sys.argv[1:]\n'
+               '    runpy.run_path(str(target), run_name="__main__")\n    return 0\n\n\n'
+               'if __name__ == "__main__":\n    sys.exit(main())\n')
+    plain = '#!/usr/bin/env python3\n"""Print ok."""\nprint("ok")\n'
+    files = {"scripts/check_raci.py": real, "scripts/plain.py": plain,
+             "scripts/check_wrap.py": wrapper.format(name="check_raci.py"), "scripts/check_other.py": wrapper.format(name="plain.py")}
+    body = "Run `python3 scripts/check_wrap.py --json` or `python3 scripts/check_other.py --json`.\n"
+    root = skill(tmp_path, "runpy", body, files)
+    got = findings(root, "CON009", "CON011")
+    assert ("scripts/check_other.py", "CON011") in got and ("scripts/check_other.py", "CON009") in got
+    assert not [f for f in got if f[0] == "scripts/check_wrap.py"]
+    for flag, want in (("--json", '{"ok": true}'), ("--help", "Check a RACI matrix.")):
+        out = subprocess.run([sys.executable, str(root / "scripts/check_wrap.py"), flag], capture_output=True, text=True)
+        assert out.returncode == 0 and want in out.stdout
