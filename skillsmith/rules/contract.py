@@ -560,8 +560,8 @@ def _parsers_with_help(facts) -> list:
             if not any(k.arg == "add_help" and getattr(k.value, "value", True) is False for k in p.keywords)]
 
 
-_RUNS_FILE = frozenset({"runpy.run_path", "runpy.run_module", "os.execv", "os.execvp", "os.execl", "os.execlp",
-                        "subprocess.run", "subprocess.call", "subprocess.check_call", "subprocess.Popen"})
+#: calls that make another file the running program (a subprocess is a runner's child: its --help is not the runner's)
+_RUNS_FILE = frozenset({"runpy.run_path", "runpy.run_module", "os.execv", "os.execvp", "os.execl", "os.execlp"})
 
 
 def delegates(script) -> list[tuple[object, set[str] | None]]:
