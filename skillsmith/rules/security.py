@@ -255,6 +255,9 @@ def download_piped_to_shell(subject):
 _INSTALLER_URL = re.compile(r"https://(?:\S*install|(?:get|sh)\.[\w.-]+)", re.I)
 _COUNTER_EXAMPLE = re.compile(r"\b(?:dangerous|insecure|unsafe|bad|don'?t|never|avoid)\b|\u274c", re.I)
 _PRINTS = re.compile(r"\b(?:echo|printf|print|console\.log|log(?:ger)?\.\w+|warn|die|info|error)\b")
+#: the command a quoted argument is given to: the first word of the line's last command
+_COMMAND_BEFORE = re.compile(r"(?:^|[;&|(]|\bthen|\belse|\bdo)\s*([A-Za-z_][\w-]*)(?:\s+[^\s;&|=]+)*\s+$")
+_RUNS_SHELL_STRING = frozenset({"eval", "sh", "bash", "zsh", "dash", "exec", "source", "command", "sudo", "env", "xargs"})
 _RUNS_PYTHON_STRING = re.compile(r"\b(?:os\.system|os\.popen|subprocess|Popen|check_call|check_output|shell=True|\.run\()")
 
 
@@ -266,7 +269,16 @@ def printed_hint(line: str, at: int, python: bool) -> bool:
     quoted = before.count('"') % 2 == 1 or before.count("'") % 2 == 1
     if python:
         return quoted and not _RUNS_PYTHON_STRING.search(line)
-    return quoted and bool(_PRINTS.search(before))
+    if not quoted:
+        return False
+    if _PRINTS.search(before):
+        return True
+    # an argument of the skill's own helper (``err "uv not found. Install: curl ... | sh"``): a
+    # string handed to a command that is not a shell, with no command substitution inside it
+    opening = max(before.rfind('"'), before.rfind("'"))
+    head = _COMMAND_BEFORE.search(before[max(0, opening - 200):opening])  # a bounded window: linear on any line
+    inside = before[opening:]
+    return head is not None and head.group(1) not in _RUNS_SHELL_STRING and "$(" not in inside and "`" not in inside
 
 
 def installer_shown(command: str) -> bool:
