@@ -575,9 +575,9 @@ def reference_chain(skill):
     (`references/guide.md`; not a bare file name in passing, `scan README.md`, which may be
     the user's) and flags its links (`[text](details.md)`, or a path such as
     `references/details.md`, outside code blocks) to another Markdown document of the skill
-    that `SKILL.md` does not cite itself (by link or path), name (by its file name, a folder
-    that holds it written as one: `wiki/`, a pattern: `wiki/guides/*.md`, or a path with a
-    placeholder: `{lang}/guide.md`), nor cite a folder of (`references/`): a chain
+    that `SKILL.md` does not cite itself (by link or path), name (by its file name, a path
+    pattern: `wiki/guides/*.md`, or a path with a placeholder: `{lang}/guide.md`), nor cite a
+    folder of (`references/`): a chain
     two levels deep. Each intermediate document is reported once, at its first such link,
     with how many documents it leads to.
 
@@ -620,7 +620,7 @@ def reference_chain(skill):
             names = names - {rel.rsplit("/", 1)[-1] for rel in linked}
         if (target.rsplit("/", 1)[-1] in names or any(p.fullmatch(target) for p in patterns)
                 or any("/" in g and "*" in g and names_by_pattern(g, target) for g in names)):
-            continue  # SKILL.md names it (`streaming.md` in a list of the files of `{lang}/`, `wiki/guides/*.md`, `wiki/`)
+            continue  # SKILL.md names it (`streaming.md` in a list of the files of `{lang}/`, `wiki/guides/*.md`)
         if f.rel not in fences:
             fences[f.rel] = citations.fenced_lines(f.lines)
         if c.line in fences[f.rel]:
