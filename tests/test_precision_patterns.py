@@ -895,3 +895,18 @@ def test_a_document_that_skill_md_names_by_a_path_pattern_is_not_two_levels_deep
     assert findings(root, "RES009") == []
     root = skill(tmp_path, "unnamed", "Start at [the index](wiki/index.md).\n", files)
     assert findings(root, "RES009") == [("wiki/index.md", "RES009")]
+
+
+def test_a_version_probe_with_its_errors_discarded_is_the_presence_check(tmp_path):
+    """SHL053 on real skills: ops-workstation's ``specs.sh`` prints a table of
+    ``$(docker --version 2>/dev/null | cut -d' ' -f3)`` and ``$(node --version 2>/dev/null || echo "Not installed")``;
+    without the tool the cell is empty or says so. A real use of the tool is still unguarded."""
+    specs = ('#!/usr/bin/env bash\n# Print the installed software.\nset -u\n'
+             'echo "| Docker | $(docker --version 2>/dev/null | cut -d\' \' -f3) |"\n'
+             'echo "| Node.js | $(node --version 2>/dev/null || echo "Not installed") |"\n')
+    root = skill(tmp_path, "specs", "Run `bash scripts/specs.sh`.\n", {"scripts/specs.sh": specs})
+    assert findings(root, "SHL053") == []
+    out = subprocess.run(["/bin/bash", str(root / "scripts/specs.sh")], capture_output=True, text=True, env={"PATH": str(tmp_path)})
+    assert out.returncode == 0 and out.stdout == "| Docker |  |\n| Node.js | Not installed |\n"  # no tool: the cells say so
+    root = skill(tmp_path, "uses", "Run `bash scripts/specs.sh`.\n", {"scripts/specs.sh": specs + "docker ps\n"})
+    assert findings(root, "SHL053") == [("scripts/specs.sh", "SHL053")]

@@ -321,7 +321,9 @@ def tool_unguarded(script):
     that never names the tool anywhere else: no `command -v jq`, `type jq`, `hash jq`, no
     `need jq` helper call, no `for tool in jq curl` loop, no install hint. A script that
     sources another file is not judged (its guards may live there). `git` and the POSIX
-    tools are not flagged.
+    tools are not flagged, nor a version probe with its errors discarded or a fallback
+    (`$(docker --version 2>/dev/null | cut -d' ' -f3)` in an inventory script): it is the
+    check itself.
 
     ## Why is this bad?
     On a machine without the tool the script dies half-way with `jq: command not found`
