@@ -910,3 +910,18 @@ def test_a_version_probe_with_its_errors_discarded_is_the_presence_check(tmp_pat
     assert out.returncode == 0 and out.stdout == "| Docker |  |\n| Node.js | Not installed |\n"  # no tool: the cells say so
     root = skill(tmp_path, "uses", "Run `bash scripts/specs.sh`.\n", {"scripts/specs.sh": specs + "docker ps\n"})
     assert findings(root, "SHL053") == [("scripts/specs.sh", "SHL053")]
+
+
+def test_a_prompt_in_the_else_of_a_given_option_is_its_fallback(tmp_path):
+    """PYS058 on real skills: scnet-chat's ``scnet.py`` reads an optional positional ``text`` and only
+    ``else:`` asks ``input("\\n> ")``. A prompt whatever the options is still flagged."""
+    script = ('#!/usr/bin/env python3\n"""Run one SCNet command."""\nimport argparse\n\n'
+              'parser = argparse.ArgumentParser(description="Run one command.")\nparser.add_argument("text", nargs="?")\n'
+              'args = parser.parse_args()\nif args.text:\n    text = args.text\nelse:\n    text = input("> ")\nprint(text.upper())\n')
+    root = skill(tmp_path, "fallback", "Run `python3 scripts/scnet.py 'list jobs'`.\n", {"scripts/scnet.py": script})
+    assert findings(root, "PYS058") == []
+    out = subprocess.run([sys.executable, str(root / "scripts/scnet.py"), "list jobs"], capture_output=True, text=True, stdin=subprocess.DEVNULL)
+    assert out.returncode == 0 and out.stdout == "LIST JOBS\n"
+    always = script.replace('if args.text:\n    text = args.text\nelse:\n    text = input("> ")\n', 'text = input("> ")\n')
+    root = skill(tmp_path, "always", "Run `python3 scripts/scnet.py 'list jobs'`.\n", {"scripts/scnet.py": always})
+    assert findings(root, "PYS058") == [("scripts/scnet.py", "PYS058")]
