@@ -925,3 +925,29 @@ def test_a_prompt_in_the_else_of_a_given_option_is_its_fallback(tmp_path):
     always = script.replace('if args.text:\n    text = args.text\nelse:\n    text = input("> ")\n', 'text = input("> ")\n')
     root = skill(tmp_path, "always", "Run `python3 scripts/scnet.py 'list jobs'`.\n", {"scripts/scnet.py": always})
     assert findings(root, "PYS058") == [("scripts/scnet.py", "PYS058")]
+
+
+def test_a_variable_every_path_assigns_before_it_is_read_is_not_a_nounset_hazard(tmp_path):
+    """SHL001's message on real skills: scnet-chat's ``run`` reads ``${BASH_SOURCE[0]}``, ``$PYTHON_VERSION`` on the
+    line after its assignment in the same ``elif`` branch, and ``$PYTHON_CMD``, which every branch that does not
+    exit assigns; spark-video's ``bl`` reads ``$candidate`` after assigning it in the loop body. None is unset
+    under ``set -u``; a variable only some branches assign still is."""
+    run = ('#!/bin/bash\n# Start the chat.\nset -e\nDIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"\n'
+           'if command -v python3 >/dev/null 2>&1; then\n    PY="python3"\nelif command -v python >/dev/null 2>&1; then\n'
+           '    VERSION=$(python --version 2>&1 | cut -c8)\n    if [ "$VERSION" = "3" ]; then\n        PY="python"\n'
+           '    else\n        echo "needs Python 3" >&2\n        exit 1\n    fi\nelse\n    echo "no Python" >&2\n    exit 1\nfi\n'
+           'for d in /usr/bin /bin; do\n  candidate="$d/env"\n  [ -x "$candidate" ] || continue\n  echo "$candidate"\n  break\ndone\n'
+           'echo "$DIR" >/dev/null\nexec "$PY" -c "print(42)"\n')
+    root = skill(tmp_path, "run", "Run `bash scripts/run`.\n", {"scripts/run": run})
+    data = run_cli("check", ".", "--json", "--no-cache", cwd=root).json()["data"]
+    [shl001] = [f["message"] for f in data if f["rule"] == "SHL001"]
+    assert "set -u would stop it" not in shl001
+    strict = run.replace("set -e\n", "set -euo pipefail\n")
+    for text in (run, strict):  # the same with set -u: nothing was unset
+        (root / "scripts/run").write_text(text)
+        out = subprocess.run(["/bin/bash", str(root / "scripts/run")], capture_output=True, text=True)
+        assert (out.returncode, out.stdout) == (0, "/usr/bin/env\n42\n"), out.stderr
+    some = run.replace('    else\n        echo "needs Python 3" >&2\n        exit 1\n    fi\n', "    fi\n")
+    root = skill(tmp_path, "some", "Run `bash scripts/run`.\n", {"scripts/run": some})
+    data = run_cli("check", ".", "--json", "--no-cache", cwd=root).json()["data"]
+    assert [f["message"] for f in data if f["rule"] == "SHL001" and "$PY (line" in f["message"]]
