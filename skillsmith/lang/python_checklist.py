@@ -231,8 +231,8 @@ def keyboard_prompts(module: ast.Module, calls: list, aliases: dict[str, str], s
     none when it asks whether a terminal is there (``isatty()``), offers ``--yes``/``--force``/
     ``--non-interactive`` (or an opt-in ``--interactive``), calls itself interactive or a wizard
     (in its strings or docstring),
-    when the prompt is the fallback for a missing option (``if not args.url: input("URL: ")``, or the
-    ``else`` of ``if args.text:``),
+    when the prompt is the fallback for a missing option (``if not args.url: input("URL: ")``, or
+    ``text = input("> ")`` in the ``else`` of ``if args.text: text = args.text``),
     or when it sits in a ``try`` that handles ``EOFError`` (a closed stdin)."""
     if not any(_prompt_call(name, call) for name, call in calls):
         return []  # most scripts: no prompt at all, nothing more to read
@@ -284,9 +284,12 @@ def keyboard_prompts(module: ast.Module, calls: list, aliases: dict[str, str], s
             stack += [(child, guarded or handles) for child in node.body]
             stack += [(rest, guarded) for rest in (*node.handlers, *node.orelse, *node.finalbody)]
             continue
-        if isinstance(node, ast.If) and given_test(node.test):  # ``if args.text: ... else: input("> ")``
+        if isinstance(node, ast.If) and given_test(node.test):  # ``if args.text: text = args.text`` ``else: text = input("> ")``
+            fills = {t.id for n in node.body if isinstance(n, ast.Assign) and reads_option(n.value, options)
+                     for t in n.targets if isinstance(t, ast.Name)}
             stack += [(child, guarded) for child in (node.test, *node.body)]
-            stack += [(child, True) for child in node.orelse]
+            stack += [(child, guarded or (isinstance(child, ast.Assign) and any(
+                isinstance(t, ast.Name) and t.id in fills for t in child.targets))) for child in node.orelse]
             continue
         if isinstance(node, ast.If) and option_test(node.test):
             guarded = True
