@@ -951,3 +951,14 @@ def test_a_variable_every_path_assigns_before_it_is_read_is_not_a_nounset_hazard
     root = skill(tmp_path, "some", "Run `bash scripts/run`.\n", {"scripts/run": some})
     data = run_cli("check", ".", "--json", "--no-cache", cwd=root).json()["data"]
     assert [f["message"] for f in data if f["rule"] == "SHL001" and "$PY (line" in f["message"]]
+
+
+def test_header_fields_in_chinese_and_japanese_are_fields(tmp_path):
+    """CON006 on real skills: scnet-chat's ``file.py`` docstring has ``使用方法:`` with its command lines (as Japanese
+    ``使い方:`` in an earlier set); a full-width colon counts too. The fields it lacks are still named."""
+    script = ('#!/usr/bin/env python3\n"""列出 SCNet 上的文件。\n\n使用方法:\n    python scripts/file.py --list /public/home\n\n'
+              '输出： 每行一个文件\n"""\nimport sys\n\nprint("\\n".join(sys.argv[1:]))\n')
+    root = skill(tmp_path, "zh", "Run `python3 scripts/file.py --list /public/home`.\n", {"scripts/file.py": script})
+    data = run_cli("check", ".", "--json", "--no-cache", cwd=root).json()["data"]
+    [con006] = [f["message"] for f in data if f["rule"] == "CON006"]
+    assert "Usage:" not in con006 and "Output:" not in con006 and "Input:" in con006
