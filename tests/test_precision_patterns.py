@@ -962,3 +962,21 @@ def test_header_fields_in_chinese_and_japanese_are_fields(tmp_path):
     data = run_cli("check", ".", "--json", "--no-cache", cwd=root).json()["data"]
     [con006] = [f["message"] for f in data if f["rule"] == "CON006"]
     assert "Usage:" not in con006 and "Output:" not in con006 and "Input:" in con006
+
+
+def test_a_branch_that_refuses_unknown_options_with_exit_1_is_reported_as_that(tmp_path):
+    """SHL003 on real skills (ops-workstation's ``slim.sh``, ``duplicates.sh``, ``specs.sh``; two earlier sets): a
+    ``-*) echo "Unknown option: $1"; exit 1 ;;`` branch does refuse unknown options; the finding says it exits 1,
+    at that branch, instead of "no case branch rejects unknown options"."""
+    script = ('#!/usr/bin/env bash\n# Slim the disk.\nset -u\nwhile [[ $# -gt 0 ]]; do\n  case "$1" in\n'
+              '    --json) shift ;;\n    -*) echo "Unknown option: $1" >&2; exit 1 ;;\n    *) shift ;;\n  esac\ndone\necho ok\n')
+    root = skill(tmp_path, "slim", "Run `bash scripts/slim.sh --json`.\n", {"scripts/slim.sh": script})
+    data = run_cli("check", ".", "--json", "--no-cache", cwd=root).json()["data"]
+    assert [(f["line"], f["message"].split(":")[0]) for f in data if f["rule"] == "SHL003"] == [
+        (7, "the branch for unknown options exits 1, not 2 (the usage code)")]
+    out = subprocess.run(["/bin/bash", str(root / "scripts/slim.sh"), "--dry-run"], capture_output=True, text=True)
+    assert out.returncode == 1 and "Unknown option" in out.stderr
+    root = skill(tmp_path, "none", "Run `bash scripts/slim.sh --json`.\n",
+                 {"scripts/slim.sh": script.replace('    -*) echo "Unknown option: $1" >&2; exit 1 ;;\n', "")})
+    data = run_cli("check", ".", "--json", "--no-cache", cwd=root).json()["data"]
+    assert [f["message"][:34] for f in data if f["rule"] == "SHL003"] == ["no case branch rejects unknown opt"]
