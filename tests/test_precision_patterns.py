@@ -1014,3 +1014,16 @@ def test_copied_vendor_docs_that_tell_about_an_attack_or_a_setting_are_not_instr
     assert findings(root, "SEC002", "SEC050", "SEC051", "SEC052", "SEC053") == [
         ("references/docs.md", "SEC002"), ("references/docs.md", "SEC050"), ("references/docs.md", "SEC051"),
         ("references/docs.md", "SEC052"), ("references/docs.md", "SEC053")]
+
+
+def test_a_module_that_skill_md_imports_is_a_library(tmp_path):
+    """CON001/CON006/CON012 on real skills: oaustegard's opening-prs SKILL.md shows ``from opening_prs import open_pr``;
+    the module has no ``__main__`` and reads no arguments, and a top-level ``try`` loads a dependency. A script
+    SKILL.md never imports nor runs is still an uncited entry script."""
+    lib = ('"""Open a GitHub pull request."""\nimport os\n\ntry:\n    import json\nexcept ImportError:\n'
+           '    json = __import__("importlib").import_module("json")\n\n\ndef open_pr(title):\n    return json.dumps({"title": title})\n')
+    body = "```python\nimport sys\nsys.path.insert(0, 'scripts')\nfrom opening_prs import open_pr\nopen_pr('Fix')\n```\n"
+    root = skill(tmp_path, "prs", body, {"scripts/opening_prs.py": lib + "print(open_pr(\"x\"))\n", "scripts/other.py": PY})
+    got = findings(root, "CON001", "CON006", "CON012")
+    assert [f for f in got if f[0] == "scripts/opening_prs.py"] == []
+    assert ("scripts/other.py", "CON012") in got
