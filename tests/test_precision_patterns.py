@@ -1027,3 +1027,15 @@ def test_a_module_that_skill_md_imports_is_a_library(tmp_path):
     got = findings(root, "CON001", "CON006", "CON012")
     assert [f for f in got if f[0] == "scripts/opening_prs.py"] == []
     assert ("scripts/other.py", "CON012") in got
+
+
+def test_a_japanese_description_with_english_terms_is_judged_as_japanese(tmp_path):
+    """SPC017 on real skills: takusaotome's pricing-strategist says 「…トリガー：「価格戦略」「バリューベース価格」…」
+    beside the English terms "Cost-plus" and "Value-based"; a Chinese description with a few English words is
+    not read by the English word list either. An English description without a when is still flagged."""
+    for name, description in (("ja", "価格戦略を設計する。Cost-plus と Value-based の比較。トリガー：「価格戦略」「値上げ」"),
+                              ("zh", "为 the Qwen 模型生成图片和视频，支持多种风格与分辨率")):
+        root = write_tree(tmp_path / name, {"SKILL.md": f"---\nname: {name}\ndescription: {description}\n---\n\n# Body\n"})
+        assert findings(root, "SPC017") == [], name
+    root = write_tree(tmp_path / "en", {"SKILL.md": "---\nname: en\ndescription: Toolkit for styling slides with a theme.\n---\n\n# Body\n"})
+    assert findings(root, "SPC017") == [("SKILL.md", "SPC017")]
