@@ -171,7 +171,8 @@ def _tree_state(paths: list[str | Path], options: Options):
 def _check(paths: list[str | Path], options: Options, done: Progress | None = None, state=None) -> Result:
     from skillsmith.discovery.discover import discover
 
-    units = discover(paths)
+    units = discover(paths, _remembered_skills(state))
+    cache.flush()
     findings: list[Finding] = []
     notes: list[str] = []
     warnings: list[dict] = []
@@ -188,6 +189,31 @@ def _check(paths: list[str | Path], options: Options, done: Progress | None = No
     findings = unique_findings(findings)
     units_checked = sum(1 for u in units if u.part == 0)  # a folder of loose scripts in parts is one unit
     return Result(findings, units_checked, notes, errors, undecided, warnings=warnings, counts=unit_counts(units))
+
+
+def _remembered_skills(state):
+    """``find_skills`` answered from the cache while the layout of the walked tree is unchanged
+    (``snapshot.layout_key``: the same entries, the same ignore files, the same context), so a
+    run after an edit of a file's content walks the tree once; None when the run is not cached."""
+    from skillsmith.discovery.discover import find_skills
+    from skillsmith.rules import snapshot
+
+    layout = snapshot.layout_key(state) if state is not None else None
+    if layout is None:
+        return None
+
+    def skills_of(top: Path, ignorer) -> tuple[list[Path], dict[str, str]]:
+        key = cache.unit_key([b"skills", layout.encode(), os.fsencode(top)])
+        doc = cache.get(key)
+        if (isinstance(doc, dict) and isinstance(doc.get("skills"), list) and isinstance(doc.get("unlisted"), dict)
+                and all(isinstance(s, str) for s in doc["skills"])
+                and all(isinstance(v, str) for v in doc["unlisted"].values())):
+            return [Path(s) for s in doc["skills"]], doc["unlisted"]
+        found, unlisted = find_skills(top, ignorer)
+        cache.put(key, {"skills": [os.fspath(s) for s in found], "unlisted": unlisted})
+        return found, unlisted
+
+    return skills_of
 
 
 #: units the main process looks up in the cache at a time before any worker starts; a batch
