@@ -56,7 +56,10 @@ def plant(entries, message):
     for entry in entries:
         doc = json.loads(entry.read_text())
         for f in doc.get("findings", ()):  # (the skills found below a path hold none)
-            f["message"] = message
+            if isinstance(f, list):  # a whole run's row: Finding's fields in order
+                f[4] = message
+            else:
+                f["message"] = message
         entry.write_text(json.dumps(doc))
 
 
@@ -314,7 +317,8 @@ def test_cache_entries_of_the_wrong_shape_are_a_miss(tmp_path):
     cache, env = two_skills(tmp_path)
     first = run_cli("check", str(tmp_path / "skills"), "--json", env=env)
     for shape in ("[]", "{}", '{"findings": [1], "notes": [], "errors": 0, "units": 1, "tools": [], "tool_state": []}',
-                  '{"findings": [], "notes": "x", "errors": 0}'):
+                  '{"findings": [], "notes": "x", "errors": 0}', '{"skills": [3], "unlisted": {}}',
+                  '{"findings": [["x", 1]], "notes": [], "errors": 0, "units": 1, "tools": [], "tool_state": []}'):
         for entry in cache_entries(cache):
             entry.write_text(shape)
         again = run_cli("check", str(tmp_path / "skills"), "--json", env=env)

@@ -79,7 +79,7 @@ def check_paths(paths: list[str | Path], options: Options | None = None, done: P
     if run_key is not None and not result.internal_errors and not result.undecided:
         tools = tuple(sorted({t for r in registry.all_rules() for t in r.tools}))
         cache.put(run_key, {
-            "findings": [dict(vars(f)) for f in result.findings], "units": result.units, "notes": result.notes,
+            "findings": [list(vars(f).values()) for f in result.findings], "units": result.units, "notes": result.notes,
             "warnings": result.warnings, "counts": result.counts,
             "tools": tools, "tool_state": [list(t) for t in _tools_state(tools)],
         })
@@ -107,7 +107,7 @@ def _known_run(run_key: str | None) -> Result | None:
     # nothing below the paths changed since a run that stored it (and no tool moved)
     if hit is None or [list(t) for t in _tools_state(tuple(hit["tools"]))] != hit["tool_state"]:
         return None
-    return Result([Finding(**f) for f in hit["findings"]], hit["units"], hit["notes"], 0,
+    return Result([Finding(*row) for row in hit["findings"]], hit["units"], hit["notes"], 0,
                   warnings=hit["warnings"], counts=hit["counts"])
 
 
@@ -115,9 +115,18 @@ _FINDING_TYPES = {"path": str, "line": int, "column": int, "rule": str, "message
                   "end_line": (int, type(None)), "end_column": (int, type(None)), "fix": (str, type(None))}
 
 
+_FINDING_KEYS = tuple(_FINDING_TYPES)
+#: a stored run keeps each finding as a row: its fields' values in the order of ``Finding``'s fields
+_ROW_TYPES = tuple(_FINDING_TYPES.values())
+
+
 def _is_finding(doc) -> bool:
     return (isinstance(doc, dict) and doc.keys() == _FINDING_TYPES.keys()
-            and all(isinstance(doc[k], t) for k, t in _FINDING_TYPES.items()))
+            and all(map(isinstance, map(doc.__getitem__, _FINDING_KEYS), _ROW_TYPES)))
+
+
+def _is_row(row) -> bool:
+    return isinstance(row, list) and len(row) == len(_ROW_TYPES) and all(map(isinstance, row, _ROW_TYPES))
 
 
 def _unit_hit(hit) -> dict | None:
@@ -134,7 +143,7 @@ def _run_hit(hit) -> dict | None:
     if (isinstance(hit, dict) and isinstance(hit.get("findings"), list) and isinstance(hit.get("units"), int)
             and isinstance(hit.get("notes"), list) and all(isinstance(n, str) for n in hit["notes"])
             and isinstance(hit.get("tools"), list) and all(isinstance(t, str) for t in hit["tools"])
-            and isinstance(hit.get("tool_state"), list) and all(_is_finding(f) for f in hit["findings"])):
+            and isinstance(hit.get("tool_state"), list) and all(map(_is_row, hit["findings"]))):
         return hit
     return None
 

@@ -133,6 +133,7 @@ def tree_state(paths: list[str], salt: bytes) -> TreeState | None:
 
 #: the files whose content changes which folders a walk with an ignorer leaves out (git reads them)
 _SHAPE_READ = frozenset({".gitignore"})
+_SHAPE_ENDS = tuple(_SHAPE_READ)
 
 
 def layout_key(state: TreeState) -> str | None:
@@ -151,14 +152,14 @@ def layout_key(state: TreeState) -> str | None:
         if not is_file:
             add(line)
             continue
-        name = os.path.basename(path)
-        if name in _SHAPE_READ:
+        if path.endswith(_SHAPE_ENDS) and os.path.basename(path) in _SHAPE_READ:
             if fresh:
                 return None
             add(line)
         else:
             shape = line[:line.index("|", len(path) + 1)]  # path|mode
-            if name == "pyvenv.cfg" and stat.S_ISLNK(int(shape[len(path) + 1:])):
+            if path.endswith("pyvenv.cfg") and os.path.basename(path) == "pyvenv.cfg" \
+                    and stat.S_ISLNK(int(shape[len(path) + 1:])):
                 return None
             add(shape)
     h = hashlib.blake2b(b"layout", digest_size=20)
