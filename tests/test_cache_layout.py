@@ -77,6 +77,8 @@ def test_a_config_edit_in_an_outer_skill_rechecks_the_skill_nested_in_it(tmp_pat
     time.sleep(0.25)
     first = run_cli("check", str(tmp_path / "skills"), "--json", env=env)
     assert sorted(findings(first)) == [("inner", "SPC011"), ("outer", "SPC011"), ("plain", "SPC011")]
+    # each skill, the nested ones too: by metadata, by content, by the walk; the run; the skills below the path
+    assert len(cache_entries(cache)) == 3 * 3 + 1 + 1
     plant(cache_entries(cache), "from the cache")
     (outer / "skillsmith.toml").write_text('ignore = ["SPC011"]\n')
     time.sleep(0.25)
