@@ -380,7 +380,8 @@ def collection_tuned():
     Objects made before the run (modules, the rules, the units) are moved to the permanent
     generation, so no collection scans them again and workers forked from here never write to
     their pages; units free their own parse trees (:func:`release`), so rarer collections
-    keep memory bounded. Both are undone when the run ends.
+    keep memory bounded. Both are undone when the run ends. It nests (``check`` tunes it for the
+    run and its report): an inner use freezes again what was made since, before its workers fork.
     """
     threshold = gc.get_threshold()
     gc.freeze()
