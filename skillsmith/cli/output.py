@@ -100,38 +100,56 @@ def indented_json(doc: Any) -> str:
     """
     import json  # here, not at the top: ``--help`` does not need it
 
-    def dumped(value: Any, depth: int) -> str:
+    pieces: list[str] = []  # joined once at the end: a long report is not copied at every level
+    put = pieces.append
+
+    def dump(value: Any, depth: int) -> None:
         pad, outer = "  " * (depth + 1), "  " * depth
         if isinstance(value, dict):
             if not value:
-                return "{}"
+                put("{}")
+                return
             if not all(isinstance(k, str) for k in value):
                 raise _NotPlain
             if all(isinstance(v, _SCALARS) for v in value.values()):
                 body = json.dumps(value, ensure_ascii=False, separators=(",\n" + pad, ": "))
-                return "{\n" + pad + body[1:-1] + "\n" + outer + "}"
-            inner = (pad + json.dumps(k, ensure_ascii=False) + ": " + dumped(v, depth + 1) for k, v in value.items())
-            return "".join(("{\n", ",\n".join(inner), "\n", outer, "}"))
+                put("{\n" + pad + body[1:-1] + "\n" + outer + "}")
+                return
+            put("{\n")
+            for i, (k, v) in enumerate(value.items()):
+                put((",\n" if i else "") + pad + json.dumps(k, ensure_ascii=False) + ": ")
+                dump(v, depth + 1)
+            put("\n" + outer + "}")
+            return
         if isinstance(value, (list, tuple)):
             if not value:
-                return "[]"
+                put("[]")
+                return
             alike = _alike_objects(value, depth, json.encoder.encode_basestring)
             if alike is not None:
-                return alike
-            return "[\n" + ",\n".join(pad + dumped(v, depth + 1) for v in value) + "\n" + outer + "]"
+                pieces.extend(alike)
+                return
+            put("[\n")
+            for i, v in enumerate(value):
+                put((",\n" if i else "") + pad)
+                dump(v, depth + 1)
+            put("\n" + outer + "]")
+            return
         if isinstance(value, _SCALARS):
-            return json.dumps(value, ensure_ascii=False)
+            put(json.dumps(value, ensure_ascii=False))
+            return
         raise _NotPlain
 
     try:
-        return dumped(doc, 0)
+        dump(doc, 0)
     except _NotPlain:
         return json.dumps(doc, indent=2, ensure_ascii=False)
+    return "".join(pieces)
 
 
-def _alike_objects(items, depth: int, encode) -> str | None:
-    """The indented text of *items* (at *depth*) when they are flat objects with the same keys in
-    the same order (a report's findings), else None.
+def _alike_objects(items, depth: int, encode) -> list[str] | None:
+    """The pieces of the indented text of *items* (at *depth*) when they are flat objects with the
+    same keys in the same order (a report's findings), else None.
 
     The keys are written once for all objects; each value as ``json.dumps`` writes it: a string
     through the encoder's own ``encode_basestring`` (what ``ensure_ascii=False`` uses), an int
@@ -145,7 +163,8 @@ def _alike_objects(items, depth: int, encode) -> str | None:
     pad, inner = "  " * (depth + 1), "  " * (depth + 2)
     heads = [("{\n" if i == 0 else ",\n") + inner + encode(k) + ": " for i, k in enumerate(keys)]
     close = "\n" + pad + "}"
-    out = []
+    between = ",\n" + pad
+    out = ["[\n" + pad]
     for item in items:
         if type(item) is not dict or list(item) != keys:
             return None
@@ -168,7 +187,9 @@ def _alike_objects(items, depth: int, encode) -> str | None:
             parts.append(text)
         parts.append(close)
         out.append("".join(parts))
-    return "[\n" + pad + (",\n" + pad).join(out) + "\n" + "  " * depth + "]"
+        out.append(between)
+    out[-1] = "\n" + "  " * depth + "]"
+    return out
 
 
 def emit_error(error: SkillsmithError, as_json: bool) -> int:

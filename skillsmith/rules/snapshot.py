@@ -127,7 +127,8 @@ def tree_state(paths: list[str], salt: bytes) -> TreeState | None:
         tops.append(lines)
     context = h.hexdigest()
     for lines in tops:
-        h.update(b"\0T" + "\0".join(lines).encode("utf-8", "surrogateescape"))
+        h.update(b"\0T")
+        _hash_lines(h, lines)
     return TreeState(None if fresh else h.hexdigest(), context, walked)
 
 
@@ -163,7 +164,7 @@ def layout_key(state: TreeState) -> str | None:
                 return None
             add(shape)
     h = hashlib.blake2b(b"layout", digest_size=20)
-    h.update("\0".join(parts).encode("utf-8", "surrogateescape"))
+    _hash_lines(h, parts)
     return h.hexdigest()
 
 
@@ -214,7 +215,8 @@ def unit_digests(state: TreeState, roots: list[str]) -> dict[str, str]:
             young.add(root)
     if None in young:
         return {}
-    rest = hashlib.blake2b("\0".join(groups.get(None, [])).encode("utf-8", "surrogateescape"), digest_size=20)
+    rest = hashlib.blake2b(digest_size=20)
+    _hash_lines(rest, groups.get(None, []))
     rest.update(state.context.encode())
     digests = {}
     for root in roots:
@@ -227,6 +229,18 @@ def unit_digests(state: TreeState, roots: list[str]) -> dict[str, str]:
             h.update(b"\0U" + os.fsencode(member) + b"\0" + "\0".join(groups.get(member, ())).encode("utf-8", "surrogateescape"))
         digests[root] = h.hexdigest()
     return digests
+
+
+#: lines hashed per piece: the text of a whole tree's walk is never built at once
+_LINES_AT_ONCE = 4096
+
+
+def _hash_lines(h, lines: list[str]) -> None:
+    """``h.update("\\0".join(lines).encode("utf-8", "surrogateescape"))``, the same bytes, a piece at a time."""
+    for start in range(0, len(lines), _LINES_AT_ONCE):
+        if start:
+            h.update(b"\0")
+        h.update("\0".join(lines[start:start + _LINES_AT_ONCE]).encode("utf-8", "surrogateescape"))
 
 
 def _resolved(given: str) -> str:
