@@ -1039,3 +1039,17 @@ def test_a_japanese_description_with_english_terms_is_judged_as_japanese(tmp_pat
         assert findings(root, "SPC017") == [], name
     root = write_tree(tmp_path / "en", {"SKILL.md": "---\nname: en\ndescription: Toolkit for styling slides with a theme.\n---\n\n# Body\n"})
     assert findings(root, "SPC017") == [("SKILL.md", "SPC017")]
+
+
+def test_a_one_line_docstring_as_the_description_has_no_lines_to_join(tmp_path):
+    """PYS003 on real skills: takusaotome's business-plan-creator scripts use ``ArgumentParser(description=__doc__)``
+    with the one-line docstring "Generate a business plan outline in Markdown."; a docstring of several lines
+    still gets joined."""
+    one = ('#!/usr/bin/env python3\n"""Generate a business plan outline in Markdown."""\nimport argparse\n\n'
+           'parser = argparse.ArgumentParser(description=__doc__)\nparser.add_argument("--purpose")\nprint(parser.parse_args().purpose)\n')
+    root = skill(tmp_path, "one", "Run `python3 scripts/outline.py --purpose pitch`.\n", {"scripts/outline.py": one})
+    assert findings(root, "PYS003") == []
+    many = one.replace('"""Generate a business plan outline in Markdown."""',
+                       '"""Generate a business plan outline in Markdown.\n\nUsage:\n    outline.py --purpose pitch\n"""')
+    root = skill(tmp_path, "many", "Run `python3 scripts/outline.py --purpose pitch`.\n", {"scripts/outline.py": many})
+    assert findings(root, "PYS003") == [("scripts/outline.py", "PYS003")]
