@@ -1053,3 +1053,19 @@ def test_a_one_line_docstring_as_the_description_has_no_lines_to_join(tmp_path):
                        '"""Generate a business plan outline in Markdown.\n\nUsage:\n    outline.py --purpose pitch\n"""')
     root = skill(tmp_path, "many", "Run `python3 scripts/outline.py --purpose pitch`.\n", {"scripts/outline.py": many})
     assert findings(root, "PYS003") == [("scripts/outline.py", "PYS003")]
+
+
+def test_another_programs_json_flag_is_not_the_scripts_own(tmp_path):
+    """PYS050 on real skills: salesforce-report-creator's script runs ``["sf", "org", "display", ..., "--json"]``
+    and ``json.dumps`` a request body; its own argparse parser has no --json and it prints text. A script that
+    takes --json and prints bare JSON still gets the finding."""
+    script = ('#!/usr/bin/env python3\n"""Create reports."""\nimport argparse\nimport json\nimport subprocess\n\n'
+              'p = argparse.ArgumentParser(description="Create reports.")\np.add_argument("--org", default="dev")\n'
+              'args = p.parse_args()\nbody = json.dumps({"name": "r"})\n'
+              'cmd = ["sf", "org", "display", "--target-org", args.org, "--json"]\nprint(f"would run {len(cmd)} words, send {len(body)} bytes")\n')
+    root = skill(tmp_path, "sf", "Run `python3 scripts/create.py --org dev`.\n", {"scripts/create.py": script})
+    assert findings(root, "PYS050") == []
+    own = script.replace('p.add_argument("--org", default="dev")\n', 'p.add_argument("--org", default="dev")\np.add_argument("--json", action="store_true")\n')
+    own = own.replace("import subprocess\n", "import subprocess\nimport sys\n") + 'if args.json:\n    json.dump({"org": args.org}, sys.stdout)\n'
+    root = skill(tmp_path, "own", "Run `python3 scripts/create.py --org dev`.\n", {"scripts/create.py": own})
+    assert findings(root, "PYS050") == [("scripts/create.py", "PYS050")]

@@ -422,6 +422,8 @@ class ScriptFacts:
         declared = [a for a in self.arguments if "--json" in a.flags]
         if declared:
             return any(not a.takes_value for a in declared)
+        if self.parser is not None and self.parser.complete:
+            return False  # every option is known: a "--json" string is another program's (["sf", ..., "--json"])
         return "--json" in self.facts.strings
 
     def output_value(self) -> str | None:
