@@ -422,7 +422,7 @@ class ScriptFacts:
         declared = [a for a in self.arguments if "--json" in a.flags]
         if declared:
             return any(not a.takes_value for a in declared)
-        if self.parser is not None and self.parser.complete:
+        if self.parser is not None and self.parser.complete and not self.parser.commands:
             return False  # every option is known: a "--json" string is another program's (["sf", ..., "--json"])
         return "--json" in self.facts.strings
 
