@@ -902,10 +902,12 @@ def test_a_document_that_skill_md_names_by_a_path_pattern_is_not_two_levels_deep
 def test_a_version_probe_with_its_errors_discarded_is_the_presence_check(tmp_path):
     """SHL053 on real skills: ops-workstation's ``specs.sh`` prints a table of
     ``$(docker --version 2>/dev/null | cut -d' ' -f3)`` and ``$(node --version 2>/dev/null || echo "Not installed")``;
-    without the tool the cell is empty or says so. A real use of the tool is still unguarded."""
+    without the tool the cell is empty or says so; camoa's ``solid-check.sh`` asks ``if npx madge --version &> /dev/null``.
+    A real use of the tool is still unguarded."""
     specs = ('#!/usr/bin/env bash\n# Print the installed software.\nset -u\n'
              'echo "| Docker | $(docker --version 2>/dev/null | cut -d\' \' -f3) |"\n'
-             'echo "| Node.js | $(node --version 2>/dev/null || echo "Not installed") |"\n')
+             'echo "| Node.js | $(node --version 2>/dev/null || echo "Not installed") |"\n'
+             'if npx madge --version &> /dev/null; then echo "| madge | yes |"; fi\n')
     root = skill(tmp_path, "specs", "Run `bash scripts/specs.sh`.\n", {"scripts/specs.sh": specs})
     assert findings(root, "SHL053") == []
     out = subprocess.run(["/bin/bash", str(root / "scripts/specs.sh")], capture_output=True, text=True, env={"PATH": str(tmp_path)})
