@@ -1071,3 +1071,13 @@ def test_another_programs_json_flag_is_not_the_scripts_own(tmp_path):
     own = own.replace("import subprocess\n", "import subprocess\nimport sys\n") + 'if args.json:\n    json.dump({"org": args.org}, sys.stdout)\n'
     root = skill(tmp_path, "own", "Run `python3 scripts/create.py --org dev`.\n", {"scripts/create.py": own})
     assert findings(root, "PYS050") == [("scripts/create.py", "PYS050")]
+
+
+def test_a_script_shown_run_by_its_file_name_has_a_worked_invocation(tmp_path):
+    """CON013 on real skills: oaustegard's exploring-data says "All via `scripts/sketch_ops.py`" and then shows
+    ``python3 sketch_ops.py dups <file> [--threshold 0.9]``. Prose that only names the file is still bare."""
+    body = "All via `scripts/sketch.py`.\n\n```bash\npython3 sketch.py dups data.csv --threshold 0.9\n```\n"
+    root = skill(tmp_path, "byname", body, {"scripts/sketch.py": PY})
+    assert findings(root, "CON013") == []
+    root = skill(tmp_path, "prose", "All via `scripts/sketch.py`; sketch.py handles any size.\n", {"scripts/sketch.py": PY})
+    assert findings(root, "CON013") == [("SKILL.md", "CON013")]
