@@ -914,6 +914,9 @@ def test_a_version_probe_with_its_errors_discarded_is_the_presence_check(tmp_pat
     assert out.returncode == 0 and out.stdout == "| Docker |  |\n| Node.js | Not installed |\n"  # no tool: the cells say so
     root = skill(tmp_path, "uses", "Run `bash scripts/specs.sh`.\n", {"scripts/specs.sh": specs + "docker ps\n"})
     assert findings(root, "SHL053") == [("scripts/specs.sh", "SHL053")]
+    npm = 'command -v npm >/dev/null || { echo "needs npm" >&2; exit 5; }\nnpx madge --circular src\n'  # npx comes with npm
+    root = skill(tmp_path, "npm", "Run `bash scripts/specs.sh`.\n", {"scripts/specs.sh": specs + npm})
+    assert findings(root, "SHL053") == []
 
 
 def test_a_prompt_in_the_else_of_a_given_option_is_its_fallback(tmp_path):

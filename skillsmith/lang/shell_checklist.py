@@ -248,7 +248,11 @@ def unguarded_tools(root, data: bytes, nodes: list) -> list[tuple[str, object]]:
         if node.type in ("word", "raw_string", "string_content") and not (
                 node.parent is not None and node.parent.type == "command_name"):
             named.update(_WORD.findall(shell.text(node, data)))
-    return [(tool, node) for tool, node in first.items() if tool not in named]
+    return [(tool, node) for tool, node in first.items() if tool not in named and _SHIPPED_WITH.get(tool) not in named]
+
+
+#: a tool that comes with another one: a guard for npm covers npx
+_SHIPPED_WITH = {"npx": "npm", "pnpx": "pnpm", "bunx": "bun", "uvx": "uv"}
 
 
 _POSITIONAL = re.compile(r"\$\{?([1-9]|@|\*|OPTARG)(?![0-9A-Za-z_])")
