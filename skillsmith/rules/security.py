@@ -212,7 +212,7 @@ def download_piped_to_shell(subject):
     program), install hints a script prints, or shell code in Markdown prints
     (`echo "MISSING: curl ... | sh"`; in Python, a string not handed to a shell), test modules
     and data (`test_x.py`, `tests/`, `fixtures/`), and in Markdown and
-    text: a vendor's installer over HTTPS (a URL naming `install`, as installation docs show
+    text: a vendor's installer over HTTPS (a URL naming `install` or `setup`, as installation docs show
     it), table rows (where `|` separates cells), and teaching material as for SEC050.
 
     ## Why is this bad?
@@ -256,7 +256,7 @@ def download_piped_to_shell(subject):
 
 #: an agent's permission rule around the command: ``Bash(curl * | bash)``
 _PERMISSION_RULE = re.compile(r"\bBash\(\s*$")
-_INSTALLER_URL = re.compile(r"https://(?:\S*install|(?:get|sh)\.[\w.-]+)", re.I)
+_INSTALLER_URL = re.compile(r"https://(?:\S*(?:install|setup)|(?:get|sh)\.[\w.-]+)", re.I)  # .../install.sh, .../setup_20.x
 _COUNTER_EXAMPLE = re.compile(r"\b(?:dangerous|insecure|unsafe|bad|don'?t|never|avoid)\b|\u274c", re.I)
 _PRINTS = re.compile(r"\b(?:echo|printf|print|console\.log|log(?:ger)?\.\w+|warn|die|info|error)\b")
 #: the command a quoted argument is given to: the first word of the line's last command
