@@ -391,8 +391,11 @@ class Script:
             if tests and not self.invoked:
                 return "test"
         runnable = facts.has_main_guard and self.file.shebang is not None  # made to be run as well
-        if (self.imported_by_sibling or self.imported_by_skill_md) and not self.invoked and not runnable:
+        if self.imported_by_sibling and not self.invoked and not runnable:
             return "library"
+        if self.imported_by_skill_md and not self.invoked and not runnable and not (
+                facts.has_main_guard and (facts.reads_argv or facts.uses_argparse)):
+            return "library"  # a __main__ that reads arguments makes it a command too
         entry_point = facts.has_main_guard or not python.only_definitions(module)
         if not entry_point:
             return "library"
