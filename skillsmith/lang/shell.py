@@ -215,17 +215,31 @@ def resolve_code(arg: str, consts: dict[str, int]) -> int | None:
 
 
 def exit_codes(root, data: bytes, nodes: list | None = None) -> list[tuple[int, int, int]]:
-    """(code, line, column) of every ``exit N`` whose code is known. Bare ``exit`` is not counted."""
+    """(code, line, column) of every ``exit N`` whose code is known and that ends the script: not
+    one in a subshell (``( flock -x 200 || exit 1; ... )``, ``$(...)``, a stage of a pipeline),
+    which ends only that. Bare ``exit`` is not counted."""
     consts = constants(root, data, nodes)
     codes = []
     for cmd in commands(root, data, nodes):
-        if cmd.name != "exit" or not cmd.args:
+        if cmd.name != "exit" or not cmd.args or _in_subshell(cmd.node):
             continue
         code = resolve_code(text(cmd.args[0], data), consts)
         if code is not None:
             row, col = cmd.node.start_point
             codes.append((code, row + 1, col + 1))
     return codes
+
+
+_SUBSHELLS = frozenset({"subshell", "command_substitution", "process_substitution", "pipeline"})
+
+
+def _in_subshell(node) -> bool:
+    p = node.parent
+    while p is not None:
+        if p.type in _SUBSHELLS:
+            return True
+        p = p.parent
+    return False
 
 
 def set_options(root, data: bytes, top_level_only: bool = True) -> set[str]:

@@ -204,28 +204,36 @@ def _falls_back(node, data: bytes) -> bool:
 
 
 _VERSION_ARGS = frozenset({"--version", "-v", "-V", "version"})
+#: runtimes that print the value of an expression (``node -p``, ``python3 -c``)
+_EVALUATORS = frozenset({"node", "deno", "bun", "python", "python3", "ruby", "perl"})
+_EVAL_FLAGS = frozenset({"-p", "--print", "-e", "--eval", "-c"})
 #: tools that run a package named by their first argument
 _RUNNERS = frozenset({"npx", "bunx", "pnpx", "uvx"})
 
 
 def _version_probe(node, data: bytes) -> bool:
     """Whether the command *node* asks the tool for its version with its errors discarded or a
-    fallback (``$(docker --version 2>/dev/null | cut ...)``, ``$(node --version || echo "Not installed")``):
-    the use is itself the question whether the tool is there, and a missing tool leaves it empty."""
+    fallback (``$(docker --version 2>/dev/null | cut ...)``, ``$(node --version || echo "Not installed")``),
+    or asks a runtime for a value in a command substitution with both (``$(node -p "..." 2>/dev/null ||
+    echo "unknown")``): the use is itself the question whether the tool is there, and a missing
+    tool leaves it empty or the fallback."""
     args = [shell.text(c, data) for c in node.children_by_field_name("argument")]
     name = node.child_by_field_name("name")
     if name is not None and shell.text(name, data) in _RUNNERS and args and not args[0].startswith("-"):
         args = args[1:]  # `npx madge --version`: the version of the package it runs
-    if not args or args[0] not in _VERSION_ARGS:
-        return False
+    asks_version = bool(args) and args[0] in _VERSION_ARGS
+    quiet = fallback = False
     n = node
     while n.parent is not None and n.parent.type in ("redirected_statement", "pipeline", "list"):
         n = n.parent
-        if n.type == "redirected_statement" and re.search(r"(?:2|&)>\s*/dev/null", shell.text(n, data)):
-            return True
-        if n.type == "list" and "||" in (shell.text(c, data) for c in n.children):
-            return True
-    return False
+        quiet = quiet or n.type == "redirected_statement" and re.search(r"(?:2|&)>\s*/dev/null", shell.text(n, data)) is not None
+        fallback = fallback or n.type == "list" and "||" in (shell.text(c, data) for c in n.children)
+    if asks_version:
+        return quiet or fallback
+    # a runtime asked to print a value, quiet and with a fallback value:
+    # ``installed=$(node -p "require(...).version" 2>/dev/null || echo "unknown")``
+    evaluates = name is not None and shell.text(name, data) in _EVALUATORS and bool(args) and args[0] in _EVAL_FLAGS
+    return evaluates and quiet and fallback and n.parent is not None and n.parent.type == "command_substitution"
 
 
 def unguarded_tools(root, data: bytes, nodes: list) -> list[tuple[str, object]]:

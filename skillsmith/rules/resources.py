@@ -513,7 +513,7 @@ def hard_coded_home_path(subject):
     ## What it does
     Flags paths into a named user's home folder on macOS (`/Users/jsmith/...`) in the skill's
     Markdown and scripts. Names that stand for any user in examples (`/Users/you/`,
-    `/Users/username/`, a masked `/Users/xxxx/`, `/Users/my-project/`) and test data are not flagged, nor Linux's `/home/<name>/` and
+    `/Users/username/`, a masked `/Users/xxxx/`, `/Users/my-project/`), test data and a copied theme's demo site (`exampleSite/`) are not flagged, nor Linux's `/home/<name>/` and
     Windows' `C:\\Users\\<name>\\`: those are as often a container's or a service's user, or the
     sample data of a forensics guide (`C:\\Users\\victim\\`), as a person's folder.
 
@@ -530,8 +530,8 @@ def hard_coded_home_path(subject):
     """
     _unit, f = subject
     text = f.text
-    if not text or "/Users/" not in text or is_test_data(f.rel):
-        return
+    if not text or "/Users/" not in text or is_test_data(f.rel) or "exampleSite" in f.rel.split("/"):
+        return  # (a theme's demo site: its sample posts quote someone's logs)
     if f.is_binary or f.suffix in (".json", ".lock", ".svg", ".csv") or f.rel.startswith("assets/"):
         return
     for m in _HOME_PATH.finditer(text):

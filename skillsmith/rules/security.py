@@ -247,6 +247,8 @@ def download_piped_to_shell(subject):
             shown = f.lines[line - 1]
             if installer_shown(shown[col - 1:]) or shown.lstrip().startswith("|") or _COUNTER_EXAMPLE.search(shown):
                 continue  # installation docs; a table's "|" separates cells; what not to do
+            if _ELIDED.match(shown, col - 1):
+                continue  # the kind of line named, with nothing to download: "a planted `curl … | sh` line"
             if teaches is None:
                 teaches = bool(_TEACHING.search(lowered(text)))
             if teaches and shown_as_example(" ".join(shown.lower().split()), (0, 0), False):
@@ -254,6 +256,8 @@ def download_piped_to_shell(subject):
         yield Hit(f.path, "a download is piped into a shell or interpreter; download, verify, then run", line, col)
 
 
+#: a download whose arguments are elided: ``curl … | sh``
+_ELIDED = re.compile(r"(?:curl|wget)\s+(?:\u2026|\.\.\.)\s*\|")
 #: an agent's permission rule around the command: ``Bash(curl * | bash)``
 _PERMISSION_RULE = re.compile(r"\bBash\(\s*$")
 _INSTALLER_URL = re.compile(r"https://(?:\S*(?:install|setup)|(?:get|sh)\.[\w.-]+)", re.I)  # .../install.sh, .../setup_20.x
@@ -470,6 +474,8 @@ def _described(line: str, m: re.Match) -> bool:
     text = m.group()
     if ("confirmation" in text or "approval" in text) and _ANSWER_FLAG.search(line):
         return True
+    if text.startswith("--") and line[max(0, m.start() - 1):m.start()] == "[" and line[m.end():m.end() + 1] == "]":
+        return True  # an optional flag in a command's synopsis: `awman chat [--plan] [--yolo]`
     if _CONTROL_FOR.search(line, 0, m.start()) or _LOGGED.match(line):
         return True
     if text in _BARE_SETTINGS:
@@ -582,7 +588,11 @@ _RELEASE_NOTE = re.compile(r"^\W*(?:fixed|added|changed|improved|removed|depreca
 _DESCRIBED_LEAD = re.compile(
     r"(?:\b(?:attempts?|attempting|tries|trying|tried|designed|meant|intended|causes?|causing|caused|forces?|forcing"
     r"|tricks?|tricking|convinces?|convincing|leads?|leading)\b[^.!?]{0,40}?\bto(?:\s+[\w/-]+){0,3}?"
-    r"|\b(?:e\.g\.|i\.e\.|such as|like|for example|for instance))[\s,:]*[\"'\u201c\u2018(\[]*$")
+    r"|\b(?:e\.g\.|i\.e\.|such as|like|for example|for instance))[\s,:]*[\"'\u201c\u2018(\[]*$"
+    # a quoted phrase that something says ("A message saying "reply urgently", or "ignore your previous ...")
+    r"|\b(?:saying|says|said|reads|reading|phrases?|wording)\b[^.!?]{0,80}[\"\u201c]$"
+    # what a command or flag does: "Use `/ci-monitor --fresh` to ignore previous context"
+    r"|\b(?:use|run|pass|add)\s+`[^`]+`\s+to\s+$")
 
 
 def described(line: str, start: int) -> bool:
@@ -590,7 +600,7 @@ def described(line: str, start: int) -> bool:
     note, or the object of an attempt or an effect, or an example named as one."""
     if _RELEASE_NOTE.match(line):
         return True
-    return _DESCRIBED_LEAD.search(line, max(0, start - 80), start) is not None  # a bounded window ("e.g." ends no sentence)
+    return _DESCRIBED_LEAD.search(line, max(0, start - 120), start) is not None  # a bounded window ("e.g." ends no sentence)
 
 
 def first_match(pattern: re.Pattern) -> Callable[[str], tuple[int, int] | None]:
