@@ -591,8 +591,8 @@ _DESCRIBED_LEAD = re.compile(
     r"|\b(?:e\.g\.|i\.e\.|such as|like|for example|for instance))[\s,:]*[\"'\u201c\u2018(\[]*$"
     # a quoted phrase that something says ("A message saying "reply urgently", or "ignore your previous ...")
     r"|\b(?:saying|says|said|reads|reading|phrases?|wording)\b[^.!?]{0,80}[\"\u201c]$"
-    # what a command or flag does: "Use `/ci-monitor --fresh` to ignore previous context"
-    r"|\b(?:use|run|pass|add)\s+`[^`]+`\s+to\s+$")
+    # what a command's flag does: "Use `/ci-monitor --fresh` to ignore previous context"
+    r"|\b(?:use|run|pass)\s+`[^`]*\s--[\w-]+`\s+to\s+$")
 
 
 def described(line: str, start: int) -> bool:
