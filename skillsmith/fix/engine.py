@@ -369,6 +369,14 @@ def fixers_for(f: SourceFile) -> list[Fixer]:
     return found + [x for x in load_fixers("file") if fnmatch.fnmatch(f.rel, x.pattern or "*")]
 
 
+#: the youngest generation's garbage collection threshold during a fix run (a check's is
+#: ``rules.engine.GC_THRESHOLD``): a fix makes more short-lived objects per unit (a check before and
+#: after, a libcst tree per file), and at four times the check's threshold most of them are freed
+#: before a collection would scan them: 2.7 s -> 1.0 s of collector time over 1,660 real scripts,
+#: the same peak memory
+GC_THRESHOLD = 200_000
+
+
 @dataclass
 class UnitFix:
     """What fixing one unit did: its files, and its findings after the fix (as the check's dicts)."""
@@ -404,7 +412,7 @@ def fix_paths(paths: list[str | Path], options: FixOptions | None = None, done=N
     notes: list[str] = []
     warnings: list[dict] = []
     errors = 0
-    for unit_fix in engine.map_units(units, check_options, fix_batch, options, done=done):
+    for unit_fix in engine.map_units(units, check_options, fix_batch, options, done=done, gc_threshold=GC_THRESHOLD):
         files.extend(unit_fix.files)
         findings.extend(Finding(**f) for f in unit_fix.result["findings"])
         notes.extend(n for n in unit_fix.result["notes"] if n not in notes)
