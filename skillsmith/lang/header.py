@@ -16,17 +16,19 @@ HEAD_LINES = 25
 
 #: the spellings of each field a header may use (``Exit codes:`` is the Exit field)
 SPELLINGS = {
-    "Examples": ("examples of use", "example usage", "usage examples", "usage example", "examples", "example"),
-    "Usage": ("usage", "synopsis"),
-    "Input": ("inputs", "input", "arguments"),
-    "Output": ("outputs", "output", "stdout"),
+    "Examples": ("examples of use", "example usage", "usage examples", "usage example", "examples", "example",
+                 "使用示例", "示例", "用例", "使用例", "実行例"),
+    "Usage": ("usage", "synopsis", "使用方法", "使用方式", "用法", "使い方"),
+    "Input": ("inputs", "input", "arguments", "输入", "入力"),
+    "Output": ("outputs", "output", "stdout", "输出", "出力"),
     "Stderr": ("stderr",),
-    "Exit": ("exit codes", "exit code", "exit statuses", "exit status", "exit values", "return codes", "exit"),
+    "Exit": ("exit codes", "exit code", "exit statuses", "exit status", "exit values", "return codes", "exit",
+             "退出码", "返回码", "終了コード"),
 }
 _NAMES = {spelling: name for name, spellings in SPELLINGS.items() for spelling in spellings}
 _FIELD = re.compile(
     r"^\s*(" + "|".join(sorted((re.escape(s).replace("\\ ", r"\s+") for s in _NAMES), key=len, reverse=True))
-    + r")\s*:\s?(.*)$",
+    + r")\s*[:\uff1a]\s?(.*)$",  # an ASCII or a full-width colon (``使用方法：``)
     re.IGNORECASE,
 )
 #: a numpy-style section: the field's name alone on its line, underlined on the next (``Examples`` / ``--------``)

@@ -231,7 +231,8 @@ def keyboard_prompts(module: ast.Module, calls: list, aliases: dict[str, str], s
     none when it asks whether a terminal is there (``isatty()``), offers ``--yes``/``--force``/
     ``--non-interactive`` (or an opt-in ``--interactive``), calls itself interactive or a wizard
     (in its strings or docstring),
-    when the prompt is the fallback for a missing option (``if not args.url: input("URL: ")``),
+    when the prompt is the fallback for a missing option (``if not args.url: input("URL: ")``, or
+    ``text = input("> ")`` in the ``else`` of ``if args.text: text = args.text``),
     or when it sits in a ``try`` that handles ``EOFError`` (a closed stdin)."""
     if not any(_prompt_call(name, call) for name, call in calls):
         return []  # most scripts: no prompt at all, nothing more to read
@@ -259,6 +260,16 @@ def keyboard_prompts(module: ast.Module, calls: list, aliases: dict[str, str], s
             return any(option_test(v) for v in test.values)
         return False
 
+    def given_test(test: ast.AST) -> bool:
+        """Whether *test* asks if an option was given (``if args.text:``, ``if url is not None:``):
+        a prompt in its ``else`` is the fallback for it."""
+        if isinstance(test, (ast.Name, ast.Attribute)):
+            return reads_option(test, options)
+        if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], (ast.IsNot, ast.NotEq)) \
+                and isinstance(test.comparators[0], ast.Constant) and test.comparators[0].value in (None, ""):
+            return reads_option(test.left, options)
+        return False
+
     stack: list[tuple[ast.AST, bool]] = [(module, False)]  # (node, whether a guard covers it), no recursion
     while stack:
         node, guarded = stack.pop()
@@ -272,6 +283,13 @@ def keyboard_prompts(module: ast.Module, calls: list, aliases: dict[str, str], s
             handles = any(_handles(h, _EOF_GUARDS) for h in node.handlers)
             stack += [(child, guarded or handles) for child in node.body]
             stack += [(rest, guarded) for rest in (*node.handlers, *node.orelse, *node.finalbody)]
+            continue
+        if isinstance(node, ast.If) and given_test(node.test):  # ``if args.text: text = args.text`` ``else: text = input("> ")``
+            fills = {t.id for n in node.body if isinstance(n, ast.Assign) and reads_option(n.value, options)
+                     for t in n.targets if isinstance(t, ast.Name)}
+            stack += [(child, guarded) for child in (node.test, *node.body)]
+            stack += [(child, guarded or (isinstance(child, ast.Assign) and any(
+                isinstance(t, ast.Name) and t.id in fills for t in child.targets))) for child in node.orelse]
             continue
         if isinstance(node, ast.If) and option_test(node.test):
             guarded = True

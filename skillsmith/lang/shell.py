@@ -331,16 +331,20 @@ def body_exit_codes(node, data: bytes, consts: dict[str, int], funcs: dict, dept
 
 def has_unknown_flag_exit(root, data: bytes, usage_code: int = 2, nodes: list | None = None) -> bool:
     """A case branch for unknown options (``-*``, ``*``) that exits with the usage code."""
+    return any(usage_code in codes for _item, codes in unknown_flag_branches(root, data, nodes))
+
+
+def unknown_flag_branches(root, data: bytes, nodes: list | None = None) -> list[tuple[object, set[int]]]:
+    """The case branches for unknown options (``-*``, ``*``), each with the exit codes it uses."""
     nodes = nodes if nodes is not None else list(walk(root))
     consts = constants(root, data, nodes)
     funcs = functions(root, data, nodes)
+    found = []
     for item in case_items(root, nodes):
         pats = [p for pat in case_patterns(item, data) for p in pat.split("|")]
-        if not any(p.startswith("-") and any(ch in p for ch in "*?[") or p == "*" for p in pats):
-            continue
-        if usage_code in body_exit_codes(item, data, consts, funcs):
-            return True
-    return False
+        if any(p.startswith("-") and any(ch in p for ch in "*?[") or p == "*" for p in pats):
+            found.append((item, set(body_exit_codes(item, data, consts, funcs))))
+    return found
 
 
 def sourced_paths(root, data: bytes, nodes: list | None = None) -> list[str]:

@@ -203,18 +203,38 @@ def _falls_back(node, data: bytes) -> bool:
     return name is not None and shell.text(name, data) not in _NO_FALLBACK
 
 
+_VERSION_ARGS = frozenset({"--version", "-v", "-V", "version"})
+
+
+def _version_probe(node, data: bytes) -> bool:
+    """Whether the command *node* asks the tool for its version with its errors discarded or a
+    fallback (``$(docker --version 2>/dev/null | cut ...)``, ``$(node --version || echo "Not installed")``):
+    the use is itself the question whether the tool is there, and a missing tool leaves it empty."""
+    args = [shell.text(c, data) for c in node.children_by_field_name("argument")]
+    if not args or args[0] not in _VERSION_ARGS:
+        return False
+    n = node
+    while n.parent is not None and n.parent.type in ("redirected_statement", "pipeline", "list"):
+        n = n.parent
+        if n.type == "redirected_statement" and re.search(r"(?:2|&)>\s*/dev/null", shell.text(n, data)):
+            return True
+        if n.type == "list" and "||" in (shell.text(c, data) for c in n.children):
+            return True
+    return False
+
+
 def unguarded_tools(root, data: bytes, nodes: list) -> list[tuple[str, object]]:
     """(tool, first command running it) for each optional tool the script never names otherwise.
 
     A guard names the tool as a word: ``command -v jq``, ``hash jq``, ``need jq``,
     ``for t in jq curl``, an install hint. A use with a fallback (``jq ... || python3 -c ...``)
-    needs none. A script that sources another file may keep its guards there, so it gets no answer.
+    needs none, nor a version probe with its errors discarded (``$(docker --version 2>/dev/null)``). A script that sources another file may keep its guards there, so it gets no answer.
     """
     if shell.sourced_paths(root, data, nodes):
         return []
     first: dict[str, object] = {}
     for cmd in shell.commands(root, data, nodes):
-        if cmd.name in OPTIONAL_TOOLS and not _falls_back(cmd.node, data):
+        if cmd.name in OPTIONAL_TOOLS and not _falls_back(cmd.node, data) and not _version_probe(cmd.node, data):
             first.setdefault(cmd.name, cmd.node)
     if not first:
         return []

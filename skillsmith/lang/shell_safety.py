@@ -269,8 +269,13 @@ def _function_of(node):
 
 def _unconditional_assignments(block, data: bytes) -> dict[str, int]:
     """Names a block's own statements assign on every run through it: name -> end byte of the first."""
+    return _unconditional_assignments_of(block.named_children, data)
+
+
+def _unconditional_assignments_of(statements, data: bytes) -> dict[str, int]:
+    """Names *statements* (one after the other) assign on every run: name -> end byte of the first."""
     found: dict[str, int] = {}
-    for stmt in block.named_children:
+    for stmt in statements:
         targets = []
         if stmt.type == "variable_assignment":
             targets = [stmt]
@@ -325,6 +330,54 @@ def _loop_variables(node, data: bytes) -> set[str]:
     return names
 
 
+#: arrays bash sets in every script file it runs
+_ARRAYS_ALWAYS_SET = frozenset({"BASH_SOURCE[]", "BASH_VERSINFO[]", "PIPESTATUS[]", "GROUPS[]"})
+#: nodes whose statements run one after the other; in an ``if`` only up to its first ``elif``/``else``
+_SEQUENCES = frozenset({"program", "compound_statement", "do_group", "if_statement", "elif_clause", "else_clause",
+                        "case_item", "subshell"})
+
+
+def _assigned_before(node, name: str, data: bytes) -> bool:
+    """Whether a statement that always runs before *node*, in a block that holds it, assigns
+    *name*: ``PYTHON_VERSION=$(...)`` on the line above a read in the same ``elif`` branch, or an
+    ``if`` before it whose every branch assigns it or exits (``if ...; then PY=python3; elif ...;
+    then PY=python; else exit 1; fi``). Stops at the function the read sits in."""
+    child = node
+    parent = node.parent
+    while parent is not None and parent.type != "function_definition":
+        if parent.type in _SEQUENCES and not (parent.type == "if_statement" and child.type in ("elif_clause", "else_clause")):
+            sibling = child.prev_named_sibling
+            while sibling is not None:
+                if _always_assigns(sibling, name, data):
+                    return True
+                sibling = sibling.prev_named_sibling
+        child, parent = parent, parent.parent
+    return False
+
+
+def _always_assigns(stmt, name: str, data: bytes) -> bool:
+    """Whether running statement *stmt* always leaves *name* set, or never goes on past it."""
+    if name in _unconditional_assignments_of([stmt], data):
+        return True
+    if stmt.type != "if_statement":
+        return False
+    branches, current = [], []
+    for c in stmt.named_children[1:]:  # the condition first
+        if c.type in ("elif_clause", "else_clause"):
+            branches.append(current)
+            current = list(c.named_children[1:] if c.type == "elif_clause" else c.named_children)
+        else:
+            current.append(c)
+    branches.append(current)
+    if not any(c.type == "else_clause" for c in stmt.named_children):
+        return False  # no else: the test may skip every branch
+    return all(any(_always_assigns(x, name, data) for x in b) or (b and _exits(b[-1], data)) for b in branches)
+
+
+def _exits(stmt, data: bytes) -> bool:
+    return stmt.type == "command" and _name(stmt, data) == "exit"
+
+
 def nounset_hazards(root, data: bytes, nodes: list | None = None) -> list[tuple[str, int]]:
     """(name, line) of each variable the script may read while it is unset, first read first.
 
@@ -359,6 +412,8 @@ def nounset_hazards(root, data: bytes, nodes: list | None = None) -> list[tuple[
                     continue  # "${arr[@]}" of an empty array is fine in bash >= 4.4
                 target = target.child_by_field_name("name")
                 name = None if target is None else shell.text(target, data) + "[]"
+                if name in _ARRAYS_ALWAYS_SET:
+                    continue  # "${BASH_SOURCE[0]}" in a script file
             elif target is not None:
                 name = shell.text(target, data)
         elif node.type == "variable_name" and node.parent is not None and _inside_arith(node):
@@ -376,7 +431,7 @@ def nounset_hazards(root, data: bytes, nodes: list | None = None) -> list[tuple[
         if bare.isdigit():
             risky.setdefault(bare, node.start_point[0] + 1)
             continue
-        if bare in _loop_variables(node, data):
+        if bare in _loop_variables(node, data) or _assigned_before(node, bare, data):
             continue
         func = _function_of(node)
         if func is None:

@@ -509,6 +509,10 @@ def help_missing(script):
     esac
     ```
 
+    A Python wrapper that calls the `main()` of a module beside it (`from check_ac_format import
+    main`), where that function (or one of the module's functions it calls) builds the
+    ArgumentParser, answers `--help` through it.
+
     ## Fix safety
     Safe: for shell, adds a branch that prints the header block and exits 0, before other
     argument handling. Only `--help` itself behaves differently. Unsafe where `--help` did
@@ -523,11 +527,7 @@ def help_missing(script):
         facts = script.py_facts
         if facts is None:
             return
-        parsers_with_help = [
-            p for p in facts.parsers
-            if not any(k.arg == "add_help" and getattr(k.value, "value", True) is False for k in p.keywords)
-        ]
-        if parsers_with_help or "--help" in facts.strings or "-h" in facts.strings:
+        if _parsers_with_help(facts) or "--help" in facts.strings or "-h" in facts.strings or _help_of_sibling_main(script):
             return
         ev = script.py_evidence
         if ev is not None and ev.other_parser and (ev.answers_help or "help" in facts.strings
@@ -552,6 +552,69 @@ def help_missing(script):
             answer = plan_help(script.sh_layout, script.header is not None or bool(plan and plan.creates), script.sh_nodes,
                                script.sourced_by)
             yield Hit(script.path, with_why("no -h/--help branch that prints usage and exits 0", answer), fix=answer.fix)
+
+
+def _parsers_with_help(facts) -> list:
+    """The ArgumentParser calls of a script that keep argparse's automatic -h/--help."""
+    return [p for p in facts.parsers
+            if not any(k.arg == "add_help" and getattr(k.value, "value", True) is False for k in p.keywords)]
+
+
+#: calls that make another file the running program (a subprocess is a runner's child: its --help is not the runner's)
+_RUNS_FILE = frozenset({"runpy.run_path", "runpy.run_module", "os.execv", "os.execvp", "os.execl", "os.execlp"})
+
+
+def delegates(script) -> list[tuple[object, set[str] | None]]:
+    """The Python scripts beside a Python wrapper that do its work with its arguments, each with
+    the names of its functions the wrapper calls (``from check_ac_format import main`` ...
+    ``main()``), or None when the wrapper runs the file whole with its own arguments
+    (``runpy.run_path(... "check_raci.py")`` after ``sys.argv = [...] + sys.argv[1:]``)."""
+    unit = script.unit or script.skill
+    facts = script.py_facts
+    if unit is None or facts is None:
+        return []
+    called = {name.rpartition(".")[::2] for name, _ in facts.calls if "." in name}
+    runs_file = facts.reads_argv and any(name in _RUNS_FILE for name, _ in facts.calls)
+    folder = PurePosixPath(script.rel).parent
+    found = []
+    for other in unit.scripts:
+        path = PurePosixPath(other.rel)
+        if other is script or other.language != "python" or path.parent != folder or other.py_facts is None:
+            continue
+        if runs_file and any(PurePosixPath(s).name == path.name or s == path.stem for s in facts.strings if len(s) < 300):
+            found.append((other, None))
+        elif names := {fn for module, fn in called if module == path.stem}:
+            found.append((other, names))
+    return found
+
+
+def _help_of_sibling_main(script) -> bool:
+    """Whether a script beside the wrapper that does its work (:func:`delegates`) builds an
+    ArgumentParser with help, in the functions the wrapper calls (``main`` -> ``parse_args``) or
+    anywhere when it runs the file whole: the wrapper answers --help through it."""
+    import ast
+
+    from skillsmith.lang import python
+
+    for other, names in delegates(script):
+        facts = other.py_facts
+        parsers = {id(p) for p in _parsers_with_help(facts)}
+        if names is None:
+            if parsers:
+                return True
+            continue
+        functions = {fn.name: fn for fn in other.py[0].body if isinstance(fn, ast.FunctionDef)}
+        seen: set[str] = set()
+        while names:  # the called function, and the module's functions it calls
+            fn = functions.get(names.pop())
+            if fn is None or fn.name in seen:
+                continue
+            seen.add(fn.name)
+            nodes = python.walk(fn)
+            if any(id(n) in parsers for n in nodes):
+                return True
+            names |= {n.func.id for n in nodes if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)} - seen
+    return False
 
 
 @rule("CON010", "exit-code-undocumented", summary="An exit code the script uses is not on its Exit: line.", seed="000 §5", scope="script", fix="safe", severity="warning")
@@ -617,19 +680,33 @@ def json_flag_missing(script):
     `# Usage: stats.sh [--json] FILE` with no `--json` case in the script.
 
     Use instead: implement `--json` with the envelope, or drop it from the header.
+
+    A Python wrapper that hands its arguments to a script beside it (`runpy.run_path(...
+    "check_raci.py")`, `from check_raci import main`) keeps the promise when that script
+    handles `--json`.
     """
     h = script.header if header_usable(script) else None
     if h is None or not any(_promises_json(line, script.rel) for line in h.lines):
         return
     if script.language == "python":
-        facts = script.py_facts
-        if facts is not None and not any(_JSON_FLAG.search(s) for s in facts.strings):
+        if script.py_facts is not None and not _handles_json(script) and not any(
+                _handles_json(other) for other, _ in delegates(script)):
             yield Hit(script.path, "the header promises --json but the script never handles a --json option", h.start_line)
     else:
         data = script.file.text or ""
         code = "\n".join(data.splitlines()[h.end_line:])
         if not _JSON_FLAG.search(code):
             yield Hit(script.path, "the header promises --json but the script never handles a --json option", h.start_line)
+
+
+def _handles_json(script) -> bool:
+    """Whether a Python script's code (not its docstring, which is the header) names ``--json``."""
+    import ast
+
+    module = script.py[0]
+    first = module.body[0] if module.body else None
+    doc = first.value.value if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant) else None
+    return any(_JSON_FLAG.search(s) for s in script.py_facts.strings if s != doc)
 
 
 def _promises_json(line: str, rel: str) -> bool:

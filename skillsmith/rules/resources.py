@@ -502,6 +502,10 @@ EXAMPLE_USERS = frozenset({
 })
 
 
+#: a name masked out in a vendor's sample (``/Users/xxxx/xxx.text``)
+_MASKED_USER = re.compile(r"[xX]+|[._-]+")
+
+
 @rule("RES008", "hard-coded-home-path", summary="A path into one person's home folder on a Mac (/Users/<name>/).",
       seed="001 (paths)", scope="file", severity="warning")
 def hard_coded_home_path(subject):
@@ -509,7 +513,7 @@ def hard_coded_home_path(subject):
     ## What it does
     Flags paths into a named user's home folder on macOS (`/Users/jsmith/...`) in the skill's
     Markdown and scripts. Names that stand for any user in examples (`/Users/you/`,
-    `/Users/username/`) and test data are not flagged, nor Linux's `/home/<name>/` and
+    `/Users/username/`, a masked `/Users/xxxx/`) and test data are not flagged, nor Linux's `/home/<name>/` and
     Windows' `C:\\Users\\<name>\\`: those are as often a container's or a service's user, or the
     sample data of a forensics guide (`C:\\Users\\victim\\`), as a person's folder.
 
@@ -531,7 +535,7 @@ def hard_coded_home_path(subject):
     if f.is_binary or f.suffix in (".json", ".lock", ".svg", ".csv") or f.rel.startswith("assets/"):
         return
     for m in _HOME_PATH.finditer(text):
-        if m.group(2) in EXAMPLE_USERS or m.group(2).lower() in EXAMPLE_USERS:
+        if m.group(2).lower() in EXAMPLE_USERS or _MASKED_USER.fullmatch(m.group(2)):
             continue
         line, col = f.line_col(m.start())
         yield Hit(f.path, f"{m.group(1)}{m.group(2)} is one machine's home folder; use a path relative to the skill, ~ or $HOME",
@@ -571,8 +575,9 @@ def reference_chain(skill):
     (`references/guide.md`; not a bare file name in passing, `scan README.md`, which may be
     the user's) and flags its links (`[text](details.md)`, or a path such as
     `references/details.md`, outside code blocks) to another Markdown document of the skill
-    that `SKILL.md` does not cite itself (by link or path), name (by its file name, or a path
-    with a placeholder: `{lang}/guide.md`), nor cite a folder of (`references/`): a chain
+    that `SKILL.md` does not cite itself (by link or path), name (by its file name, a path
+    pattern: `wiki/guides/*.md`, or a path with a placeholder: `{lang}/guide.md`), nor cite a
+    folder of (`references/`): a chain
     two levels deep. Each intermediate document is reported once, at its first such link,
     with how many documents it leads to.
 
@@ -613,8 +618,9 @@ def reference_chain(skill):
             names, patterns = names_in(doc.file.text), placeholder_paths(skill)
             # a bare name SKILL.md also gives the path of names that file, not another of the same name
             names = names - {rel.rsplit("/", 1)[-1] for rel in linked}
-        if target.rsplit("/", 1)[-1] in names or any(p.fullmatch(target) for p in patterns):
-            continue  # SKILL.md names it (`streaming.md` in a list of the files of `{lang}/`)
+        if (target.rsplit("/", 1)[-1] in names or any(p.fullmatch(target) for p in patterns)
+                or any("/" in g and "*" in g and names_by_pattern(g, target) for g in names)):
+            continue  # SKILL.md names it (`streaming.md` in a list of the files of `{lang}/`, `wiki/guides/*.md`)
         if f.rel not in fences:
             fences[f.rel] = citations.fenced_lines(f.lines)
         if c.line in fences[f.rel]:

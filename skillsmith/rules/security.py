@@ -255,6 +255,9 @@ def download_piped_to_shell(subject):
 _INSTALLER_URL = re.compile(r"https://(?:\S*install|(?:get|sh)\.[\w.-]+)", re.I)
 _COUNTER_EXAMPLE = re.compile(r"\b(?:dangerous|insecure|unsafe|bad|don'?t|never|avoid)\b|\u274c", re.I)
 _PRINTS = re.compile(r"\b(?:echo|printf|print|console\.log|log(?:ger)?\.\w+|warn|die|info|error)\b")
+#: the command a quoted argument is given to: the first word of the line's last command
+_COMMAND_BEFORE = re.compile(r"(?:^|[;&|(]|\bthen|\belse|\bdo)\s*([A-Za-z_][\w-]*)(?:\s+[^\s;&|=]+)*\s+$")
+_RUNS_SHELL_STRING = frozenset({"eval", "sh", "bash", "zsh", "dash", "exec", "source", "command", "sudo", "env", "xargs"})
 _RUNS_PYTHON_STRING = re.compile(r"\b(?:os\.system|os\.popen|subprocess|Popen|check_call|check_output|shell=True|\.run\()")
 
 
@@ -266,7 +269,16 @@ def printed_hint(line: str, at: int, python: bool) -> bool:
     quoted = before.count('"') % 2 == 1 or before.count("'") % 2 == 1
     if python:
         return quoted and not _RUNS_PYTHON_STRING.search(line)
-    return quoted and bool(_PRINTS.search(before))
+    if not quoted:
+        return False
+    if _PRINTS.search(before):
+        return True
+    # an argument of the skill's own helper (``err "uv not found. Install: curl ... | sh"``): a
+    # string handed to a command that is not a shell, with no command substitution inside it
+    opening = max(before.rfind('"'), before.rfind("'"))
+    head = _COMMAND_BEFORE.search(before[max(0, opening - 200):opening])  # a bounded window: linear on any line
+    inside = before[opening:]
+    return head is not None and head.group(1) not in _RUNS_SHELL_STRING and "$(" not in inside and "`" not in inside
 
 
 def installer_shown(command: str) -> bool:
@@ -369,7 +381,7 @@ _QUALIFIER = r"(?:previous|prior|earlier|above|preceding|original|initial|system
 OVERRIDE = re.compile(
     r"\b(?:ignore|disregard|forget|override|bypass)\s+(?:all\s+|any\s+|the\s+|of\s+|your\s+)*"
     + _QUALIFIER
-    + r"\s+(?:\w+\s+)?(?:instructions?|prompts?|rules|guidelines|directions|directives|guardrails|policies|constraints|messages|context)\b"
+    + r"\s+(?!own\s)(?:\w+\s+)?(?:instructions?|prompts?|rules|guidelines|directions|directives|guardrails|policies|constraints|messages|context)\b"
     r"|\b(?:ignore|disregard|forget)\s+(?:everything|all)\s+(?:you\s+(?:were|have\s+been)\s+told|above|before)"
     r"|\byour\s+(?:new|real|true|actual)\s+instructions\s+(?:are|follow)"
     r"|\b(?:new|updated|replacement)\s+system\s+prompt\s*:"
@@ -395,7 +407,8 @@ EXFILTRATION = re.compile(
     # verb, a few words, the secret, then where it goes: "upload the contents of ~/.ssh/id_rsa to https://..."
     rf"\b{_SEND}\s+(?:[^\s.!?]+\s+){{0,6}}?(?:~/)?{_SECRET}(?:[^.!?]|\.(?=\S)){{0,60}}?\s(?:to|into)\s+{_REMOTE}"
     # the secret straight to a destination: "your .env to https://..."
-    rf"|{_SECRET}\s+(?:\S+\s+){{0,3}}?(?:to|into)\s+(?:https?://|(?:a|the|this|my|our) (?:webhook|pastebin|gist|server|endpoint|url))"
+    # (not a setting of the secret's that is an address: "Named Credential 'X' endpoint URL to https://...")
+    rf"|{_SECRET}\s+(?:\S+\s+){{0,3}}?(?<!url )(?<!uri )(?<!endpoint )(?<!address )(?<!host )(?:to|into)\s+(?:https?://|(?:a|the|this|my|our) (?:webhook|pastebin|gist|server|endpoint|url))"
     # a command that ships a credential file: "curl -d @~/.aws/credentials"; not one that signs in with a key
     # it keeps ("curl --key ~/.ssh/id_rsa sftp://...", "scp -i ~/.ssh/id_ed25519 ...": only a signature leaves)
     rf"|\b(?:curl|wget|nc|scp|rsync)\s+(?:(?!--key\b|--cert\b|--pubkey\b|-i\s|IdentityFile)[^\n|;`&,]){{0,80}}{_SECRET_FILES}"
@@ -412,7 +425,15 @@ _WRITES = rf"\b{_WRITE}(?!e?[sd]\b|able\b)\w*"  # not "edits", "edited", "editab
 _SELF_MODIFY = re.compile(
     rf"{_WRITES}\b[^.!?]{{0,60}}{_AGENT_FILES}"
     r"|--dangerously-skip-permissions|\bbypasspermissions\b|\bpermissions\.allow\b|--yolo\b"
-    r"|\b(?:disable|turn off|bypass|circumvent|skip)\s+(?:the\s+|your\s+|all\s+)?(?:sandbox\w*|safety checks?|guardrails?|permission (?:checks?|prompts?)|confirmations?|approvals?|the audit|audits?(?!\s*(?:log|logging|logs|trail|socket|daemon|rules?)\b)|hooks?)\b"
+    # the agent's own guards; a verb, not part of a name ("FLS-Bypass Audit"). Confirmations, approvals
+    # and audits when they are the agent's ("skip your confirmation") or the verb starts the sentence
+    # ("Skip confirmations from now on."): "System Administrators bypass approval processes", "BYOLLM
+    # calls bypass the audit trail" describe what a product does
+    r"|(?<!-)\b(?:disable|turn off|bypass|circumvent|skip)\s+(?:the\s+|your\s+|all\s+)?(?:sandbox\w*|safety checks?|guardrails?|permission (?:checks?|prompts?)|hooks?)\b"
+    r"|(?:(?<!-)\b(?:disable|turn off|bypass|circumvent|skip)\s+(?:all\s+)?(?:your|(?:the\s+)?(?:agent|assistant|claude)['\u2019]s)\s+(?:own\s+)?"
+    r"|(?:^|(?<=[.!?:] )|(?<=^[-*+] )|(?<=\*\*)|(?<=\d\. )|(?<=\bthen )|(?<=\bplease )|(?<=\bfirst )|(?<=\balways )"
+    r"|(?<=\bjust )|(?<=\balso ))(?:disable|turn off|bypass|circumvent|skip)\s+(?:the\s+|all\s+)?)"
+    r"(?:confirmations?|approvals?(?!\s+process)|audits?(?!\s*(?:log|logging|logs|trail|socket|daemon|rules?)\b))\b"
     rf"|{_WRITES}\s+(?:(?:your|its)\s+own\s+(?:settings|configuration|config|permissions|system prompt|instructions|memory|allowed[- ]tools)"
     r"|your\s+(?:permissions|system prompt|instructions|memory|allowed[- ]tools))\b"  # "your config": the user's project's
     r"|(?P<chmod>\bchmod\s)|\bgit\s+update-ref\b"
@@ -771,8 +792,10 @@ def self_modification(subject):
     Flags prose that tells the agent to edit its own settings, permissions, allowed tools,
     system prompt or instruction files (`.claude/settings.json`, `CLAUDE.md`, `AGENT.md`, the
     auditor's prompt, `refs/audited`), to skip permission prompts
-    (`--dangerously-skip-permissions`), to disable sandboxes, hooks or audits, or to make files
-    unreadable to others (`chmod o-r`). Not flagged: a sentence that forbids it ("never add
+    (`--dangerously-skip-permissions`), to disable sandboxes or hooks, or its own confirmations
+    or audits ("skip your confirmation"), or to make files unreadable to others (`chmod o-r`).
+    Not flagged: what a product does ("System Administrators bypass approval processes",
+    "calls bypass the audit trail", a heading "FLS-Bypass Audit"), a sentence that forbids it ("never add
     ... to permissions.allow", "cannot ... bypass confirmation"), a table row of a reference
     (its table of a tool's flags, settings or messages: `| --yolo | Skip approval dialogs |`),
     a table cell of SKILL.md under a heading of what not to do

@@ -130,7 +130,8 @@ def unknown_flag_exit_missing(script):
     """
     ## What it does
     Looks for a `case` branch for unknown options (`-*`, or `*` when the script takes no
-    positionals) that exits 2, directly or through a function such as `usage`.
+    positionals) that exits 2, directly or through a function such as `usage`. A `-*)` branch
+    that refuses them with another code (`exit 1`) is reported as such, at that branch.
 
     ## Why is this bad?
     Agents fabricate plausible flags. A script that silently ignores `--dry-run` it does not
@@ -158,8 +159,17 @@ def unknown_flag_exit_missing(script):
     tree = _tree(script)
     if tree is None:
         return
-    if not shell.has_unknown_flag_exit(tree.root_node, script.file.data, nodes=script.sh_nodes):
-        yield Hit(script.path, "no case branch rejects unknown options with exit 2 (e.g. -*) echo ... >&2; exit 2 ;;)")
+    branches = shell.unknown_flag_branches(tree.root_node, script.file.data, script.sh_nodes)
+    if any(2 in codes for _item, codes in branches):
+        return
+    other = next(((item, codes) for item, codes in branches if codes - {0}), None)
+    if other is not None and any(shell.text(p, script.file.data).startswith("-") for p in other[0].children_by_field_name("value")):
+        item, codes = other  # unknown options are refused, with another code
+        shown = ", ".join(str(c) for c in sorted(codes - {0}))
+        yield Hit(script.path, f"the branch for unknown options exits {shown}, not 2 (the usage code): the agent cannot "
+                               "tell a wrong call from a failure", item.start_point[0] + 1, item.start_point[1] + 1)
+        return
+    yield Hit(script.path, "no case branch rejects unknown options with exit 2 (e.g. -*) echo ... >&2; exit 2 ;;)")
 
 
 #: shown once when ShellCheck is not installed
@@ -321,7 +331,9 @@ def tool_unguarded(script):
     that never names the tool anywhere else: no `command -v jq`, `type jq`, `hash jq`, no
     `need jq` helper call, no `for tool in jq curl` loop, no install hint. A script that
     sources another file is not judged (its guards may live there). `git` and the POSIX
-    tools are not flagged.
+    tools are not flagged, nor a version probe with its errors discarded or a fallback
+    (`$(docker --version 2>/dev/null | cut -d' ' -f3)` in an inventory script): it is the
+    check itself.
 
     ## Why is this bad?
     On a machine without the tool the script dies half-way with `jq: command not found`
