@@ -122,14 +122,17 @@ def find_config_file(start: Path) -> Path | None:
     """The nearest ``skillsmith.toml``, or ``pyproject.toml`` with ``[tool.skillsmith]``."""
     walked: list[Path] = []
     found = None
-    for folder in [start, *start.parents]:
+    folder = start
+    while True:  # upward one folder at a time: most skills share a parent already asked
         if folder in _NEAREST:
             found = _NEAREST[folder]
             break
         walked.append(folder)
         found = config_file_in(folder)
-        if found is not None:
+        parent = folder.parent
+        if found is not None or parent == folder:
             break
+        folder = parent
     for folder in walked:
         _NEAREST[folder] = found
     return found

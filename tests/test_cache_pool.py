@@ -55,8 +55,11 @@ def plant(entries, message):
     """Rewrite cached results: a run that reports *message* read the cache, not the files."""
     for entry in entries:
         doc = json.loads(entry.read_text())
-        for f in doc["findings"]:
-            f["message"] = message
+        for f in doc.get("findings", ()):  # (the skills found below a path hold none)
+            if isinstance(f, list):  # a whole run's row: Finding's fields in order
+                f[4] = message
+            else:
+                f["message"] = message
         entry.write_text(json.dumps(doc))
 
 
@@ -78,8 +81,9 @@ def test_second_run_comes_from_the_cache_and_a_change_invalidates_it(tmp_path):
     first = run_cli("check", str(tmp_path / "skills"), "--json", env=env)
     assert first.code == 10
     entries = cache_entries(cache)
-    # per skill: one by file metadata, one by content, one by the whole-run walk; one for the whole run
-    assert len(entries) == 7
+    # per skill: one by file metadata, one by content, one by the whole-run walk; one for the whole run;
+    # one for the skills found below the path (by the tree's layout)
+    assert len(entries) == 8
 
     plant(entries, "from the cache")
     second = run_cli("check", str(tmp_path / "skills"), "--json", env=env)
@@ -99,7 +103,7 @@ def test_second_run_comes_from_the_cache_and_a_change_invalidates_it(tmp_path):
     time.sleep(0.25)  # the change time is now: past its granularity too
     touched = run_cli("check", str(tmp_path / "skills"), "--json", env=env)
     assert messages(touched) == {"from the cache"}
-    assert len(cache_entries(cache)) == 10  # new metadata and walk keys for "one", a new whole-run key
+    assert len(cache_entries(cache)) == 11  # new metadata and walk keys for "one", a new whole-run key (same layout)
 
     # changing any file of a skill invalidates both of its entries
     for name in ("one", "two"):
@@ -108,7 +112,7 @@ def test_second_run_comes_from_the_cache_and_a_change_invalidates_it(tmp_path):
     third = run_cli("check", str(tmp_path / "skills"), "--json", env=env)
     assert "from the cache" not in messages(third)
     assert third.json() == first.json()
-    assert len(cache_entries(cache)) == 17
+    assert len(cache_entries(cache)) == 18
 
     # a new file anywhere below the path misses the whole-run key; unchanged skills still hit theirs
     plant(cache_entries(cache), "from the cache")
@@ -152,7 +156,7 @@ def test_weird_names_are_cached(tmp_path):
     runs = [run_cli("check", str(tmp_path), "--json", env=env) for _ in range(2)]
     assert all("Traceback" not in r.stderr and r.code == 10 for r in runs), runs[0].stderr
     assert runs[0].json() == runs[1].json()
-    assert len(cache_entries(tmp_path / "cache")) == 4  # the skill's metadata, content and walk keys; the run's
+    assert len(cache_entries(tmp_path / "cache")) == 5  # the skill's metadata, content and walk keys; the run's; the layout's
 
 
 def test_options_are_part_of_the_key(tmp_path):
@@ -301,7 +305,9 @@ def test_a_file_stamped_within_the_clock_granularity_is_not_keyed_by_metadata(tm
     second = (int(time.time()) + 1) * 10**9  # this second's tick, as a coarse file system stamps it
     os.utime(script, ns=(second, second))
     assert sec003(run_cli("check", str(skill), "--json", env=env)) == []
-    assert len(cache_entries(cache)) == 1  # by content only: no metadata key for the unit, none for the run
+    # by content only: no metadata key for the unit, none for the run; the skills found below it (by
+    # names and modes, which a write that keeps the stamp does not change)
+    assert len(cache_entries(cache)) == 2
     script.write_text('#!/bin/sh\neval "$1"\n')
     os.utime(script, ns=(second, second))
     assert sec003(run_cli("check", str(skill), "--json", env=env)) == ["one"]
@@ -311,7 +317,8 @@ def test_cache_entries_of_the_wrong_shape_are_a_miss(tmp_path):
     cache, env = two_skills(tmp_path)
     first = run_cli("check", str(tmp_path / "skills"), "--json", env=env)
     for shape in ("[]", "{}", '{"findings": [1], "notes": [], "errors": 0, "units": 1, "tools": [], "tool_state": []}',
-                  '{"findings": [], "notes": "x", "errors": 0}'):
+                  '{"findings": [], "notes": "x", "errors": 0}', '{"skills": [3], "unlisted": {}}',
+                  '{"findings": [["x", 1]], "notes": [], "errors": 0, "units": 1, "tools": [], "tool_state": []}'):
         for entry in cache_entries(cache):
             entry.write_text(shape)
         again = run_cli("check", str(tmp_path / "skills"), "--json", env=env)

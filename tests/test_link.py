@@ -212,12 +212,16 @@ def test_help_cites_each_hosts_documentation():
 
 
 def test_a_claude_md_that_imports_the_canonical_file_is_one_source(tmp_path):
-    """``CLAUDE.md`` holding only ``@AGENT.md`` (Claude Code's import) cannot drift: no SUC001, and link leaves it."""
+    """``CLAUDE.md`` that imports ``@AGENT.md`` (Claude Code's import), alone or with sections of its own for Claude
+    (oaustegard/claude-skills), or a short pointer to it ("You MUST read `AGENT.md`", oyi77/1ai-skills), takes its
+    instructions from the one source: no SUC001. A CLAUDE.md of its own still is a second copy."""
     root = project(tmp_path)
-    (root / "CLAUDE.md").write_text("@AGENT.md\n")
-    c = run_cli("check", str(root), "--json", "--no-cache")
-    assert "SUC001" not in {f["rule"] for f in c.json()["data"]}
-    (root / "CLAUDE.md").write_text("@AGENT.md\n\nAlso: be brief.\n")  # more than the import: a copy of its own
+    for text in ("@AGENT.md\n", "@AGENT.md\n\n## Claude Code on the web\n\nBe brief.\n",
+                 "# CLAUDE.md\n\n**You MUST read `AGENT.md` in this repo's root.**\n\nRead `AGENT.md` now.\n"):
+        (root / "CLAUDE.md").write_text(text)
+        c = run_cli("check", str(root), "--json", "--no-cache")
+        assert "SUC001" not in {f["rule"] for f in c.json()["data"]}, text
+    (root / "CLAUDE.md").write_text("# Rules\n\n" + "- Be brief and run the tests before you commit.\n" * 30)
     c = run_cli("check", str(root), "--json", "--no-cache")
     assert "SUC001" in {f["rule"] for f in c.json()["data"]}
 

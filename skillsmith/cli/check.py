@@ -99,6 +99,7 @@ def run(args: argparse.Namespace) -> int:
     from skillsmith.cli.progress import Progress, wanted
     from skillsmith.errors import UsageError
     from skillsmith.reporters import SEVERITY_RANK, View, report, statistics, summary
+    from skillsmith.rules.engine import collection_tuned
     from skillsmith.rules.registry import selectors
 
     fmt = "json" if args.json else (args.format or "text")
@@ -117,15 +118,16 @@ def run(args: argparse.Namespace) -> int:
             output.note("skillsmith: no skill holds the given paths; nothing to check")
         report(fmt, Result([], 0))
         return ExitCode.SUCCESS
-    with Progress(wanted(args.quiet, fmt), "Checking") as progress:
-        result = check_result(paths, options, progress.callback)
-    if args.run_scripts and args.unsandboxed and not args.quiet:
-        output.note("skillsmith: --unsandboxed: the scripts ran as you, with your files and network")
-    output_notes(result, args.quiet)
-    if args.statistics:
-        report_statistics(statistics(result), fmt == "json", output.stdout_colour())
-    else:
-        report(fmt, result, View(full=args.output_format == "full", colour=fmt == "text" and output.stdout_colour()))
+    with collection_tuned():  # the run and its report make many objects that live to the end
+        with Progress(wanted(args.quiet, fmt), "Checking") as progress:
+            result = check_result(paths, options, progress.callback)
+        if args.run_scripts and args.unsandboxed and not args.quiet:
+            output.note("skillsmith: --unsandboxed: the scripts ran as you, with your files and network")
+        output_notes(result, args.quiet)
+        if args.statistics:
+            report_statistics(statistics(result), fmt == "json", output.stdout_colour())
+        else:
+            report(fmt, result, View(full=args.output_format == "full", colour=fmt == "text" and output.stdout_colour()))
     if not args.quiet:
         output.note(output.paint(summary(result), "red" if result.findings else "green"))
     if result.internal_errors:

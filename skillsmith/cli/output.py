@@ -93,44 +93,103 @@ def indented_json(doc: Any) -> str:
     """``json.dumps(doc, indent=2, ensure_ascii=False)``, the same text, faster for many small objects.
 
     ``json`` indents with its pure-Python encoder; here each object whose values are all
-    scalars (a finding) is one call of the C encoder, with the newline and indent as its item
-    separator. Anything else (keys that are not strings, other types) goes to ``json.dumps``.
+    scalars is one call of the C encoder, with the newline and indent as its item separator, and
+    a list of flat objects with the same keys (the findings) is written with its keys encoded
+    once (:func:`_alike_objects`). Anything else (keys that are not strings, other types) goes
+    to ``json.dumps``.
     """
     import json  # here, not at the top: ``--help`` does not need it
 
-    def dumped(value: Any, depth: int) -> str:
+    pieces: list[str] = []  # joined once at the end: a long report is not copied at every level
+    put = pieces.append
+
+    def dump(value: Any, depth: int) -> None:
         pad, outer = "  " * (depth + 1), "  " * depth
         if isinstance(value, dict):
             if not value:
-                return "{}"
+                put("{}")
+                return
             if not all(isinstance(k, str) for k in value):
                 raise _NotPlain
             if all(isinstance(v, _SCALARS) for v in value.values()):
                 body = json.dumps(value, ensure_ascii=False, separators=(",\n" + pad, ": "))
-                return "{\n" + pad + body[1:-1] + "\n" + outer + "}"
-            inner = (pad + json.dumps(k, ensure_ascii=False) + ": " + dumped(v, depth + 1) for k, v in value.items())
-            return "".join(("{\n", ",\n".join(inner), "\n", outer, "}"))
+                put("{\n" + pad + body[1:-1] + "\n" + outer + "}")
+                return
+            put("{\n")
+            for i, (k, v) in enumerate(value.items()):
+                put((",\n" if i else "") + pad + json.dumps(k, ensure_ascii=False) + ": ")
+                dump(v, depth + 1)
+            put("\n" + outer + "}")
+            return
         if isinstance(value, (list, tuple)):
             if not value:
-                return "[]"
-            if all(type(v) is dict and v and all(type(k) is str and isinstance(x, _SCALARS) for k, x in v.items())
-                   for v in value):
-                # a list of flat objects (the findings) in one call: the C encoder writes the
-                # members' separator between the objects too, and a JSON string holds no raw
-                # newline, so "},<separator>{" is found only between two objects
-                inner = ",\n" + pad + "  "
-                body = json.dumps(value, ensure_ascii=False, separators=(inner, ": "))[2:-2]
-                body = body.replace("}" + inner + "{", "\n" + pad + "},\n" + pad + "{" + inner[1:])
-                return "".join(("[\n", pad, "{", inner[1:], body, "\n", pad, "}\n", outer, "]"))  # one copy of a long text
-            return "[\n" + ",\n".join(pad + dumped(v, depth + 1) for v in value) + "\n" + outer + "]"
+                put("[]")
+                return
+            alike = _alike_objects(value, depth, json.encoder.encode_basestring)
+            if alike is not None:
+                pieces.extend(alike)
+                return
+            put("[\n")
+            for i, v in enumerate(value):
+                put((",\n" if i else "") + pad)
+                dump(v, depth + 1)
+            put("\n" + outer + "]")
+            return
         if isinstance(value, _SCALARS):
-            return json.dumps(value, ensure_ascii=False)
+            put(json.dumps(value, ensure_ascii=False))
+            return
         raise _NotPlain
 
     try:
-        return dumped(doc, 0)
+        dump(doc, 0)
     except _NotPlain:
         return json.dumps(doc, indent=2, ensure_ascii=False)
+    return "".join(pieces)
+
+
+def _alike_objects(items, depth: int, encode) -> list[str] | None:
+    """The pieces of the indented text of *items* (at *depth*) when they are flat objects with the
+    same keys in the same order (a report's findings), else None.
+
+    The keys are written once for all objects; each value as ``json.dumps`` writes it: a string
+    through the encoder's own ``encode_basestring`` (what ``ensure_ascii=False`` uses), an int
+    by ``int.__repr__``, ``true``, ``false``, ``null``. Anything else (a float, a nested value,
+    an object with other keys) leaves the list to the general path.
+    """
+    first = items[0]
+    if type(first) is not dict or not first or not all(type(k) is str for k in first):
+        return None
+    keys = list(first)
+    pad, inner = "  " * (depth + 1), "  " * (depth + 2)
+    heads = [("{\n" if i == 0 else ",\n") + inner + encode(k) + ": " for i, k in enumerate(keys)]
+    close = "\n" + pad + "}"
+    between = ",\n" + pad
+    out = ["[\n" + pad]
+    for item in items:
+        if type(item) is not dict or list(item) != keys:
+            return None
+        parts = []
+        for head, value in zip(heads, item.values()):
+            kind = type(value)
+            if kind is str:
+                text = encode(value)
+            elif kind is int:
+                text = int.__repr__(value)
+            elif value is None:
+                text = "null"
+            elif value is True:
+                text = "true"
+            elif value is False:
+                text = "false"
+            else:
+                return None
+            parts.append(head)
+            parts.append(text)
+        parts.append(close)
+        out.append("".join(parts))
+        out.append(between)
+    out[-1] = "\n" + "  " * depth + "]"
+    return out
 
 
 def emit_error(error: SkillsmithError, as_json: bool) -> int:

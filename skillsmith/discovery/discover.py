@@ -13,6 +13,7 @@ import os
 import stat
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Callable
 
 from skillsmith.config import Config, config_for
 from skillsmith.discovery.walk import READ_FIRST, Ignorer, walk_tree
@@ -41,8 +42,13 @@ class Unit:
 LOOSE_UNIT = 32
 
 
-def discover(paths: list[str | Path]) -> list[Unit]:
-    """Units for *paths*. A missing path raises :class:`NotFoundError` (exit 3)."""
+def discover(paths: list[str | Path], skills_of: Callable | None = None) -> list[Unit]:
+    """Units for *paths*. A missing path raises :class:`NotFoundError` (exit 3).
+
+    *skills_of* ``(top, ignorer)`` answers as :func:`find_skills` does (the default); the
+    engine passes one that remembers the answer while the tree's layout is unchanged.
+    """
+    skills_of = skills_of or find_skills
     units: list[Unit] = []
     seen: set[Path] = set()
     for given in paths:
@@ -80,13 +86,13 @@ def discover(paths: list[str | Path]) -> list[Unit]:
         real = p.resolve()  # walks follow no links, so a skill's real path is below the top's
         if has_skill_md(p):
             add(units, seen, p, Unit("skill", p, config, ignorer=ignorer))
-            for root in find_skills(p, ignorer)[0]:  # the skills nested in it
+            for root in skills_of(p, ignorer)[0]:  # the skills nested in it
                 add(units, seen, p, Unit("skill", root, config_for(root, real / root.relative_to(p)), ignorer=ignorer))
             continue
         if is_project_root(p):
             # AGENT.md, CLAUDE.md, .skills/ or .claude/ here: project-scope rules run on it too
             add(units, seen, p, Unit("project", p, config))
-        found, unlisted = find_skills(p, ignorer)
+        found, unlisted = skills_of(p, ignorer)
         for root in found:
             add(units, seen, p, Unit("skill", root, config_for(root, real / root.relative_to(p)), ignorer=ignorer))
         if not found and any((p / d).is_dir() and not ignorer.skip(str(p / d), True) for d in ("references", "assets")):

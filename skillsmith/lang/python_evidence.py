@@ -422,6 +422,8 @@ class ScriptFacts:
         declared = [a for a in self.arguments if "--json" in a.flags]
         if declared:
             return any(not a.takes_value for a in declared)
+        if self.parser is not None and self.parser.complete and not self.parser.commands:
+            return False  # every option is known: a "--json" string is another program's (["sf", ..., "--json"])
         return "--json" in self.facts.strings
 
     def output_value(self) -> str | None:
@@ -690,7 +692,8 @@ class ScriptFacts:
 
     def reflows(self, call: ast.Call) -> bool:
         """Whether *call*'s help text is laid out in lines (an epilog or description of several
-        lines, or ``description=__doc__``) that argparse's default formatter joins into one paragraph."""
+        lines, or ``description=__doc__`` of a docstring of several lines) that argparse's default
+        formatter joins into one paragraph."""
         epilog = python.keyword(call, "epilog")
         if epilog is not None:
             text = _literal(epilog.value)
@@ -698,8 +701,10 @@ class ScriptFacts:
                 text = _module_string(self.module, python.dotted(epilog.value))
             if isinstance(text, str) and "\n" in text.strip():
                 return True
-        return self.docstring_is_help(call) or isinstance(self._description_text(call), str) and \
-            "\n" in self._description_text(call).strip()
+        if self.docstring_is_help(call):
+            doc = self.docstring[0]
+            return doc is None or "\n" in doc.strip()  # a one-line docstring has no lines to join
+        return isinstance(self._description_text(call), str) and "\n" in self._description_text(call).strip()
 
     def docstring_is_help(self, call: ast.Call) -> bool:
         """``ArgumentParser(description=__doc__)``: --help shows the module docstring."""

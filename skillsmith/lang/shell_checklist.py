@@ -204,6 +204,8 @@ def _falls_back(node, data: bytes) -> bool:
 
 
 _VERSION_ARGS = frozenset({"--version", "-v", "-V", "version"})
+#: tools that run a package named by their first argument
+_RUNNERS = frozenset({"npx", "bunx", "pnpx", "uvx"})
 
 
 def _version_probe(node, data: bytes) -> bool:
@@ -211,6 +213,9 @@ def _version_probe(node, data: bytes) -> bool:
     fallback (``$(docker --version 2>/dev/null | cut ...)``, ``$(node --version || echo "Not installed")``):
     the use is itself the question whether the tool is there, and a missing tool leaves it empty."""
     args = [shell.text(c, data) for c in node.children_by_field_name("argument")]
+    name = node.child_by_field_name("name")
+    if name is not None and shell.text(name, data) in _RUNNERS and args and not args[0].startswith("-"):
+        args = args[1:]  # `npx madge --version`: the version of the package it runs
     if not args or args[0] not in _VERSION_ARGS:
         return False
     n = node
@@ -243,7 +248,11 @@ def unguarded_tools(root, data: bytes, nodes: list) -> list[tuple[str, object]]:
         if node.type in ("word", "raw_string", "string_content") and not (
                 node.parent is not None and node.parent.type == "command_name"):
             named.update(_WORD.findall(shell.text(node, data)))
-    return [(tool, node) for tool, node in first.items() if tool not in named]
+    return [(tool, node) for tool, node in first.items() if tool not in named and _SHIPPED_WITH.get(tool) not in named]
+
+
+#: a tool that comes with another one: a guard for npm covers npx
+_SHIPPED_WITH = {"npx": "npm", "pnpx": "pnpm", "bunx": "bun", "uvx": "uv"}
 
 
 _POSITIONAL = re.compile(r"\$\{?([1-9]|@|\*|OPTARG)(?![0-9A-Za-z_])")

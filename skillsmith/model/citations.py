@@ -187,7 +187,6 @@ def extract(lines: list[str], first_line: int, owner: str | None = None) -> list
 
 #: a fence line; indented as deep as the list item it belongs to (a fence under ``   - step:`` is
 #: still a fence, though CommonMark's 0-3 spaces hold only outside lists)
-_FENCE = re.compile(r"^\s*(```|~~~)")
 _FENCE_RUN = re.compile(r"^\s*(`{3,}|~{3,})\s*([^\s`]*)")
 
 
@@ -244,15 +243,9 @@ def list_lead(lines: list[str], number: int, reach: int = 12) -> str | None:
 
 
 def fenced_lines(lines: list[str]) -> set[int]:
-    """1-based numbers of the lines inside fenced code blocks (the fences excluded)."""
-    inside, found = False, set()
-    for number, text in enumerate(lines, 1):
-        if _FENCE.match(text):
-            inside = not inside
-            continue
-        if inside:
-            found.add(number)
-    return found
+    """1-based numbers of the lines inside fenced code blocks (the fences excluded), as
+    :func:`fence_info` finds them."""
+    return {index + 1 for index in fence_info(lines)}
 
 
 def code_after(lines: list[str], citation: Citation, fenced: bool) -> str | None:

@@ -350,8 +350,8 @@ class Script:
 
         Not entry scripts, whatever their mode: files under ``lib/``, test modules (``tests/``,
         ``test_*.py``, ``*_test.py``), files under ``assets/`` or ``templates/``, Python modules
-        a sibling script imports (unless SKILL.md shows them run, or a shebang and a ``__main__``
-        guard make them a program too), shell files a sibling sources, and files with no entry
+        a sibling script or SKILL.md's code imports (unless SKILL.md shows them run, or a shebang
+        and a ``__main__`` guard make them a program too), shell files a sibling sources, and files with no entry
         point (only definitions).
         """
         parts = PurePosixPath(self.rel).parts
@@ -393,6 +393,9 @@ class Script:
         runnable = facts.has_main_guard and self.file.shebang is not None  # made to be run as well
         if self.imported_by_sibling and not self.invoked and not runnable:
             return "library"
+        if self.imported_by_skill_md and not self.invoked and not runnable and not (
+                facts.has_main_guard and (facts.reads_argv or facts.uses_argparse)):
+            return "library"  # a __main__ that reads arguments makes it a command too
         entry_point = facts.has_main_guard or not python.only_definitions(module)
         if not entry_point:
             return "library"
@@ -424,6 +427,18 @@ class Script:
                 if len(name) <= len(parts) and parts[len(parts) - len(name):] == name:
                     return True
         return False
+
+    @cached_property
+    def imported_by_skill_md(self) -> bool:
+        """Whether SKILL.md's code imports this module (``from opening_prs import open_pr``, by its
+        name or its dotted path: ``from scripts.opening_prs import ...``)."""
+        doc = self.skill.doc if self.skill is not None and self.language == "python" else None
+        text = (doc.file.text or "") if doc is not None else ""
+        parts = PurePosixPath(self.rel).with_suffix("").parts
+        if not text or parts[-1] not in text:
+            return False
+        names = {".".join(parts[i:]) for i in range(len(parts))}
+        return any(re.search(rf"^\s*(?:from\s+{re.escape(n)}\s+import|import\s+{re.escape(n)})\b", text, re.M) for n in names)
 
     @cached_property
     def sourced_by_sibling(self) -> bool:

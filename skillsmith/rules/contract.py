@@ -820,7 +820,8 @@ def script_cited_bare(script):
     """
     ## What it does
     Flags scripts that `SKILL.md` mentions only as a bare path, never followed by at least
-    one argument.
+    one argument, nor shown run by its file name (`python3 sketch_ops.py dups <file>` after
+    "All via `scripts/sketch_ops.py`").
 
     ## Why is this bad?
     A bare path leaves the agent to work out the arguments, usually by running `--help` or
@@ -849,8 +850,21 @@ def script_cited_bare(script):
         return  # a script that reads no arguments is fully shown by its bare path
     if run_under_link_name(script):
         return  # linked onto PATH (`ln -s .../scripts/notify.sh ~/.local/bin/notify`) and shown run as `notify --title x`
+    if run_by_file_name(script):
+        return  # "All via `scripts/sketch_ops.py`", then `python3 sketch_ops.py dups <file>`
     f, first = found[0]
     yield Hit(f.path, f"{script.rel} is cited without an invocation; show it with its arguments", first.line, first.column)
+
+
+def run_by_file_name(script) -> bool:
+    """Whether SKILL.md shows the script run by its file name with an argument, through an
+    interpreter or ``./`` (``python3 sketch_ops.py dups <file>``, ``bash check.sh --all``)."""
+    text = script.skill.doc.file.text if script.skill is not None and script.skill.doc is not None else None
+    name = PurePosixPath(script.rel).name
+    if not text or name not in text:
+        return False
+    return re.search(rf"(?:\b(?:python3?|uv run|bash|sh|zsh|node|bun|deno|ruby|perl)\s+|(?<![\w/])\./)"
+                     rf"{re.escape(name)}[ \t]+[^\s|;&#`>]", text) is not None
 
 
 def run_under_link_name(script) -> bool:

@@ -79,7 +79,7 @@ def check_paths(paths: list[str | Path], options: Options | None = None, done: P
     if run_key is not None and not result.internal_errors and not result.undecided:
         tools = tuple(sorted({t for r in registry.all_rules() for t in r.tools}))
         cache.put(run_key, {
-            "findings": [dict(vars(f)) for f in result.findings], "units": result.units, "notes": result.notes,
+            "findings": [list(vars(f).values()) for f in result.findings], "units": result.units, "notes": result.notes,
             "warnings": result.warnings, "counts": result.counts,
             "tools": tools, "tool_state": [list(t) for t in _tools_state(tools)],
         })
@@ -107,7 +107,7 @@ def _known_run(run_key: str | None) -> Result | None:
     # nothing below the paths changed since a run that stored it (and no tool moved)
     if hit is None or [list(t) for t in _tools_state(tuple(hit["tools"]))] != hit["tool_state"]:
         return None
-    return Result([Finding(**f) for f in hit["findings"]], hit["units"], hit["notes"], 0,
+    return Result([Finding(*row) for row in hit["findings"]], hit["units"], hit["notes"], 0,
                   warnings=hit["warnings"], counts=hit["counts"])
 
 
@@ -115,9 +115,18 @@ _FINDING_TYPES = {"path": str, "line": int, "column": int, "rule": str, "message
                   "end_line": (int, type(None)), "end_column": (int, type(None)), "fix": (str, type(None))}
 
 
+_FINDING_KEYS = tuple(_FINDING_TYPES)
+#: a stored run keeps each finding as a row: its fields' values in the order of ``Finding``'s fields
+_ROW_TYPES = tuple(_FINDING_TYPES.values())
+
+
 def _is_finding(doc) -> bool:
     return (isinstance(doc, dict) and doc.keys() == _FINDING_TYPES.keys()
-            and all(isinstance(doc[k], t) for k, t in _FINDING_TYPES.items()))
+            and all(map(isinstance, map(doc.__getitem__, _FINDING_KEYS), _ROW_TYPES)))
+
+
+def _is_row(row) -> bool:
+    return isinstance(row, list) and len(row) == len(_ROW_TYPES) and all(map(isinstance, row, _ROW_TYPES))
 
 
 def _unit_hit(hit) -> dict | None:
@@ -134,7 +143,7 @@ def _run_hit(hit) -> dict | None:
     if (isinstance(hit, dict) and isinstance(hit.get("findings"), list) and isinstance(hit.get("units"), int)
             and isinstance(hit.get("notes"), list) and all(isinstance(n, str) for n in hit["notes"])
             and isinstance(hit.get("tools"), list) and all(isinstance(t, str) for t in hit["tools"])
-            and isinstance(hit.get("tool_state"), list) and all(_is_finding(f) for f in hit["findings"])):
+            and isinstance(hit.get("tool_state"), list) and all(map(_is_row, hit["findings"]))):
         return hit
     return None
 
@@ -171,7 +180,8 @@ def _tree_state(paths: list[str | Path], options: Options):
 def _check(paths: list[str | Path], options: Options, done: Progress | None = None, state=None) -> Result:
     from skillsmith.discovery.discover import discover
 
-    units = discover(paths)
+    units = discover(paths, _remembered_skills(state))
+    cache.flush()
     findings: list[Finding] = []
     notes: list[str] = []
     warnings: list[dict] = []
@@ -188,6 +198,31 @@ def _check(paths: list[str | Path], options: Options, done: Progress | None = No
     findings = unique_findings(findings)
     units_checked = sum(1 for u in units if u.part == 0)  # a folder of loose scripts in parts is one unit
     return Result(findings, units_checked, notes, errors, undecided, warnings=warnings, counts=unit_counts(units))
+
+
+def _remembered_skills(state):
+    """``find_skills`` answered from the cache while the layout of the walked tree is unchanged
+    (``snapshot.layout_key``: the same entries, the same ignore files, the same context), so a
+    run after an edit of a file's content walks the tree once; None when the run is not cached."""
+    from skillsmith.discovery.discover import find_skills
+    from skillsmith.rules import snapshot
+
+    layout = snapshot.layout_key(state) if state is not None else None
+    if layout is None:
+        return None
+
+    def skills_of(top: Path, ignorer) -> tuple[list[Path], dict[str, str]]:
+        key = cache.unit_key([b"skills", layout.encode(), os.fsencode(top)])
+        doc = cache.get(key)
+        if (isinstance(doc, dict) and isinstance(doc.get("skills"), list) and isinstance(doc.get("unlisted"), dict)
+                and all(isinstance(s, str) for s in doc["skills"])
+                and all(isinstance(v, str) for v in doc["unlisted"].values())):
+            return [Path(s) for s in doc["skills"]], doc["unlisted"]
+        found, unlisted = find_skills(top, ignorer)
+        cache.put(key, {"skills": [os.fspath(s) for s in found], "unlisted": unlisted})
+        return found, unlisted
+
+    return skills_of
 
 
 #: units the main process looks up in the cache at a time before any worker starts; a batch
@@ -347,7 +382,8 @@ def collection_tuned(threshold: int = GC_THRESHOLD):
     Objects made before the run (modules, the rules, the units) are moved to the permanent
     generation, so no collection scans them again and workers forked from here never write to
     their pages; units free their own parse trees (:func:`release`), so rarer collections
-    keep memory bounded. Both are undone when the run ends.
+    keep memory bounded. Both are undone when the run ends. It nests (``check`` tunes it for the
+    run and its report): an inner use freezes again what was made since, before its workers fork.
     """
     before = gc.get_threshold()
     gc.freeze()

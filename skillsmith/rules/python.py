@@ -123,7 +123,8 @@ def argparse_formatter_missing(script):
     ## What it does
     Flags `ArgumentParser(...)` calls without `formatter_class=RawDescriptionHelpFormatter`
     (or `RawTextHelpFormatter`) whose help text is laid out in lines: an epilog or description
-    of several lines, or `description=__doc__`. A parser with no such text is left alone (an
+    of several lines, or `description=__doc__` of a docstring of several lines. A parser with
+    no such text (a one-line docstring) is left alone (an
     epilog the fix adds for PYS002 comes with the formatter).
 
     ## Why is this bad?

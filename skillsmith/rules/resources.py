@@ -503,7 +503,7 @@ EXAMPLE_USERS = frozenset({
 
 
 #: a name masked out in a vendor's sample (``/Users/xxxx/xxx.text``)
-_MASKED_USER = re.compile(r"[xX]+|[._-]+")
+_MASKED_USER = re.compile(r"[xX]+|[._-]+|(?:my|your)[-_][\w.-]+", re.I)  # and `/Users/my-project/` in a sample
 
 
 @rule("RES008", "hard-coded-home-path", summary="A path into one person's home folder on a Mac (/Users/<name>/).",
@@ -513,7 +513,7 @@ def hard_coded_home_path(subject):
     ## What it does
     Flags paths into a named user's home folder on macOS (`/Users/jsmith/...`) in the skill's
     Markdown and scripts. Names that stand for any user in examples (`/Users/you/`,
-    `/Users/username/`, a masked `/Users/xxxx/`) and test data are not flagged, nor Linux's `/home/<name>/` and
+    `/Users/username/`, a masked `/Users/xxxx/`, `/Users/my-project/`) and test data are not flagged, nor Linux's `/home/<name>/` and
     Windows' `C:\\Users\\<name>\\`: those are as often a container's or a service's user, or the
     sample data of a forensics guide (`C:\\Users\\victim\\`), as a person's folder.
 

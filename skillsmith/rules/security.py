@@ -212,7 +212,7 @@ def download_piped_to_shell(subject):
     program), install hints a script prints, or shell code in Markdown prints
     (`echo "MISSING: curl ... | sh"`; in Python, a string not handed to a shell), test modules
     and data (`test_x.py`, `tests/`, `fixtures/`), and in Markdown and
-    text: a vendor's installer over HTTPS (a URL naming `install`, as installation docs show
+    text: a vendor's installer over HTTPS (a URL naming `install` or `setup`, as installation docs show
     it), table rows (where `|` separates cells), and teaching material as for SEC050.
 
     ## Why is this bad?
@@ -241,6 +241,8 @@ def download_piped_to_shell(subject):
         line, col = f.line_col(start)
         if printed_hint(f.lines[line - 1], col - 1, f.suffix == ".py"):
             continue  # in a script, or in shell code a skill shows: `|| echo "MISSING: curl ... | sh"`
+        if _PERMISSION_RULE.search(f.lines[line - 1], 0, col - 1):
+            continue  # a permission rule that names the command (`"deny": ["Bash(curl * | bash)"]`)
         if prose:
             shown = f.lines[line - 1]
             if installer_shown(shown[col - 1:]) or shown.lstrip().startswith("|") or _COUNTER_EXAMPLE.search(shown):
@@ -252,7 +254,9 @@ def download_piped_to_shell(subject):
         yield Hit(f.path, "a download is piped into a shell or interpreter; download, verify, then run", line, col)
 
 
-_INSTALLER_URL = re.compile(r"https://(?:\S*install|(?:get|sh)\.[\w.-]+)", re.I)
+#: an agent's permission rule around the command: ``Bash(curl * | bash)``
+_PERMISSION_RULE = re.compile(r"\bBash\(\s*$")
+_INSTALLER_URL = re.compile(r"https://(?:\S*(?:install|setup)|(?:get|sh)\.[\w.-]+)", re.I)  # .../install.sh, .../setup_20.x
 _COUNTER_EXAMPLE = re.compile(r"\b(?:dangerous|insecure|unsafe|bad|don'?t|never|avoid)\b|\u274c", re.I)
 _PRINTS = re.compile(r"\b(?:echo|printf|print|console\.log|log(?:ger)?\.\w+|warn|die|info|error)\b")
 #: the command a quoted argument is given to: the first word of the line's last command
@@ -408,14 +412,18 @@ EXFILTRATION = re.compile(
     rf"\b{_SEND}\s+(?:[^\s.!?]+\s+){{0,6}}?(?:~/)?{_SECRET}(?:[^.!?]|\.(?=\S)){{0,60}}?\s(?:to|into)\s+{_REMOTE}"
     # the secret straight to a destination: "your .env to https://..."
     # (not a setting of the secret's that is an address: "Named Credential 'X' endpoint URL to https://...")
-    rf"|{_SECRET}\s+(?:\S+\s+){{0,3}}?(?<!url )(?<!uri )(?<!endpoint )(?<!address )(?<!host )(?:to|into)\s+(?:https?://|(?:a|the|this|my|our) (?:webhook|pastebin|gist|server|endpoint|url))"
+    # (nor what a secret does or is given for: "SSH key based authentication to the server", "environment
+    # variables passed to the server")
+    rf"|{_SECRET}\s+(?!(?:\S+\s+){{0,3}}?(?:authentication|auth|login|passed|given|available|exposed)\s)"
+    rf"(?:\S+\s+){{0,3}}?(?<!url )(?<!uri )(?<!endpoint )(?<!address )(?<!host )(?:to|into)\s+(?:https?://|(?:a|the|this|my|our) (?:webhook|pastebin|gist|server|endpoint|url))"
     # a command that ships a credential file: "curl -d @~/.aws/credentials"; not one that signs in with a key
     # it keeps ("curl --key ~/.ssh/id_rsa sftp://...", "scp -i ~/.ssh/id_ed25519 ...": only a signature leaves)
     rf"|\b(?:curl|wget|nc|scp|rsync)\s+(?:(?!--key\b|--cert\b|--pubkey\b|-i\s|IdentityFile)[^\n|;`&,]){{0,80}}{_SECRET_FILES}"
 )
 
 _AGENT_FILES = (
-    r"(?:\.claude/settings(?:\.local)?\.json|settings\.local\.json|\.claude\.json|~/\.claude\b|claude\.md|agent\.md|agent\.org"
+    r"(?:\.claude/settings(?:\.local)?\.json|settings\.local\.json|\.claude\.json|~/\.claude\b(?![\w/.-]*\.(?:lock|log|pid)\b)"
+    r"|claude\.md|agent\.md|agent\.org"
     r"|\.codex/|\.gemini/|auditor_prompt|\.sucoder/|refs/audited)"
 )
 _WRITE = r"(?:edit|modify|change|update|write|append|add|overwrite|replace|delete|remove|rewrite|chmod|disable|move|reset)"
@@ -479,6 +487,19 @@ def _described(line: str, m: re.Match) -> bool:
         # assigned, unless the sentence only tests the value ("If the settings declare `mode = "bypassPermissions"`, warn")
         return not _ASSIGNED.search(line, 0, m.start()) or bool(_CONDITION.match(sentence))
     return False
+_WRITE_START = re.compile(_WRITES)
+#: what comes before a verb that is asked for: the start of a sentence, a list item or a step, or
+#: a word that asks ("then", "please", "you should", "need to"): not "Most users only edit CLAUDE.md"
+_ASKING = re.compile(
+    r"(?:^|[.!?:;|,]\s*|\s[-\u2013\u2014]\s+|^\s*(?:[-*+>]|#+|\d+[.)])\s+|\*\*|\b(?:then|please|first|always|just|also|and|or|now|next|you|we"
+    r"|should|must|shall|need to|needs to|have to|has to|want to|can|may|will)\s+)[\W_]*$")
+
+
+def _asked_at(line: str, start: int) -> bool:
+    """Whether the verb at *start* of a normalized *line* stands where an instruction's verb does."""
+    return _ASKING.search(line, max(0, start - 40), start) is not None
+
+
 #: what ``chmod`` must be given, later on its line, to hide a file from others
 _HIDING_MODE = re.compile(r"\b(?:o-r|go-r|o-rwx|go-rwx|a-r)\b")
 
@@ -503,7 +524,7 @@ def self_modify(line: str) -> tuple[int, int] | None:
                     pass
             if last is not None and last.start() >= m.end():
                 return m.start(), last.end()
-        elif not _described(line, m):
+        elif not _described(line, m) and (not _WRITE_START.match(m.group()) or _asked_at(line, m.start())):
             return m.span()
         m = _SELF_MODIFY.search(line, m.end())  # no hiding mode after this chmod, or a setting named: look further on
     return None
@@ -532,7 +553,9 @@ _SECRECY = (r"\bwithout (?:telling|asking|informing|notifying|mentioning)\b"
             r"|\b(?:do not|don't|never) (?:tell|mention|reveal|show|inform|disclose)\b[^.!?]{0,20}\buser\b"
             r"|\bsecretly\b")
 _HIDDEN_CUES = re.compile(
-    r"\b(?:you|agent|assistant|claude|model|llm|ai)\b[^.!?]{0,40}\b(?:must|should|shall|will|always|never|need to|have to)\b"
+    r"\b(?:agent|assistant|claude|model|llm|ai)\b[^.!?]{0,40}\b(?:must|should|shall|will|always|never|need to|have to)\b"
+    # "you": the agent only with an order ("you must always ..."), not a note to a reader ("you might need to install gawk")
+    r"|\byou\b[^.!?]{0,40}\b(?:must|shall|always|never)\b"
     r"|^(?:assistant|claude|agent|ai|llm|model|system|note to (?:the )?(?:assistant|agent|ai|model|claude))\s*:"
     r"|" + _SECRECY
 )
@@ -550,6 +573,24 @@ def negated(text: str, end: int) -> bool:
     prefix = text[:end]
     starts = [m.end() for m in _SENTENCE_END.finditer(prefix)]
     return bool(_NEGATION.search(prefix[starts[-1] if starts else 0:]))
+
+
+#: a release note: what a version did ("Fixed `--dangerously-skip-permissions` being downgraded")
+_RELEASE_NOTE = re.compile(r"^\W*(?:fixed|added|changed|improved|removed|deprecated|renamed|resolved)\b")
+#: the phrase is what something tries to make the agent do, or an example of it: "content that attempts
+#: to bypass safety rules", "files cause Claude to ignore your actual instructions", "(e.g. "ignore previous instructions")"
+_DESCRIBED_LEAD = re.compile(
+    r"(?:\b(?:attempts?|attempting|tries|trying|tried|designed|meant|intended|causes?|causing|caused|forces?|forcing"
+    r"|tricks?|tricking|convinces?|convincing|leads?|leading)\b[^.!?]{0,40}?\bto(?:\s+[\w/-]+){0,3}?"
+    r"|\b(?:e\.g\.|i\.e\.|such as|like|for example|for instance))[\s,:]*[\"'\u201c\u2018(\[]*$")
+
+
+def described(line: str, start: int) -> bool:
+    """Whether the phrase at *start* of a normalized *line* is told about, not asked for: a release
+    note, or the object of an attempt or an effect, or an example named as one."""
+    if _RELEASE_NOTE.match(line):
+        return True
+    return _DESCRIBED_LEAD.search(line, max(0, start - 80), start) is not None  # a bounded window ("e.g." ends no sentence)
 
 
 def first_match(pattern: re.Pattern) -> Callable[[str], tuple[int, int] | None]:
@@ -649,7 +690,8 @@ def _scan(file, find: Callable[[str], tuple[int, int] | None], keys: tuple[tuple
     teaches = fenced = None
     for number, line, hidden in sorted(candidate_lines(file.text, keys)):
         span = find(line)
-        if span is None or negated(line, span[1]) or not hidden and in_forbidding_column(file.lines, number, line, span[0]):
+        if span is None or negated(line, span[1]) or not hidden and (
+                in_forbidding_column(file.lines, number, line, span[0]) or described(line, span[0])):
             continue
         if not hidden and line.lstrip().startswith("|") and file.rel.rsplit("/", 1)[-1] != "SKILL.md":
             continue
@@ -794,7 +836,10 @@ def self_modification(subject):
     auditor's prompt, `refs/audited`), to skip permission prompts
     (`--dangerously-skip-permissions`), to disable sandboxes or hooks, or its own confirmations
     or audits ("skip your confirmation"), or to make files unreadable to others (`chmod o-r`).
-    Not flagged: what a product does ("System Administrators bypass approval processes",
+    A verb of editing counts where an instruction's verb stands (the start of a sentence, a
+    clause, a list item, a heading or a table cell, or after "then", "you should", "need to"):
+    not "Most users only edit `CLAUDE.md`". Lock, log and pid files under `~/.claude` are not
+    settings. Not flagged: what a product does ("System Administrators bypass approval processes",
     "calls bypass the audit trail", a heading "FLS-Bypass Audit"), a sentence that forbids it ("never add
     ... to permissions.allow", "cannot ... bypass confirmation"), a table row of a reference
     (its table of a tool's flags, settings or messages: `| --yolo | Skip approval dialogs |`),
@@ -853,7 +898,8 @@ def hidden_comment_instruction(subject):
     """
     ## What it does
     Flags HTML comments (`<!-- ... -->`) in Markdown that address the agent
-    (`<!-- assistant: ... -->`, "you must", "the agent should"), ask for secrecy ("do not tell
+    (`<!-- assistant: ... -->`, "you must", "you never", "the agent should"; "you" only with
+    an order, not "you might need to install `gawk`"), ask for secrecy ("do not tell
     the user", "without asking", "secretly"), or hold any of the SEC050-SEC052 phrases.
     Not flagged: `skillsmith: ignore[...]` directives, notes to the file's editors ("do not
     add here: ...", "If you edit this file, you MUST also edit ..."), a template's hints to

@@ -66,12 +66,12 @@ def tree_key(paths: list[str], salt: bytes) -> str | None:
 class TreeState:
     """One walk of the tree a check reads: the whole-run key, and what :func:`unit_digests` keys units by.
 
-    *key* is None when an entry is too fresh (:func:`racy`); *lines* holds ``(path, line, racy)``
-    for every entry below the given paths, in walk order; *context* is the digest of all else
-    the key holds (the salt, the current directory, the config and git files upward).
+    *key* is None when an entry is too fresh (:func:`racy`); *lines* holds ``(path, line, racy,
+    is_file)`` for every entry below the given paths, in walk order; *context* is the digest of
+    all else the key holds (the salt, the current directory, the config and git files upward).
     """
 
-    def __init__(self, key: str | None, context: str, lines: list[tuple[str, str, bool]]) -> None:
+    def __init__(self, key: str | None, context: str, lines: list[tuple[str, str, bool, bool]]) -> None:
         self.key, self.context, self.lines = key, context, lines
 
 
@@ -90,7 +90,8 @@ def tree_state(paths: list[str], salt: bytes) -> TreeState | None:
             h.update(_stat_line(os.path.join(folder, name), name))
     count = 0
     fresh = False
-    walked: list[tuple[str, str, bool]] = []
+    walked: list[tuple[str, str, bool, bool]] = []
+    coarse = now - COARSE_NS  # an older stamp is never racy: racy() is asked only above it
     tops: list[list[str]] = []
     for given in paths:
         top = _resolved(given)
@@ -115,28 +116,68 @@ def tree_state(paths: list[str], salt: bytes) -> TreeState | None:
                 if path != own_cache:
                     line = f"{kind[0]}{path}|{st.st_mode}|{st.st_ino}|{st.st_dev}"
                     add(line)
-                    entry((path, line, False))
+                    entry((path, line, False, False))
             else:
-                line = f"{path}|{st.st_mode}|{st.st_size}|{st.st_mtime_ns}|{st.st_ctime_ns}|{st.st_ino}|{st.st_dev}"
+                mtime, ctime = st.st_mtime_ns, st.st_ctime_ns
+                line = f"{path}|{st.st_mode}|{st.st_size}|{mtime}|{ctime}|{st.st_ino}|{st.st_dev}"
                 add(line)
-                young = racy(st, now)
+                young = (mtime >= coarse or ctime >= coarse) and racy(st, now)
                 fresh = fresh or young
-                entry((path, line, young))
+                entry((path, line, young, True))
         tops.append(lines)
     context = h.hexdigest()
     for lines in tops:
-        h.update(b"\0T" + "\0".join(lines).encode("utf-8", "surrogateescape"))
+        h.update(b"\0T")
+        _hash_lines(h, lines)
     return TreeState(None if fresh else h.hexdigest(), context, walked)
+
+
+#: the files whose content changes which folders a walk with an ignorer leaves out (git reads them)
+_SHAPE_READ = frozenset({".gitignore"})
+_SHAPE_ENDS = tuple(_SHAPE_READ)
+
+
+def layout_key(state: TreeState) -> str | None:
+    """A key for what the walk found below the paths regardless of what the files hold: the
+    folders and the names, types and modes of their entries, the content of the ignore files
+    among them (:data:`_SHAPE_READ`), and the context. None when it cannot be trusted (an ignore
+    file too fresh to key on; a virtualenv marker that is a link, whose target may come and go).
+
+    Which folders are skills (``discovery.discover.find_skills``) is a function of these: an edit
+    of a file's content leaves the key as it is; adding, removing or renaming an entry, or
+    changing an ignore file or the context, changes it.
+    """
+    parts = [state.context]
+    add = parts.append
+    for path, line, fresh, is_file in state.lines:
+        if not is_file:
+            add(line)
+            continue
+        if path.endswith(_SHAPE_ENDS) and os.path.basename(path) in _SHAPE_READ:
+            if fresh:
+                return None
+            add(line)
+        else:
+            shape = line[:line.index("|", len(path) + 1)]  # path|mode
+            if path.endswith("pyvenv.cfg") and os.path.basename(path) == "pyvenv.cfg" \
+                    and stat.S_ISLNK(int(shape[len(path) + 1:])):
+                return None
+            add(shape)
+    h = hashlib.blake2b(b"layout", digest_size=20)
+    _hash_lines(h, parts)
+    return h.hexdigest()
 
 
 def unit_digests(state: TreeState, roots: list[str]) -> dict[str, str]:
     """A digest for each of *roots* (folders below the walked paths) that changes when anything
     the walk saw below it changes, or anything outside all of them, or the context; a root with
-    an entry too fresh to key on, with nothing walked below it, or inside or around another
-    root, has none.
+    an entry too fresh to key on, or with nothing walked below it, has none.
 
     The walk is a superset of what a unit's own load sees, so an unchanged digest means unchanged
     files; the entries outside the roots (config and ignore files between them) count for all.
+    Roots nested in one another (a skill inside a skill) are one cluster: each of them is keyed
+    by everything below the outermost (a nested skill reads its outer skill's config, the outer
+    one lists the nested folder), so a change anywhere in the cluster changes all their digests.
     """
     wanted = set(roots)
     owners: dict[str, str | None] = {}
@@ -149,18 +190,20 @@ def unit_digests(state: TreeState, roots: list[str]) -> dict[str, str]:
             owners[folder] = found
         return found
 
-    tangled = set()  # a skill nested in another, and the skills around it: keyed by their own listing only
+    outermost: dict[str, str] = {}  # each root nested in another, and each around one: the outermost root
     for root in wanted:
-        outer = owner(os.path.dirname(root))
-        if outer is not None:
-            tangled.add(root)
+        top, outer = root, owner(os.path.dirname(root))
         while outer is not None:
-            tangled.add(outer)
-            outer = owner(os.path.dirname(outer))
+            top, outer = outer, owner(os.path.dirname(outer))
+        if top != root:
+            outermost[root] = outermost[top] = top
+    clusters: dict[str, list[str]] = {}
+    for root, top in outermost.items():
+        clusters.setdefault(top, []).append(root)
     groups: dict[str | None, list[str]] = {}
     young: set[str | None] = set()
     current, inside = None, "\0"  # a root's entries come one after another: the last root seen
-    for path, line, fresh in state.lines:
+    for path, line, fresh, _file in state.lines:
         if path.startswith(inside):
             root = current
         else:
@@ -172,16 +215,32 @@ def unit_digests(state: TreeState, roots: list[str]) -> dict[str, str]:
             young.add(root)
     if None in young:
         return {}
-    rest = hashlib.blake2b("\0".join(groups.get(None, [])).encode("utf-8", "surrogateescape"), digest_size=20)
+    rest = hashlib.blake2b(digest_size=20)
+    _hash_lines(rest, groups.get(None, []))
     rest.update(state.context.encode())
     digests = {}
     for root in roots:
-        if root in young or root in tangled or root not in groups:
+        top = outermost.get(root)
+        members = [root] if top is None else sorted(clusters[top])
+        if any(m in young for m in members) or (top or root) not in groups:
             continue
         h = rest.copy()
-        h.update(b"\0U" + "\0".join(groups[root]).encode("utf-8", "surrogateescape"))
+        for member in members:  # a cluster's entries are spread over its members' groups (whichever root the walk was in)
+            h.update(b"\0U" + os.fsencode(member) + b"\0" + "\0".join(groups.get(member, ())).encode("utf-8", "surrogateescape"))
         digests[root] = h.hexdigest()
     return digests
+
+
+#: lines hashed per piece: the text of a whole tree's walk is never built at once
+_LINES_AT_ONCE = 4096
+
+
+def _hash_lines(h, lines: list[str]) -> None:
+    """``h.update("\\0".join(lines).encode("utf-8", "surrogateescape"))``, the same bytes, a piece at a time."""
+    for start in range(0, len(lines), _LINES_AT_ONCE):
+        if start:
+            h.update(b"\0")
+        h.update("\0".join(lines[start:start + _LINES_AT_ONCE]).encode("utf-8", "surrogateescape"))
 
 
 def _resolved(given: str) -> str:

@@ -560,12 +560,19 @@ def body_tokens(lines: list[str]) -> int:
 _WHEN = re.compile(
     r"\b(?:when|whenever|if|use|used|trigger\w*|invoke\w*|ask\w*|request\w*|need\w*|want\w*|before|after|during"
     r"|while|for (?:any|all|tasks?|work|questions?|requests?|users?)|appl(?:y|ies) to|relevant (?:to|for|when)|wenn|quand|cuando|lorsque)\b"
-    r"|\u65f6|\u6642|\u5f53|\u3067\u4f7f\u7528|\u5834\u5408|\u9002\u7528",  # 时 時 当; で使用 ("used for"), 場合 ("in case"), 适用 ("applies to")
+    r"|\u65f6|\u6642|\u5f53|\u3067\u4f7f\u7528|\u5834\u5408|\u9002\u7528"  # 时 時 当; で使用 ("used for"), 場合 ("in case"), 适用 ("applies to")
+    r"|\u30c8\u30ea\u30ac\u30fc|\u89e6\u53d1|\u3068\u304d|\u969b",  # トリガー, 触发 ("trigger"); とき, 際 ("when")
     re.I,
 )
 
 
 _ENGLISH = re.compile(r"\b(?:the|and|of|to|for|with|from|in|on|a|an|or|by)\b", re.I)
+
+
+def _mostly_latin(text: str) -> bool:
+    """Whether most of *text*'s letters are Latin: a Japanese description with "Cost-plus" in it is Japanese."""
+    letters = [c for c in text if c.isalpha()]
+    return sum(c.isascii() for c in letters) >= 0.7 * len(letters)
 
 
 @rule("SPC017", "description-no-when", summary="The description says what the skill does but not when to use it.",
@@ -574,8 +581,9 @@ def description_no_when(skill):
     """
     ## What it does
     Warns when `description` has no word that says when the skill applies ("use when", "applies to",
-    "if the user", "for requests about", "before", "triggers"). Descriptions in a language
-    whose words for "when" it does not know are not judged, nor a skill that says when in
+    "if the user", "for requests about", "before", "triggers"; 时, 場合, 适用, トリガー, とき). A
+    description mostly in another script, or in a language whose words for "when" it does
+    not know, is not judged, nor a skill that says when in
     Claude Code's `when_to_use` field (the host lists it with the description), nor one with
     `disable-model-invocation: true` (only the user runs it; the model never picks it).
 
@@ -605,7 +613,7 @@ def description_no_when(skill):
         return  # Claude Code's field for it, shown with the description
     if fm.data.get("disable-model-invocation") is True:
         return  # only the user runs it (/name): the model never reads the description to pick it
-    if not _ENGLISH.search(description):
+    if not _ENGLISH.search(description) or not _mostly_latin(description):
         return  # the words that say when are only known in English (and a few others)
     yield at_key(skill, "description", "'description' says what the skill does but not when to use it; add 'Use when ...'")
 

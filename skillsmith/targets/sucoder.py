@@ -167,8 +167,8 @@ def inspect_pair(root: Path, pair: Pair) -> LinkState:
         return LinkState(pair, MISSING, f"{pair.link} is missing; it should link to {pair.target}")
     if _same(link, canonical):
         return LinkState(pair, LINKED, f"{pair.link} and {pair.canonical} are the same")
-    if not pair.folder and _imports_only(link, pair.canonical):
-        return LinkState(pair, LINKED, f"{pair.link} imports {pair.canonical} (@{pair.canonical}): one source")
+    if not pair.folder and _defers_to(link, pair.canonical):
+        return LinkState(pair, LINKED, f"{pair.link} imports or points to {pair.canonical}: one source")
     if pair.folder and not link.is_symlink() and _links_each(link, canonical):
         return LinkState(pair, LINKED, f"each skill in {pair.link} that {pair.canonical} holds is a link to it: one source")
     if link.is_symlink():
@@ -179,19 +179,23 @@ def inspect_pair(root: Path, pair: Pair) -> LinkState:
     return LinkState(pair, DIVERGED, detail)
 
 
-def _imports_only(link: Path, canonical: str) -> bool:
-    """Whether *link* is a small file that only imports the canonical one (Claude Code's ``@AGENTS.md``)."""
+def _defers_to(link: Path, canonical: str) -> bool:
+    """Whether the file *link* takes its instructions from the canonical one: it imports it
+    (Claude Code's ``@AGENTS.md`` line, maybe with sections of its own for that host), or it is a
+    short pointer that names it ("You MUST read `AGENTS.md` ... Read `AGENTS.md` now")."""
     if link.is_symlink() or not link.is_file():
         return False
     try:
-        if link.stat().st_size > 4096:
+        size = link.stat().st_size
+        if size > 65_536:
             return False
         text = link.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError):
         return False
     lines = [ln.strip() for ln in text.splitlines() if ln.strip() and not ln.lstrip().startswith("<!--")]
-    return bool(lines) and all(ln.lstrip("@").strip("./") == canonical for ln in lines if ln.startswith("@")) \
-        and any(ln.startswith("@") for ln in lines) and all(ln.startswith(("@", "#")) for ln in lines)
+    if any(ln.startswith("@") and ln[1:].strip().strip("./") == canonical for ln in lines):
+        return True
+    return size <= 1024 and canonical in text
 
 
 def inspect(root: Path, hosts: tuple[str, ...] | list[str] = DEFAULT_HOSTS) -> list[LinkState]:

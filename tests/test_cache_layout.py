@@ -1,0 +1,89 @@
+"""After an edit, the run that re-checks only the edited unit gives what a check without the cache gives.
+
+The whole-run walk keys two things besides the run: which skills are below a path (by the
+tree's layout: names, types, modes, ignore files; ``snapshot.layout_key``), and each skill
+(``snapshot.unit_digests``; skills nested in one another as one cluster).
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import time
+
+from conftest import run_cli, write_tree
+from test_cache_pool import ANGLE, cache_entries, plant
+
+
+def findings(run) -> list[tuple[str, str]]:
+    return [(f["path"].split("/")[-2], f["rule"]) for f in run.json()["data"]]
+
+
+def skills_entries(cache):
+    """The stored lists of the skills found below a path."""
+    return [e for e in cache_entries(cache) if "skills" in json.loads(e.read_text())]
+
+
+def test_an_edit_of_content_takes_the_skills_from_the_cache_and_a_new_entry_walks_again(tmp_path):
+    cache = tmp_path / "cache"
+    env = {"SKILLSMITH_CACHE_DIR": str(cache)}
+    for name in ("one", "two"):
+        write_tree(tmp_path / "skills" / name, {"SKILL.md": ANGLE.format(name=name)})
+    time.sleep(0.25)  # past the clock granularity (snapshot.racy)
+    assert {s for s, _ in findings(run_cli("check", str(tmp_path / "skills"), "--json", env=env))} == {"one", "two"}
+    [entry] = skills_entries(cache)
+    doc = json.loads(entry.read_text())
+    assert [p.split("/")[-1] for p in doc["skills"]] == ["one", "two"]
+    # planted: the stored list names "one" only, so a run that uses it finds no "two"
+    entry.write_text(json.dumps({**doc, "skills": [p for p in doc["skills"] if p.endswith("/one")]}))
+    skill_md = tmp_path / "skills" / "one" / "SKILL.md"
+    skill_md.write_text(skill_md.read_text() + "\nMore.\n")  # the content changes, the layout does not
+    edited = run_cli("check", str(tmp_path / "skills"), "--json", env=env)
+    assert {s for s, _ in findings(edited)} == {"one"}
+    # a new entry changes the layout: the skills are found by a walk again
+    (tmp_path / "skills" / "two" / "notes.md").write_text("# notes\n")
+    again = run_cli("check", str(tmp_path / "skills"), "--json", env=env)
+    assert again.json() == run_cli("check", str(tmp_path / "skills"), "--json", "--no-cache", env=env).json()
+    assert {s for s, _ in findings(again)} == {"one", "two"}
+
+
+def test_an_ignore_file_rewritten_under_its_name_changes_the_skills_found(tmp_path):
+    """git reads a .gitignore's content: rewriting it keeps every name, yet hides a skill."""
+    repo = tmp_path / "repo"
+    env = {"SKILLSMITH_CACHE_DIR": str(tmp_path / "cache")}
+    for name in ("one", "two"):
+        write_tree(repo / "skills" / "team" / name, {"SKILL.md": ANGLE.format(name=name)})
+    ignore = repo / "skills" / "team" / ".gitignore"  # below the checked folder: an entry of its walk
+    ignore.write_text("build/\n")
+    subprocess.run(["git", "init", "-q", str(repo)], check=True)
+    time.sleep(0.25)
+    first = run_cli("check", "skills", "--json", cwd=repo, env=env)
+    assert {s for s, _ in findings(first)} == {"one", "two"}
+    ignore.write_text("two/\n")
+    time.sleep(0.25)  # not too fresh to key on: only its content tells
+    hidden = run_cli("check", "skills", "--json", cwd=repo, env=env)
+    assert hidden.json() == run_cli("check", "skills", "--json", "--no-cache", cwd=repo, env=env).json()
+    assert {s for s, _ in findings(hidden)} == {"one"}
+
+
+def test_a_config_edit_in_an_outer_skill_rechecks_the_skill_nested_in_it(tmp_path):
+    """A nested skill reads its outer skill's config: both are keyed by everything below the outer one."""
+    cache = tmp_path / "cache"
+    env = {"SKILLSMITH_CACHE_DIR": str(cache)}
+    outer = write_tree(tmp_path / "skills" / "outer", {"SKILL.md": ANGLE.format(name="outer"),
+                                                       "skillsmith.toml": "ignore = []\n"})
+    write_tree(outer / "parts" / "inner", {"SKILL.md": ANGLE.format(name="inner")})
+    write_tree(tmp_path / "skills" / "plain", {"SKILL.md": ANGLE.format(name="plain")})
+    time.sleep(0.25)
+    first = run_cli("check", str(tmp_path / "skills"), "--json", env=env)
+    assert sorted(findings(first)) == [("inner", "SPC011"), ("outer", "SPC011"), ("plain", "SPC011")]
+    # each skill, the nested ones too: by metadata, by content, by the walk; the run; the skills below the path
+    assert len(cache_entries(cache)) == 3 * 3 + 1 + 1
+    plant(cache_entries(cache), "from the cache")
+    (outer / "skillsmith.toml").write_text('ignore = ["SPC011"]\n')
+    time.sleep(0.25)
+    edited = run_cli("check", str(tmp_path / "skills"), "--json", env=env)
+    assert findings(edited) == [("plain", "SPC011")]
+    assert {f["message"] for f in edited.json()["data"]} == {"from the cache"}  # "plain" was not checked again
+    fresh = run_cli("check", str(tmp_path / "skills"), "--json", "--no-cache", env=env)
+    assert [(f["path"], f["rule"]) for f in edited.json()["data"]] == [(f["path"], f["rule"]) for f in fresh.json()["data"]]
