@@ -310,3 +310,22 @@ def test_libcst_depth_is_the_depth_of_the_tree_libcst_would_build(source):
 
     module = ast.parse(source)
     assert libcst_depth(module) == _depth_by_recursion(module)
+
+
+@pytest.mark.parametrize("source, deep", [
+    ("x = " + " and ".join(["a"] * 120) + "\n", True),
+    ("x = a and b and c and d and e\n" * 60, False),  # many short chains: the bound is past the limit, the tree is not
+    ("f(" * 120 + ")" * 120 + "\n", True),
+    ("f(" * 90 + " and ".join(["a"] * 20) + ")" * 90 + "\n", True),
+    ("f(" * 90 + " and ".join(["a"] * 5) + ")" * 90 + "\n", False),
+], ids=["long-chain", "short-chains", "nested-calls", "chain-in-calls", "short-chain-in-calls"])
+def test_the_depth_guard_decides_as_the_exact_depth_does(source, deep):
+    """The cheap bound from the check's walk never sends a file past the guard that the exact depth would stop."""
+    import ast
+
+    from skillsmith.fix.python import RISKY_DEPTH, libcst_depth, libcst_depth_bound, risky
+
+    module = ast.parse(source)
+    assert libcst_depth_bound(module) >= libcst_depth(module)
+    assert (libcst_depth(module) > RISKY_DEPTH) is deep
+    assert risky(source, module) is deep

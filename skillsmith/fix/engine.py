@@ -369,6 +369,13 @@ def fixers_for(f: SourceFile) -> list[Fixer]:
     return found + [x for x in load_fixers("file") if fnmatch.fnmatch(f.rel, x.pattern or "*")]
 
 
+#: the youngest generation's garbage collection threshold during a fix run, four times a check's
+#: (``rules.engine.GC_THRESHOLD``): more of what a unit's checks and fixes make is freed before a
+#: collection would scan it. Over 1,660 real scripts: 2.7 s -> 1.0 s of collector time, the same
+#: peak memory (a check gains too, but holds more memory at its peak, so it keeps its own)
+GC_THRESHOLD = 200_000
+
+
 @dataclass
 class UnitFix:
     """What fixing one unit did: its files, and its findings after the fix (as the check's dicts)."""
@@ -404,7 +411,7 @@ def fix_paths(paths: list[str | Path], options: FixOptions | None = None, done=N
     notes: list[str] = []
     warnings: list[dict] = []
     errors = 0
-    for unit_fix in engine.map_units(units, check_options, fix_batch, options, done=done):
+    for unit_fix in engine.map_units(units, check_options, fix_batch, options, done=done, gc_threshold=GC_THRESHOLD):
         files.extend(unit_fix.files)
         findings.extend(Finding(**f) for f in unit_fix.result["findings"])
         notes.extend(n for n in unit_fix.result["notes"] if n not in notes)

@@ -77,7 +77,30 @@ def risky(text: str, module) -> bool:
     libcst depth of 49, while ``a and a and ...`` makes libcst recurse out at about 1,000
     terms and crash at about 10,000.
     """
-    return len(text) > RISKY_BYTES or module is not None and libcst_depth(module) > RISKY_DEPTH
+    if len(text) > RISKY_BYTES:
+        return True
+    return module is not None and libcst_depth_bound(module) > RISKY_DEPTH and libcst_depth(module) > RISKY_DEPTH
+
+
+def libcst_depth_bound(module) -> int:
+    """An upper bound of :func:`libcst_depth`, from the walk the check made of *module* (its facts).
+
+    The walk is breadth-first, so its last node is one of the deepest of the ``ast``; a node's
+    libcst depth adds the extra levels of the ``BoolOp`` chains above it, at most those of all
+    of them. Real scripts are far below :data:`RISKY_DEPTH`, so the exact depth (a walk of its
+    own) is rarely needed.
+    """
+    import ast
+
+    from skillsmith.lang import python
+
+    facts = python.facts(module)
+    deepest, at = 1, len(facts.nodes) - 1
+    parents = facts.parents
+    while at >= 0:
+        deepest += 1
+        at = parents[at]
+    return deepest + sum(len(node.values) - 2 for node in facts.by_type.get(ast.BoolOp, ()) if len(node.values) > 2)
 
 
 def libcst_depth(module) -> int:

@@ -71,6 +71,13 @@ def newer_syntax(text: str, line: int) -> str | None:
 
 def dotted(node) -> str | None:
     """``a.b.c`` for a Name/Attribute chain of an ``ast`` or a libcst tree, else None."""
+    kind = type(node)
+    if kind is ast.Name:  # the common cases first: a plain name, ``a.b`` (ast)
+        return node.id
+    if kind is ast.Attribute:
+        inner = node.value
+        if type(inner) is ast.Name:
+            return inner.id + "." + node.attr
     parts = []
     while type(node).__name__ == "Attribute":
         attr = node.attr

@@ -492,7 +492,15 @@ class ScriptFacts:
         return None
 
     def contract_fields(self) -> dict[str, str]:
-        """The header fields the evidence supports (name -> value); a field nothing supports is absent."""
+        """The header fields the evidence supports (name -> value); a field nothing supports is absent.
+
+        Worked out once per facts (the check's rules and the docstring fix ask of the same ones).
+        """
+        if not hasattr(self, "_contract_fields"):
+            self._contract_fields = self._supported_fields()
+        return dict(self._contract_fields)
+
+    def _supported_fields(self) -> dict[str, str]:
         if self.delegates:
             return {}  # the code it runs is elsewhere: nothing here says what it takes or gives
         h = self.header
@@ -559,8 +567,15 @@ class ScriptFacts:
         invocations and the concrete lines of the author's usage text (each one accepted), else
         ``NAME --help`` for a script that answers it (not in the epilog: it is the help).
 
-        *help_added*: the fix gives the script its -h/--help branch in this run.
+        *help_added*: the fix gives the script its -h/--help branch in this run. Worked out once
+        per facts and arguments.
         """
+        known = self.__dict__.setdefault("_examples", {})
+        if (for_epilog, help_added) not in known:
+            known[for_epilog, help_added] = self._examples_of(for_epilog, help_added)
+        return list(known[for_epilog, help_added])
+
+    def _examples_of(self, for_epilog: bool, help_added: bool) -> list[str]:
         h = self.header
         own = (h.examples or h.usage_examples) if h is not None else []
         if for_epilog:

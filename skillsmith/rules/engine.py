@@ -355,16 +355,18 @@ def unit_counts(units: list[Unit]) -> dict:
     }
 
 
-def map_units(units: list[Unit], options: Options, batch_fn, *args, done: Progress | None = None) -> list:
+def map_units(units: list[Unit], options: Options, batch_fn, *args, done: Progress | None = None,
+              gc_threshold: int | None = None) -> list:
     """``batch_fn(batch, options, *args)`` over *units* in batches; in worker processes when there are many.
 
     ``check`` and ``fix`` both run their per-unit work through here, so a unit is loaded,
     checked and (for ``fix``) fixed in one process, from one read of its files. The results
     are in the order of *units* whatever order the workers finish in; *done* is called once
     with ``(None, 0, total)`` before the work starts, then for each unit of a batch when the
-    batch is finished, in the order batches finish.
+    batch is finished, in the order batches finish. *gc_threshold* is the youngest generation's
+    garbage collection threshold for the run (default :data:`GC_THRESHOLD`).
     """
-    with collection_tuned():
+    with collection_tuned(gc_threshold or GC_THRESHOLD):
         return _map_units(units, options, batch_fn, *args, done=done)
 
 
@@ -374,7 +376,7 @@ GC_THRESHOLD = 50_000
 
 
 @contextmanager
-def collection_tuned():
+def collection_tuned(threshold: int = GC_THRESHOLD):
     """The garbage collector tuned for a run: what exists now is frozen, collections are rarer.
 
     Objects made before the run (modules, the rules, the units) are moved to the permanent
@@ -383,13 +385,13 @@ def collection_tuned():
     keep memory bounded. Both are undone when the run ends. It nests (``check`` tunes it for the
     run and its report): an inner use freezes again what was made since, before its workers fork.
     """
-    threshold = gc.get_threshold()
+    before = gc.get_threshold()
     gc.freeze()
-    gc.set_threshold(GC_THRESHOLD, *threshold[1:])
+    gc.set_threshold(threshold, *before[1:])
     try:
         yield
     finally:
-        gc.set_threshold(*threshold)
+        gc.set_threshold(*before)
         gc.unfreeze()
 
 
