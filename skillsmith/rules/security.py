@@ -581,6 +581,10 @@ def negated(text: str, end: int) -> bool:
     return bool(_NEGATION.search(prefix[starts[-1] if starts else 0:]))
 
 
+#: files of release notes
+_RELEASE_NOTES = re.compile(r"(?:changelog|changes|history|release[-_ ]?notes|news)\b", re.I)
+#: a line of a command's option list: the flag, then two spaces and what it does (``--force   Skip safety checks``)
+_OPTION_LISTED = re.compile(r"^\s*(?:-\w,?\s+)?--?[\w-]+(?:[ =][<\[]?[\w-]+[>\]]?)?\s{2,}\S")
 #: a release note: what a version did ("Fixed `--dangerously-skip-permissions` being downgraded")
 _RELEASE_NOTE = re.compile(r"^\W*(?:fixed|added|changed|improved|removed|deprecated|renamed|resolved)\b")
 #: the phrase is what something tries to make the agent do, or an example of it: "content that attempts
@@ -695,13 +699,15 @@ def _scan(file, find: Callable[[str], tuple[int, int] | None], keys: tuple[tuple
     in invisible characters never is. A table row of a file other than SKILL.md is not read: a
     reference's table of flags, settings or messages describes them.
     """
-    if file.suffix not in PROSE_SUFFIXES or file.text is None or in_test_folder(file.rel):
-        return
+    if file.suffix not in PROSE_SUFFIXES or file.text is None or in_test_folder(file.rel) or _RELEASE_NOTES.match(
+            file.rel.rsplit("/", 1)[-1]):
+        return  # (a changelog tells what a release did: "`claude --bg --dangerously-skip-permissions` now persists")
     teaches = fenced = None
     for number, line, hidden in sorted(candidate_lines(file.text, keys)):
         span = find(line)
         if span is None or negated(line, span[1]) or not hidden and (
-                in_forbidding_column(file.lines, number, line, span[0]) or described(line, span[0])):
+                in_forbidding_column(file.lines, number, line, span[0]) or described(line, span[0])
+                or _OPTION_LISTED.match(file.lines[number - 1])):
             continue
         if not hidden and line.lstrip().startswith("|") and file.rel.rsplit("/", 1)[-1] != "SKILL.md":
             continue
