@@ -1160,3 +1160,14 @@ def test_a_shell_header_after_a_blank_line_is_the_header(tmp_path):
     late = "#!/bin/bash\n\nset -u\n# audit.sh - Audit a project.\necho \"${1:-.}\"\n"
     root = skill(tmp_path, "late", "Run `bash scripts/audit.sh src`.\n", {"scripts/audit.sh": late})
     assert ("scripts/audit.sh", "CON004") in findings(root, "CON004")
+
+
+def test_a_usage_text_of_other_programs_is_not_called_the_scripts_own(tmp_path):
+    """CON009's note on real skills: mermaid-studio's ``setup.sh`` ends with ``echo "Usage:"`` and the commands of
+    ``render.mjs`` and ``validate.mjs``; the note said "it prints its own usage text"."""
+    setup = ('#!/usr/bin/env bash\n# Install the renderer.\nset -u\necho "installing into ${1:-.}"\necho "Usage:"\n'
+             'echo "  node scripts/render.mjs --input diagram.mmd"\n')
+    root = skill(tmp_path, "setup", "Run `bash scripts/setup.sh deps`.\n", {"scripts/setup.sh": setup})
+    data = run_cli("check", ".", "--json", "--no-cache", cwd=root).json()["data"]
+    [message] = [f["message"] for f in data if f["rule"] == "CON009"]
+    assert "its own usage" not in message and "it prints a usage text (line 5): if it is this script's" in message

@@ -523,7 +523,8 @@ def own_usage(root, data: bytes, nodes: list | None = None) -> Hazard | None:
                                     "make -h/--help print it and exit 0")
         if node.type in ("string", "raw_string", "heredoc_body") and re.search(r"(?im)^\W*usage\s*:", shell.text(node, data)):
             line = node.start_point[0] + 1
-            return Hazard(line, f"it prints its own usage text (line {line}): make -h/--help print it and exit 0")
+            return Hazard(line, f"it prints a usage text (line {line}): if it is this script's, make -h/--help print it "
+                                "and exit 0")  # (it may be another program's: setup.sh's "Usage:" of render.mjs)
     for cmd in shell.commands(root, data, nodes):
         if cmd.name == "getopts":
             line = cmd.node.start_point[0] + 1
