@@ -1171,3 +1171,17 @@ def test_a_usage_text_of_other_programs_is_not_called_the_scripts_own(tmp_path):
     data = run_cli("check", ".", "--json", "--no-cache", cwd=root).json()["data"]
     [message] = [f["message"] for f in data if f["rule"] == "CON009"]
     assert "its own usage" not in message and "it prints a usage text (line 5): if it is this script's" in message
+
+
+def test_header_fields_with_a_note_in_parentheses_and_in_portuguese_are_fields(tmp_path):
+    """CON006/CON010 on real skills: microsoft's ``effort_profile_chart.py`` has ``Usage (Copilot Studio code
+    interpreter):`` with a worked command; clt-hr-assistant's ``fetch_current_values.py`` has ``Uso:`` and
+    ``Códigos de saída: 0 = OK, 1 = ...,`` with ``2 = rede indisponível`` on the next, unindented line."""
+    script = ('#!/usr/bin/env python3\n"""Busca os valores atuais.\n\nUso (no terminal):\n    python fetch.py --offline\n\n'
+              'Códigos de saída: 0 = OK, 1 = tabelas desatualizadas,\n2 = rede indisponível.\n"""\nimport sys\n\n'
+              'if "--offline" in sys.argv:\n    sys.exit(0)\nsys.exit(2 if len(sys.argv) > 2 else 1)\n')
+    root = skill(tmp_path, "pt", "Run `python3 scripts/fetch.py --offline`.\n", {"scripts/fetch.py": script})
+    data = run_cli("check", ".", "--json", "--no-cache", cwd=root).json()["data"]
+    assert "CON010" not in {f["rule"] for f in data}
+    [con006] = [f["message"] for f in data if f["rule"] == "CON006"]
+    assert "Usage:" not in con006 and "Exit:" not in con006 and "Input:" in con006

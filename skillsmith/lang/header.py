@@ -18,17 +18,19 @@ HEAD_LINES = 25
 SPELLINGS = {
     "Examples": ("examples of use", "example usage", "usage examples", "usage example", "examples", "example",
                  "使用示例", "示例", "用例", "使用例", "実行例"),
-    "Usage": ("usage", "synopsis", "使用方法", "使用方式", "用法", "使い方"),
+    "Usage": ("usage", "synopsis", "uso", "使用方法", "使用方式", "用法", "使い方"),
     "Input": ("inputs", "input", "arguments", "输入", "入力"),
     "Output": ("outputs", "output", "stdout", "输出", "出力"),
     "Stderr": ("stderr",),
     "Exit": ("exit codes", "exit code", "exit statuses", "exit status", "exit values", "return codes", "exit",
+             "códigos de saída", "código de saída", "códigos de salida", "código de salida",
              "退出码", "返回码", "終了コード"),
 }
 _NAMES = {spelling: name for name, spellings in SPELLINGS.items() for spelling in spellings}
 _FIELD = re.compile(
     r"^\s*(" + "|".join(sorted((re.escape(s).replace("\\ ", r"\s+") for s in _NAMES), key=len, reverse=True))
-    + r")\s*[:\uff1a]\s?(.*)$",  # an ASCII or a full-width colon (``使用方法：``)
+    + r")(?:\s*\([^()\n]{1,60}\))?\s*[:\uff1a]\s?(.*)$",  # an ASCII or a full-width colon (``使用方法：``), maybe after
+    # a note in parentheses (``Usage (Copilot Studio code interpreter):``)
     re.IGNORECASE,
 )
 #: a numpy-style section: the field's name alone on its line, underlined on the next (``Examples`` / ``--------``)
@@ -37,6 +39,7 @@ _SECTION = re.compile(
     + r")\s*()$",
     re.IGNORECASE,
 )
+_EXIT_ENTRY = re.compile(r"^\d{1,3}\s*(?:=|:|-|\u2013|\u2014)\s*\S")
 _UNDERLINE = re.compile(r"^\s*(?:-{3,}|={3,})\s*$")
 #: first lines that are not a description: banners, tool directives, a bare file-name label
 _NOT_PROSE = re.compile(r"^(shellcheck\s|vim?:|-\*-|SPDX-|@\w+|copyright\b|\(c\)|author:|license:)", re.IGNORECASE)
@@ -182,7 +185,8 @@ def parse_block(lines: list[str], first_line: int, kind: str) -> Header:
             continue
         if current is not None:
             indented = text[:1].isspace()
-            if indented or current.name == "Examples":
+            # an Exit entry on a line of its own, unindented ("2 = network down ..."), continues the field
+            if indented or current.name == "Examples" or current.name == "Exit" and _EXIT_ENTRY.match(text):
                 current.items.append(text)
                 if current.name != "Examples":
                     current.value += " " + text.strip()
