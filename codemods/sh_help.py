@@ -22,9 +22,6 @@ from skillsmith.lang.shell_plans import plan_help
 
 #: prints the header block (comment lines after the shebang) without the comment markers
 PRINT_HEADER = """awk 'NR == 1 && /^#!/ { next } /^#/ { sub(/^# ?/, ""); print; next } { exit }' "$0\""""
-#: the same for a header that blank lines part from the shebang: they are skipped until it starts
-PRINT_HEADER_AFTER_BLANKS = ("""awk 'NR == 1 && /^#!/ { next } !h && /^[[:space:]]*$/ { next } """
-                             """/^#/ { h = 1; sub(/^# ?/, ""); print; next } { exit }' "$0\"""")
 
 
 class HelpBranch:
@@ -43,11 +40,9 @@ class HelpBranch:
         if plan_help(layout, layout.header is not None, sourced_by=self.context.sourced_by).fix not in self.LEVELS:
             return []
         patterns = "--help" if self.short_h_taken(layout) else "-h|--help"
-        first = 2 if layout.shebang is not None else 1
-        printer = PRINT_HEADER_AFTER_BLANKS if layout.header is not None and layout.header.start_line > first else PRINT_HEADER
         lines = [
             'case "${1:-}" in',
-            f"  {patterns}) {printer}; exit 0 ;;",
+            f"  {patterns}) {PRINT_HEADER}; exit 0 ;;",
             "esac",
         ]
         at = layout.set_lines_end

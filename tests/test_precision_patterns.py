@@ -1140,28 +1140,6 @@ def test_an_exit_in_a_subshell_is_not_an_exit_code_of_the_script(tmp_path):
     assert findings(root, "CON010") == [("scripts/log.sh", "CON010")]
 
 
-def test_a_shell_header_after_a_blank_line_is_the_header(tmp_path):
-    """CON004/CON009 on real skills: secondsky's ``audit-ts7-breakers.sh`` (and anthropics' ``init-artifact.sh``) put
-    an empty line between the shebang and the header block; "no header" and "write the header block first" were
-    untrue. A comment after the first command is still no header."""
-    script = ("#!/bin/bash\n\n# audit.sh - Audit a project for TypeScript 7 breakers.\n# Usage: audit.sh [DIR]\n"
-              'set -u\necho "${1:-.}"\n')
-    root = skill(tmp_path, "blank", "Run `bash scripts/audit.sh src`.\n", {"scripts/audit.sh": script})
-    data = run_cli("check", ".", "--json", "--no-cache", cwd=root).json()["data"]
-    assert "CON004" not in {f["rule"] for f in data}
-    assert [f["message"] for f in data if f["rule"] == "CON009"] == ["no -h/--help branch that prints usage and exits 0"]
-    path = root / "scripts/audit.sh"
-    before = subprocess.run(["/bin/bash", str(path), "src"], capture_output=True, text=True)
-    run_cli("fix", "scripts/", cwd=root)
-    after = subprocess.run(["/bin/bash", str(path), "src"], capture_output=True, text=True)
-    assert (after.returncode, after.stdout) == (before.returncode, before.stdout) == (0, "src\n")
-    helped = subprocess.run(["/bin/bash", str(path), "--help"], capture_output=True, text=True)
-    assert helped.returncode == 0 and helped.stdout.startswith("audit.sh - Audit a project for TypeScript 7 breakers.\nUsage: audit.sh [DIR]\n")
-    late = "#!/bin/bash\n\nset -u\n# audit.sh - Audit a project.\necho \"${1:-.}\"\n"
-    root = skill(tmp_path, "late", "Run `bash scripts/audit.sh src`.\n", {"scripts/audit.sh": late})
-    assert ("scripts/audit.sh", "CON004") in findings(root, "CON004")
-
-
 def test_a_usage_text_of_other_programs_is_not_called_the_scripts_own(tmp_path):
     """CON009's note on real skills: mermaid-studio's ``setup.sh`` ends with ``echo "Usage:"`` and the commands of
     ``render.mjs`` and ``validate.mjs``; the note said "it prints its own usage text"."""

@@ -212,14 +212,8 @@ def describes(text: str) -> bool:
 
 
 def shell_header(lines: list[str]) -> Header | None:
-    """The comment block after the shebang (or at the top when there is none), maybe after a
-    blank line or two (``#!/bin/bash``, an empty line, then ``# audit.sh — ...``)."""
+    """The comment block after the shebang (or at the top when there is none)."""
     start = 1 if lines and lines[0].startswith("#!") else 0
-    skip = start
-    while skip < len(lines) and skip - start < 2 and not lines[skip].strip():
-        skip += 1
-    if skip < len(lines) and lines[skip].lstrip().startswith("#") and not lines[skip].lstrip().startswith("#!"):
-        start = skip
     block: list[str] = []
     for text in lines[start:]:
         stripped = text.lstrip()
