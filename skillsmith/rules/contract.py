@@ -701,11 +701,9 @@ def json_flag_missing(script):
 
 def _handles_json(script) -> bool:
     """Whether a Python script's code (not its docstring, which is the header) names ``--json``."""
-    import ast
+    from skillsmith.lang import python
 
-    module = script.py[0]
-    first = module.body[0] if module.body else None
-    doc = first.value.value if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant) else None
+    doc = python.module_docstring(script.py[0])[0]
     return any(_JSON_FLAG.search(s) for s in script.py_facts.strings if s != doc)
 
 
