@@ -843,7 +843,7 @@ def secret_exfiltration(subject):
 
 
 @rule("SEC052", "self-modification", summary="Skill text tells the agent to change its own settings or permissions.",
-      seed=SEED, scope="file", severity="warning")
+      seed=SEED, scope="file", severity="warning", opt_in=True)
 def self_modification(subject):
     """
     ## What it does
@@ -880,8 +880,10 @@ def self_modification(subject):
 
     Use instead: list the tools the skill needs in `allowed-tools` and let a human grant them.
 
-    A warning in `check`, because setup skills (installing an MCP server, a hook) legitimately
-    touch these files; `skillsmith audit` treats every hit as a concern to review.
+    `skillsmith audit` runs it and treats every hit as a concern to review. In `check` it is
+    opt-in (`--select SEC052`): setup skills (installing an MCP server, a hook), templates and
+    guides legitimately tell their reader to edit `CLAUDE.md` or `.claude/settings.json`, and
+    on real public skills nearly every hit was such setup prose, not an escalation.
 
     ## Fix safety
     No automatic fix.

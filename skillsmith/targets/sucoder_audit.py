@@ -45,6 +45,12 @@ NOTES = "refs/notes/audited"
 CHECK_FAMILIES = ("SEC", "FIL")
 
 ADDED, MODIFIED, DELETED = "added", "modified", "deleted"
+
+
+def audit_selection() -> list[str]:
+    """The rule selectors of an audit: the :data:`CHECK_FAMILIES`, and by ID their opt-in rules
+    (``SEC052``), which `check` runs only when asked and an audit always runs."""
+    return list(CHECK_FAMILIES) + [r.id for r in registry.all_rules() if r.opt_in and r.id.startswith(CHECK_FAMILIES)]
 #: how much of a file is hashed at a time
 CHUNK = 1 << 20
 
@@ -498,8 +504,8 @@ def check_concerns(review: Review, errors: list[str]) -> list[Concern]:
     loose = [(c.rel, c.path) for p, c in reviewed.items() if p not in covered]
     if loose:
         units.append(Unit("loose", review.root, config, loose, ignorer=ignorer))
-    options = checker.Options(select=list(CHECK_FAMILIES), use_cache=False, suppressions=False, jobs=1)
     registry.load_rules()
+    options = checker.Options(select=audit_selection(), use_cache=False, suppressions=False, jobs=1)
     concerns = []
     for unit in units:
         result = checker.check_unit(unit, options)
