@@ -33,12 +33,13 @@ class HelpRange:
         held = {line for rule, line in self.context.held if rule == "SHL050"}
         after_header_fix = any(self.context.wants(r) for r in HEADER_RULES)
         edits = []
+        text_lines = source.decode("utf-8", "replace").splitlines()
         for rng in shell.self_line_ranges(layout.root, source):
             node = rng.node
             line = node.start_point[0] + 1
             if not (lines is None or line in lines or after_header_fix and line not in held):
                 continue
-            if range_problem(rng, layout.header, layout.shebang is not None) is None or not layout.free(node.start_byte, node.end_byte):
+            if range_problem(rng, layout.header, layout.shebang is not None, text_lines) is None or not layout.free(node.start_byte, node.end_byte):
                 continue
             self_arg = shell.text(node.children_by_field_name("argument")[-1], source)
             start = f"NR < {rng.first} {{ next }} " if rng.first > 1 else ""

@@ -561,16 +561,17 @@ def assigned_names(root, data: bytes, nodes: list | None = None) -> set[str]:
     return names
 
 
-def range_problem(rng: LineRange, header, has_shebang: bool) -> str | None:
-    """Why printing lines ``rng.first``-``rng.last`` misses the header block, or None.
+def range_problem(rng: LineRange, header, has_shebang: bool, lines: list[str]) -> str | None:
+    """Why printing lines ``rng.first``-``rng.last`` of the script's *lines* misses the header block, or None.
 
     A script without a shebang is judged as if it had one (CON001 adds it), so ``2,N``
-    ranges written for the shebang line are not flagged twice.
+    ranges written for the shebang line are not flagged twice. Blank lines after the header
+    print as blank lines: a range that ends on one prints no code.
     """
     if header is None:
         return "the script has no header block"
     end = header.end_line + (0 if has_shebang else 1)
-    if rng.last > end:
+    if rng.last > end and not (has_shebang and all(not line.strip() for line in lines[end:rng.last])):
         return f"the header block ends at line {end}, so it prints code too"
     if rng.last < end:
         return f"the header block ends at line {end}, so it cuts the header short"

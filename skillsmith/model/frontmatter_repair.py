@@ -205,6 +205,25 @@ def _how(key: str, value: str) -> str:
     return f"quote it: {key}: '{preview.replace(chr(39), chr(39) * 2)}' (in single quotes, write each ' as '')"
 
 
+def _how_item(lines: list[str], error) -> str:
+    """How to quote the item of a flow list or map that the parse *error* points at
+    (``keywords: [state, @riverpod]``: quote ``'@riverpod'``), or "" when it is not on one line."""
+    line = lines[error.line - 1] if 0 < error.line <= len(lines) else ""
+    at = error.column - 1
+    if not 0 <= at < len(line) or line[at] in ",[]{}":
+        return ""
+    start = max(line.rfind(c, 0, at) for c in ",[{") + 1
+    ends = [i for i in (line.find(c, at) for c in ",]}") if i != -1]
+    if not start or not ends:
+        return ""
+    item = line[start:min(ends)].strip()
+    if not item or "'" in item or '"' in item or ":" in item:
+        return ""
+    if item[0] in "@`%":  # characters that cannot start a plain value: every such item breaks it
+        return f"quote each item that starts with '{item[0]}', as '{item}'"
+    return f"quote the item that breaks it: '{item}'"
+
+
 def _repair_entry(lines, entry: _Entry, parent: tuple[str, ...], siblings, edits, checks, notes) -> None:
     error = _standalone_error(lines, entry)
     if error is None:
@@ -214,8 +233,9 @@ def _repair_entry(lines, entry: _Entry, parent: tuple[str, ...], siblings, edits
     v = entry.value
     name = "'" + ".".join(path) + "'"
 
-    def refuse(why: str, text: str = v, how: str = ""):
-        raise _Refused(f"{at} breaks the value of {name}; not repaired: {why}; {how}{_how(entry.key, text)}")
+    def refuse(why: str, text: str = v, how: str = "", instead: str = ""):
+        """Refuse the repair: *how* leads the hint to quote *text*, which *instead* replaces."""
+        raise _Refused(f"{at} breaks the value of {name}; not repaired: {why}; {instead or how + _how(entry.key, text)}")
 
     if not v:
         _repair_block(lines, entry, path, siblings, edits, checks, notes, error)
@@ -234,7 +254,8 @@ def _repair_entry(lines, entry: _Entry, parent: tuple[str, ...], siblings, edits
         why = "a quoted string followed by more text"
     elif v[0] in "[{":
         if entry.key not in TEXT_FIELDS or not parent == ():
-            refuse(f"'{v[0]}' starts a flow {'list' if v[0] == '[' else 'map'} that is not valid YAML")
+            refuse(f"'{v[0]}' starts a flow {'list' if v[0] == '[' else 'map'} that is not valid YAML",
+                   instead=_how_item(lines, error))
         close = _bracket_end(v)
         if close is None or not v[close + 1:].strip():
             refuse(f"'{v[0]}' starts a flow {'list' if v[0] == '[' else 'map'} that is not valid YAML")

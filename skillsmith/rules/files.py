@@ -13,6 +13,7 @@ from skillsmith.lang.interpreter import SCRIPT_SUFFIXES
 from skillsmith.model.sourcefile import TEXT_SUFFIXES
 from skillsmith.rules.finding import Hit
 from skillsmith.rules.registry import rule
+from skillsmith.rules.security import in_test_folder
 
 SEED = "000 §1 (skills are read by agents)"
 
@@ -123,10 +124,16 @@ def binary_text(subject):
     `references/guide.md` saved as UTF-16 (every other byte is NUL).
 
     Use instead: save the file as UTF-8, or move binary data to `assets/` with a fitting suffix.
+
+    Not flagged: test data that opens with a UTF-16 byte-order mark in a folder of tests
+    (`tests/`, `fixtures/`): a converter's UTF-16 input is UTF-16 on purpose. Markdown and
+    scripts there are still flagged.
     """
     unit, f = subject
     data = f.data
     if not should_be_text(f) or data is None or b"\0" not in data:
+        return
+    if data[:2] in (b"\xff\xfe", b"\xfe\xff") and in_test_folder(f.rel) and f.suffix not in (".md", *SCRIPT_SUFFIXES):
         return
     at = data.index(b"\0")
     line = data.count(b"\n", 0, at) + 1

@@ -555,7 +555,9 @@ SELF_MODIFY_KEYS = ((
 ),)
 
 #: a comment that asks for secrecy
-_SECRECY = (r"\bwithout (?:telling|asking|informing|notifying|mentioning)\b"
+_SECRECY = (r"\bwithout (?:telling|asking|informing|notifying)\b"
+            # "without mentioning your proposed solution" is advice on writing; secrecy names whom it keeps out
+            r"|\bwithout mentioning (?:it |this |that |anything )?to (?:the user|anyone|them)\b"
             r"|\b(?:do not|don't|never) (?:tell|mention|reveal|show|inform|disclose)\b[^.!?]{0,20}\buser\b"
             r"|\bsecretly\b")
 _HIDDEN_CUES = re.compile(
@@ -570,7 +572,7 @@ _EDITOR_NOTE = re.compile(r"\b(?:if|when) (?:you )?(?:edit|chang|updat|modif)\w*
                           r"|\bkeep (?:this |it )?in sync\b|\bbyte-identical\b")
 #: a template's hint to whoever fills it in: ``<!-- Describe when the agent should use each tool. -->``
 _FILL_IN = re.compile(r"^(?:describe|list|fill in|replace|explain|write|enter|provide|summari[sz]e|outline|specify|"
-                      r"include|add|state|document|todo)\b")
+                      r"include|add|state|document|todo|instructions? (?:for|to) (?:complet|fill|us)\w*)\b")
 _SUPPRESSION = re.compile(r"^\s*skillsmith:\s*ignore(?:-file)?\[")
 
 
@@ -660,6 +662,21 @@ def shown_as_example(line: str, span: tuple[int, int], fenced: bool) -> bool:
     )
 
 
+def paragraph_so_far(lines: list[str], number: int, reach: int = 8) -> str:
+    """The paragraph or list item that line *number* (1-based) continues, from its first line
+    (within *reach* lines) to that line: "- **Direct injection**: the attacker ..., crafting a
+    prompt" then "to override the system prompt"."""
+    parts = [lines[number - 1]]
+    for before in range(number - 1, max(0, number - reach), -1):
+        if LIST_ITEM.match(parts[-1]):
+            break
+        text = lines[before - 1]
+        if not text.strip() or text.lstrip().startswith(("#", "|", "```", "~~~")):
+            break
+        parts.append(text)
+    return " ".join(reversed(parts))
+
+
 #: a line that introduces a list of what a detector finds: "**Detected patterns:**", "It blocks:"
 _DETECTED_LEAD = re.compile(r"\b(?:detect\w*|block\w*|flag\w*|catch\w*|caught|scan\w* for|red flags|indicators?|signs? of)\b", re.I)
 
@@ -715,7 +732,8 @@ def _scan(file, find: Callable[[str], tuple[int, int] | None], keys: tuple[tuple
             if teaches is None:
                 teaches = bool(_TEACHING.search(lowered(file.text)))
                 fenced = fenced_lines(file.lines) if teaches else set()
-            if teaches and (shown_as_example(line, span, number in fenced) or listed_as_detected(file.lines, number)):
+            if teaches and (shown_as_example(line, span, number in fenced) or listed_as_detected(file.lines, number)
+                            or _TEACHING.search(paragraph_so_far(file.lines, number).lower())):
                 continue
         where = " (hidden in invisible Unicode characters)" if hidden else ""
         yield Hit(file.path, f"{what}: {quote(line[span[0]:span[1]])}{where}", number, 1)
@@ -783,7 +801,8 @@ def instruction_override(subject):
     previous, system or safety instructions, or announces a new system prompt. Teaching
     material is not flagged: in a text about attacks (prompt injection, jailbreaks, red
     teaming, detectors), a phrase shown as an example (quoted, in a table or a code block, on
-    a line that calls it an attack or an example, in a list of what a detector catches:
+    a line, or in the paragraph or list item that line continues, that calls it an attack or an
+    example, in a list of what a detector catches:
     "**Detected patterns:**"); nor test data (`tests/`, `fixtures/`), nor
     a table row of a reference (a file other than SKILL.md), which describes what its columns
     name.
@@ -918,11 +937,12 @@ def hidden_comment_instruction(subject):
     Flags HTML comments (`<!-- ... -->`) in Markdown that address the agent
     (`<!-- assistant: ... -->`, "you must", "you never", "the agent should"; "you" only with
     an order, not "you might need to install `gawk`"), ask for secrecy ("do not tell
-    the user", "without asking", "secretly"), or hold any of the SEC050-SEC052 phrases.
+    the user", "without asking", "secretly"; not "without mentioning your proposed solution"),
+    or hold any of the SEC050-SEC052 phrases.
     Not flagged: `skillsmith: ignore[...]` directives, notes to the file's editors ("do not
     add here: ...", "If you edit this file, you MUST also edit ..."), a template's hints to
-    whoever fills it in (`<!-- Describe when the agent should use each tool. -->` in
-    `assets/`), unless they also ask for secrecy or hold an SEC050-SEC052 phrase; comments
+    whoever fills it in (`<!-- Describe when the agent should use each tool. -->`,
+    `<!-- INSTRUCTIONS FOR COMPLETING THIS TEMPLATE: ... -->` in `assets/`), unless they also ask for secrecy or hold an SEC050-SEC052 phrase; comments
     inside code blocks (which render as written) and test data.
 
     ## Why is this bad?

@@ -210,6 +210,7 @@ def help_fixed_line_range(script):
     ```
 
     A script without a shebang is judged as if its shebang were already there (CON001 adds it).
+    A range that goes past the header only into blank lines prints no code and is not flagged.
 
     ## Fix safety
     Safe: replaces the `sed`/`head` command with the `awk` one above, which starts at the same
@@ -221,7 +222,7 @@ def help_fixed_line_range(script):
     if tree is None:
         return
     for rng in shell.self_line_ranges(tree.root_node, script.file.data, script.sh_nodes):
-        what = range_problem(rng, script.header, script.file.shebang is not None)
+        what = range_problem(rng, script.header, script.file.shebang is not None, script.file.lines)
         if what is None:
             continue
         row, col = rng.node.start_point
