@@ -1210,3 +1210,65 @@ def test_a_flow_list_item_that_cannot_start_a_value_is_the_one_to_quote(tmp_path
     fixed = fm.replace("@riverpod,", "'@riverpod',")
     (root / "SKILL.md").write_text(fixed)
     assert run_cli("check", str(root), "--json", "--no-cache", "--select", "SPC004").json()["data"] == []
+
+
+def test_what_every_call_passes_an_enclosing_function_sets_or_a_trap_follows_is_set(tmp_path):
+    """SHL001's message on real skills (fresh set H): vercel-deploy's ``emit_error`` reads ``$2``, and every call
+    passes two words; ``has_dep`` reads ``$content``, the ``local`` its enclosing ``detect_framework`` assigns
+    before defining it; the ``cleanup`` trap reads ``$CLEANUP_TEMP``, assigned before the trap is set. None is
+    unset under ``set -u``. A call with one argument, the inner function called after the outer one returned, a
+    handler trapped before its variable is assigned, still are."""
+    run = ('#!/bin/bash\n# Detect the framework.\nset -e\nemit_error() {\n    local code="$1"\n    local message="$2"\n'
+           '    echo "{\\"code\\":\\"$code\\",\\"message\\":\\"$message\\"}" >&2\n}\n'
+           'detect() {\n    local content="next react"\n    has_dep() {\n        case " $content " in *" $1 "*) return 0;; esac\n'
+           '        return 1\n    }\n    if has_dep "next"; then echo "nextjs"; return; fi\n'
+           '    emit_error "NO_FRAMEWORK" "none of ${known[*]} found"\n}\n'
+           'known=(next astro)\nCLEANUP=true\ncleanup() {\n    if [ "$CLEANUP" = true ]; then :; fi\n}\ntrap cleanup EXIT\n'
+           'detect\n')
+    root = skill(tmp_path, "run", "Run `bash scripts/run`.\n", {"scripts/run": run})
+    data = run_cli("check", ".", "--json", "--no-cache", cwd=root).json()["data"]
+    [shl001] = [f["message"] for f in data if f["rule"] == "SHL001"]
+    assert "set -u would stop it" not in shl001
+    for text in (run, run.replace("set -e\n", "set -euo pipefail\n")):  # the same with set -u: nothing was unset
+        (root / "scripts/run").write_text(text)
+        out = subprocess.run(["/bin/bash", str(root / "scripts/run")], capture_output=True, text=True)
+        assert (out.returncode, out.stdout, out.stderr) == (0, "nextjs\n", "")
+    risky = run.replace('emit_error "NO_FRAMEWORK" "none', 'emit_error "none').replace(
+        "CLEANUP=true\ncleanup() {\n    if [ \"$CLEANUP\" = true ]; then :; fi\n}\ntrap cleanup EXIT\n",
+        "cleanup() {\n    if [ \"$CLEANUP\" = true ]; then :; fi\n}\ntrap cleanup EXIT\nCLEANUP=true\n") + "has_dep astro\n"
+    root = skill(tmp_path, "risky", "Run `bash scripts/run`.\n", {"scripts/run": risky})
+    data = run_cli("check", ".", "--json", "--no-cache", cwd=root).json()["data"]
+    [shl001] = [f["message"] for f in data if f["rule"] == "SHL001"]
+    assert "reads $2 (line 6), $content (line 12), $CLEANUP (line 20) unset: give each a default" in shl001, shl001
+
+
+def test_a_wrapped_exit_line_a_quoted_plugin_path_and_a_hook_command(tmp_path):
+    """CON010, CON012 and CON013 on real skills (fresh set H): vllm-health's "Exit codes: 0 all checks passed, 1
+    issues found," wraps to "2 usage error, 124 timeout."; reviewing-requirements runs
+    ``bash "${CLAUDE_PLUGIN_ROOT}/skills/NAME/scripts/verify.sh" "<refs>"``; releasing-plugins' frontmatter
+    ``hooks`` run ``bash .claude/skills/NAME/scripts/stop-hook.sh``. Without the wrap, the quotes' argument or
+    the hook, each is still reported."""
+    health = ('#!/usr/bin/env python3\n"""Check the server.\n\nUsage: health.py [--timeout S]\n'
+              'Exit codes: 0 all checks passed, 1 issues found or a fatal error,\n2 usage error, 124 timeout.\n"""\n'
+              'import sys\n\n\ndef main():\n    if "--timeout" in sys.argv:\n        return 124\n'
+              '    return 2 if len(sys.argv) > 3 else 0\n\n\nif __name__ == "__main__":\n    sys.exit(main())\n')
+    hook = "#!/usr/bin/env bash\n# Stop hook: reads the event on stdin.\ncat >/dev/null\n"
+    verify = "#!/usr/bin/env bash\n# Verify references.\n# Usage: verify.sh REFS\necho \"$1\"\n"
+    fm_hooks = ('hooks:\n  Stop:\n    - hooks:\n        - type: command\n'
+                '          command: "bash .claude/skills/{name}/scripts/stop-hook.sh"\n')
+
+    def make(name, health_text, verify_call, hooks):
+        body = f"Run `python3 scripts/health.py --timeout 5`. Run `{verify_call}`.\n"
+        root = skill(tmp_path, name, body, {"scripts/health.py": health_text, "scripts/stop-hook.sh": hook,
+                                             "scripts/verify.sh": verify}, mode=0o755)
+        if hooks:
+            md = root / "SKILL.md"
+            md.write_text(md.read_text().replace("---\n", "---\n" + fm_hooks.format(name=name), 1))
+        return root
+
+    good = make("good", health, 'bash "${CLAUDE_PLUGIN_ROOT}/skills/good/scripts/verify.sh" "<refs>"', True)
+    assert findings(good, "CON010", "CON012", "CON013") == []
+    bad = make("bad", health.replace(",\n2 usage error, 124 timeout.", ".\n\nThen 2 usage error, 124 timeout."),
+               'bash "${CLAUDE_PLUGIN_ROOT}/skills/bad/scripts/verify.sh"', False)
+    got = findings(bad, "CON010", "CON012", "CON013")
+    assert got == [("SKILL.md", "CON013"), ("scripts/health.py", "CON010"), ("scripts/stop-hook.sh", "CON012")], got

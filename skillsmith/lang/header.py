@@ -185,8 +185,10 @@ def parse_block(lines: list[str], first_line: int, kind: str) -> Header:
             continue
         if current is not None:
             indented = text[:1].isspace()
-            # an Exit entry on a line of its own, unindented ("2 = network down ..."), continues the field
-            if indented or current.name == "Examples" or current.name == "Exit" and _EXIT_ENTRY.match(text):
+            # an Exit entry on a line of its own, unindented ("2 = network down ..."), continues the field,
+            # and so does a wrapped sentence of codes ("Exit codes: 0 all passed, 1 issues found," / "2 usage")
+            if indented or current.name == "Examples" or current.name == "Exit" and (
+                    _EXIT_ENTRY.match(text) or _CODE.search(text) and not current.value.rstrip().endswith((".", ":"))):
                 current.items.append(text)
                 if current.name != "Examples":
                     current.value += " " + text.strip()

@@ -476,7 +476,8 @@ def plan_strict(layout: Layout, nodes: list | None = None, sourced_by: tuple[str
         if unset:
             shown = ", ".join(f"${n} (line {line})" for n, line in unset[:3])
             plan.unsafe.append("nounset")
-            plan.why.append(f"set -u would stop it where it reads {shown} unset: give each a default (${{x:-}}) first")
+            default = "give each a default (${x:-})" if len(unset) > 1 else f"give it a default (${{{unset[0][0]}:-}})"
+            plan.why.append(f"set -u would stop it where it reads {shown} unset: {default} first")
         else:
             plan.safe.append("nounset")
     if "pipefail" in missing:

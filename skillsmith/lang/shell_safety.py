@@ -384,16 +384,24 @@ def nounset_hazards(root, data: bytes, nodes: list | None = None) -> list[tuple[
     A read is safe when it has a default (``${x:-}``), is a name bash always sets, is a loop's
     variable inside the loop, or follows an assignment that always runs first: a top-level
     assignment before it (before the first call of the function it sits in), or one at the
-    top of its own function. Positional parameters without a default always count: whether
-    they are set depends on the call.
+    top of its own function or of a function that defines it. Positional parameters without a
+    default count unless they are a function's and every call of it passes them.
     """
     nodes = nodes if nodes is not None else list(shell.walk(root))
     top = _unconditional_assignments(root, data)
     functions = shell.functions(root, data, nodes)
     first_call: dict[str, int] = {}
+    calls: dict[str, list] = {}
     for cmd in shell.commands(root, data, nodes):
-        if cmd.name in functions and _function_of(cmd.node) is None:
-            first_call.setdefault(cmd.name, _top_statement(cmd.node).start_byte)
+        if cmd.name in functions:
+            calls.setdefault(cmd.name, []).append(cmd)
+            if _function_of(cmd.node) is None:
+                first_call.setdefault(cmd.name, _top_statement(cmd.node).start_byte)
+        elif cmd.name == "trap" and cmd.args and _function_of(cmd.node) is None:
+            # `trap cleanup EXIT`: the handler runs at the earliest once the trap is set
+            for word in shell.unquote(shell.text(cmd.args[0], data)).split():
+                if word in functions:
+                    first_call.setdefault(word, _top_statement(cmd.node).start_byte)
     local_cache: dict[int, dict[str, int]] = {}
     risky: dict[str, int] = {}
     for node in nodes:
@@ -428,12 +436,15 @@ def nounset_hazards(root, data: bytes, nodes: list | None = None) -> list[tuple[
         if name.endswith("[]"):
             risky.setdefault(name[:-2] + "[...]", node.start_point[0] + 1)
             continue
+        func = _function_of(node)
         if bare.isdigit():
-            risky.setdefault(bare, node.start_point[0] + 1)
+            if func is None or not _always_passed(func, int(bare), calls, data):
+                risky.setdefault(bare, node.start_point[0] + 1)
             continue
         if bare in _loop_variables(node, data) or _assigned_before(node, bare, data):
             continue
-        func = _function_of(node)
+        if func is not None and _set_by_enclosing_function(func, bare, calls, data, local_cache):
+            continue
         if func is None:
             end = top.get(bare)
             if end is not None and end <= node.start_byte:
@@ -452,6 +463,59 @@ def nounset_hazards(root, data: bytes, nodes: list | None = None) -> list[tuple[
                 continue
         risky.setdefault(bare, node.start_point[0] + 1)
     return sorted(risky.items(), key=lambda kv: kv[1])
+
+
+#: argument nodes that are always exactly one word: a literal, a quoted string, a word glued to an expansion
+_ONE_WORD = frozenset({"word", "string", "raw_string", "ansi_c_string", "number", "concatenation"})
+#: what may expand to no word at all, even quoted: ``"$@"``, ``"${arr[@]}"`` (``"${arr[*]}"`` is one word)
+_MANY_WORDS = re.compile(r"\$(?:\{[^}]*\[@\]|\{?@)")
+
+
+def _only_called(func, calls: dict[str, list], data: bytes) -> list:
+    """The calls of function *func* by name, when they are all the script does with it: its name
+    appears nowhere else (not in a ``trap``, a dispatch table or ``"$cmd"``); else []."""
+    name = func.child_by_field_name("name")
+    if name is None:
+        return []
+    fname = shell.text(name, data)
+    sites = calls.get(fname, [])
+    words = len(re.findall(rb"(?<![\w-])" + re.escape(fname.encode()) + rb"(?![\w-])", data))
+    return sites if words == len(sites) + 1 else []
+
+
+def _always_passed(func, position: int, calls: dict[str, list], data: bytes) -> bool:
+    """Whether every call of function *func* passes at least *position* arguments, each one word
+    (``emit_error "CODE" "$msg"`` sets ``$2``), and it never shifts or resets them: then ``$N``
+    is set. A function never called by name, or named elsewhere too, gives no such evidence."""
+    sites = _only_called(func, calls, data)
+    body = func.child_by_field_name("body")
+    if not sites or body is None or any(c.name in ("shift", "set") for c in shell.commands(body, data)):
+        return False
+    return all(
+        len(site.args) >= position
+        and all(a.type in _ONE_WORD and not _MANY_WORDS.search(shell.text(a, data)) for a in site.args[:position])
+        for site in sites
+    )
+
+
+def _set_by_enclosing_function(func, name: str, calls: dict[str, list], data: bytes,
+                               cache: dict[int, dict[str, int]]) -> bool:
+    """Whether a function that defines *func* inside its body always assigns *name* before the
+    definition (``local content=$(cat "$f")`` then ``has_dep() { echo "$content" | ...; }``), and
+    *func* is called only there (after it returns, its ``local`` is gone)."""
+    outer = _function_of(func)
+    sites = _only_called(func, calls, data)
+    if outer is None or not sites or not all(outer.start_byte < s.node.start_byte < outer.end_byte for s in sites):
+        return False
+    while outer is not None:
+        body = outer.child_by_field_name("body")
+        if body is not None:
+            own = cache.setdefault(body.start_byte, _unconditional_assignments(body, data))
+            end = own.get(name)
+            if end is not None and end <= func.start_byte:
+                return True
+        outer = _function_of(outer)
+    return False
 
 
 def _inside_arith(node) -> bool:

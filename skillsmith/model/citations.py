@@ -173,7 +173,11 @@ def extract(lines: list[str], first_line: int, owner: str | None = None) -> list
                 continue  # a URL's path
             path_starts.append(start)
             path_ends.append(m.end())
-            found.append(Citation(m.group(2), text[start:m.end()], lineno, start + 1, "installed", text, m.end()))
+            raw, end = text[start:m.end()], m.end()
+            if start and text[start - 1] in "\"'" and text[end:end + 1] == text[start - 1] \
+                    and _names_launcher(text[:start - 1]):
+                start, end = start - 1, end + 1  # bash "${CLAUDE_PLUGIN_ROOT}/skills/NAME/scripts/x.sh" arg
+            found.append(Citation(m.group(2), raw, lineno, start + 1, "installed", text, end))
         if ".md" in text:
             for m in _MENTION.finditer(text):
                 at = m.start()
@@ -240,6 +244,14 @@ def list_lead(lines: list[str], number: int, reach: int = 12) -> str | None:
         if text.strip() and not LIST_ITEM.match(text):
             return text
     return None
+
+
+def _names_launcher(before: str) -> bool:
+    """Whether the code *before* a quoted path ends in an interpreter that runs it (``bash ``,
+    ``python3 -u ``), not in a list of paths (``for f in "a/x.sh" "b/x.sh"``)."""
+    command = re.split(r"&&|\|\||;|`|\|", before)[-1].lstrip()
+    m = _LAUNCHER.match(re.sub(r"^\$\s+", "", command))
+    return m is not None and bool(m.group(1).strip())
 
 
 def fenced_lines(lines: list[str]) -> set[int]:

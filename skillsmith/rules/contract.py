@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from pathlib import PurePosixPath
+from typing import Iterator
 
 from skillsmith import exitcodes
 from skillsmith.lang.header import HEAD_LINES, describing_comment
@@ -757,7 +758,8 @@ def script_not_cited(script):
     A helper that a script the skill names runs itself (`"$DIR/gh-readonly.sh"` in the cited
     `activate.sh`), or that a module of the skill runs by its file name (`run_client("boj_client.py")`
     in a module the cited `pack.py` imports), is reached through that script and needs no
-    citation of its own.
+    citation of its own. Nor does a script SKILL.md's frontmatter `hooks` run (`command: "bash
+    .claude/skills/NAME/scripts/stop-hook.sh"`): the host runs it, not the agent.
 
     ## Severity
     Warning: an uncited script is dead weight the agent never finds (Skill Resource Protocol
@@ -788,7 +790,31 @@ def named_by_skill(script) -> bool:
     through the skill's runner); a script outside a skill (or one without SKILL.md) counts as named."""
     found = _citations_of(script)
     return found is None or bool(found) or _folder_cited(script) or _named_in_skill_md(script) \
-        or bool(script.skill.calls_through(script.rel))
+        or bool(script.skill.calls_through(script.rel)) or _run_by_hook(script)
+
+
+def _hook_commands(value) -> Iterator[str]:
+    """Every ``command`` string in a frontmatter ``hooks`` value, however deep."""
+    if isinstance(value, dict):
+        for key, inner in value.items():
+            if key == "command" and isinstance(inner, str):
+                yield inner
+            else:
+                yield from _hook_commands(inner)
+    elif isinstance(value, list):
+        for inner in value:
+            yield from _hook_commands(inner)
+
+
+def _run_by_hook(script) -> bool:
+    """Whether SKILL.md's frontmatter ``hooks`` run the script (``command: "bash
+    .claude/skills/NAME/scripts/stop-hook.sh"``): the host runs it, not the agent."""
+    doc = script.skill.doc if script.skill is not None else None
+    data = doc.frontmatter.data if doc is not None else None
+    if not isinstance(data, dict) or "hooks" not in data:
+        return False
+    at = re.compile(rf"(?:^|[\s/\"'=]){re.escape(script.rel)}(?:$|[\s\"';&|])")
+    return any(at.search(command) for command in _hook_commands(data["hooks"]))
 
 
 def _named_in_skill_md(script) -> bool:
