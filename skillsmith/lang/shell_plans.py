@@ -93,17 +93,39 @@ def misplaced_block(layout: Layout) -> tuple[int, int] | None:
         line += 1
     if line == first or line > len(layout.lines) or line > 10:
         return None
+    return (first, line) if _header_like_block(layout, line) else None
+
+
+#: shell options set before anything else: ``set -euo pipefail``, ``shopt -s nullglob``
+_OPTION_LINE = re.compile(r"^\s*(?:set|shopt)\s+[-+]\S*(?:\s+\S+)*\s*$")
+
+
+def block_after_options(layout: Layout) -> tuple[int, int] | None:
+    """(line of the first option, first comment line) when only ``set``/``shopt`` lines (and blank
+    lines) part the shebang from a header-like block: the author's header, written one line late."""
+    line = 2 if layout.shebang is not None else 1
+    options = None
+    while line <= min(len(layout.lines), 10) and (layout.blank(line) or _OPTION_LINE.match(layout.lines[line - 1])):
+        if options is None and not layout.blank(line):
+            options = line
+        line += 1
+    if options is None or line > len(layout.lines) or line > 10:
+        return None
+    return (options, line) if _header_like_block(layout, line) else None
+
+
+def _header_like_block(layout: Layout, line: int) -> bool:
+    """Whether the comment block at *line* reads as a header: it ends at a blank line (a comment
+    right above code is about that code) and holds a sentence or a header field."""
     end = line
     while end <= len(layout.lines) and layout.lines[end - 1].lstrip().startswith("#") \
             and not layout.lines[end - 1].lstrip().startswith("#!"):
         end += 1
     if end == line or end <= len(layout.lines) and not layout.blank(end):
-        return None  # a comment right above code is about that code
+        return False
     block = [re.sub(r"^\s*#+\s?", "", ln) for ln in layout.lines[line - 1:end - 1]]
     prose = any(describes(t) and len(t.split()) >= 3 and re.search(r"[a-z]", t) for t in block)
-    if not prose and not any(is_field_line(t) for t in block):
-        return None
-    return first, line
+    return prose or any(is_field_line(t) for t in block)
 
 
 def plan_header(layout: Layout, ev: ShellEvidence, want: Callable[[str], bool] = all_rules,
