@@ -1287,3 +1287,16 @@ def test_a_header_written_after_the_options_line_is_named_and_left_to_its_author
                                             "not the script's header: move it up to right after the shebang"]
     run_cli("fix", "scripts/", cwd=root)
     assert (root / "scripts/approve.sh").read_text().count("# Usage:") == 1
+
+
+def test_a_path_from_the_folder_above_the_skill_is_the_skills_own(tmp_path):
+    """CON013, CON003 on real skills (fresh set H): magnus919's stripe/SKILL.md shows
+    ``stripe/scripts/stripe-cli --json balance show``, and semantic-spacetime runs
+    ``python3 semantic-spacetime/scripts/semantic-spacetime.py model lint ...``: paths from the repository root,
+    through the skill's own folder. Another skill's folder is not this one's."""
+    body = "```bash\nstripe/scripts/show.py --json balance show\npython3 stripe/scripts/lint.py model.yaml\n```\n"
+    root = skill(tmp_path, "stripe", body, {"scripts/show.py": PY, "scripts/lint.py": PY})
+    (root / "scripts/show.py").chmod(0o755)
+    assert findings(root, "CON003", "CON012", "CON013") == []
+    other = skill(tmp_path, "billing", body, {"scripts/show.py": PY, "scripts/lint.py": PY})
+    assert findings(other, "CON012") == [("scripts/lint.py", "CON012"), ("scripts/show.py", "CON012")]

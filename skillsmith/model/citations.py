@@ -23,8 +23,9 @@ _REF_DEF = re.compile(r"^\s{0,3}\[[^\]]+\]:\s*<?(\S+?)>?(?:\s+.*)?$")
 _SKILL_VAR = r"(?:\$?\{baseDir\}|\$\{?(?:[A-Z]+_)?SKILL_?(?:DIR|PATH|ROOT|HOME)\}?|<[^<>\n]{0,40}(?i:skill)(?!s)[^<>\n]{0,40}>)/"
 _PATH = re.compile(rf"(?<![\w.@/$-])((?:{_SKILL_VAR}|\./)?(?:scripts|references|assets)/[\w.@+%/-]*[\w@+%/-])")
 #: this skill's files named through the folder that holds it: ``~/.claude/skills/NAME/scripts/x.py``,
-#: ``$SKILL_DIR/../NAME/scripts/x.sh``, ``skills/group/NAME/scripts/x.py`` (NAME is checked by the caller)
-_OWNED_PATH = re.compile(r"/([\w.-]+)/((?:scripts|references|assets)/[\w.@+%/-]*[\w@+%/-])")
+#: ``$SKILL_DIR/../NAME/scripts/x.sh``, ``skills/group/NAME/scripts/x.py``, from the folder above the skill
+#: ``NAME/scripts/x`` (NAME is checked by the caller)
+_OWNED_PATH = re.compile(r"(?:/|(?<![\w.@/$-]))([\w.-]+)/((?:scripts|references|assets)/[\w.@+%/-]*[\w@+%/-])")
 _TOKEN_START = re.compile(r"[\s`'\"(\[<=]")
 _MENTION = re.compile(r"(?<![\w./$@-])((?:\./)?[\w-][\w./-]*\.md)\b(?![\w/(-])")
 _SCHEME = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*:")
