@@ -1300,3 +1300,14 @@ def test_a_path_from_the_folder_above_the_skill_is_the_skills_own(tmp_path):
     assert findings(root, "CON003", "CON012", "CON013") == []
     other = skill(tmp_path, "billing", body, {"scripts/show.py": PY, "scripts/lint.py": PY})
     assert findings(other, "CON012") == [("scripts/lint.py", "CON012"), ("scripts/show.py", "CON012")]
+
+
+def test_terse_english_says_what_and_a_directive_to_load_says_when(tmp_path):
+    """SPC017 beside agnix's AS-020 (fresh set H): "Expert game development using unity." is English with no
+    when; "ease of use" and "use cases" are not "use"; "Agent MUST load for .kb/ directories" says when."""
+    head = "---\nname: {name}\ndescription: {description}\n---\n# Guide\n"
+    cases = {"unity": "Expert game development using unity.", "ux": "Improve UX/UI for simplicity and ease of use",
+             "cases": "Documents the use cases of the billing API.", "kb": "Agent MUST load for .kb/ directories",
+             "when": "Builds Unity scenes. Use when the user asks for a game."}
+    root = write_tree(tmp_path / "skills", {f"{n}/SKILL.md": head.format(name=n, description=d) for n, d in cases.items()})
+    assert findings(root, "SPC017") == [("cases/SKILL.md", "SPC017"), ("unity/SKILL.md", "SPC017"), ("ux/SKILL.md", "SPC017")]

@@ -558,15 +558,18 @@ def body_tokens(lines: list[str]) -> int:
 
 #: words that say when to use a skill (the specification: what it does *and when to use it*)
 _WHEN = re.compile(
-    r"\b(?:when|whenever|if|use|used|trigger\w*|invoke\w*|ask\w*|request\w*|need\w*|want\w*|before|after|during"
-    r"|while|for (?:any|all|tasks?|work|questions?|requests?|users?)|appl(?:y|ies) to|relevant (?:to|for|when)|wenn|quand|cuando|lorsque)\b"
+    # "use" as a verb, not "ease of use" or "use cases"; "Agent MUST load for .kb/ directories" says when
+    r"\b(?:when|whenever|if|(?<!of )use(?! cases?\b)|used|trigger\w*|invoke\w*|ask\w*|request\w*|need\w*|want\w*"
+    r"|before|after|during|while|for (?:any|all|tasks?|work|questions?|requests?|users?)|appl(?:y|ies) to"
+    r"|relevant (?:to|for|when)|must (?:load|use|be (?:loaded|used))|wenn|quand|cuando|lorsque)\b"
+    r"|\u0e40\u0e21\u0e37\u0e48\u0e2d"  # Thai เมื่อ ("when")
     r"|\u65f6|\u6642|\u5f53|\u3067\u4f7f\u7528|\u5834\u5408|\u9002\u7528"  # 时 時 当; で使用 ("used for"), 場合 ("in case"), 适用 ("applies to")
     r"|\u30c8\u30ea\u30ac\u30fc|\u89e6\u53d1|\u3068\u304d|\u969b",  # トリガー, 触发 ("trigger"); とき, 際 ("when")
     re.I,
 )
 
 
-_ENGLISH = re.compile(r"\b(?:the|and|of|to|for|with|from|in|on|a|an|or|by)\b", re.I)
+_ENGLISH = re.compile(r"\b(?:the|and|of|to|for|with|from|in|on|a|an|or|by|using|is|are|your|this|that|into|via)\b", re.I)
 
 
 def _mostly_latin(text: str) -> bool:
@@ -581,7 +584,8 @@ def description_no_when(skill):
     """
     ## What it does
     Warns when `description` has no word that says when the skill applies ("use when", "applies to",
-    "if the user", "for requests about", "before", "triggers"; 时, 場合, 适用, トリガー, とき). A
+    "if the user", "for requests about", "before", "triggers", "Agent MUST load for ..."; 时, 場合,
+    适用, トリガー, とき, เมื่อ; not "ease of use" or "use cases"). A
     description mostly in another script, or in a language whose words for "when" it does
     not know, is not judged, nor a skill that says when in
     Claude Code's `when_to_use` field (the host lists it with the description), nor one with
