@@ -167,6 +167,10 @@ def parse_block(lines: list[str], first_line: int, kind: str) -> Header:
             current = HeaderField("Exit", lineno, value, label="Exit", value_line=value)
             header.fields["Exit"] = current
             continue
+        if sentence and current is not None and current.name == "Exit":  # "# Exit 1 = ..." after "# Exit 0 = ..."
+            current.items.append(text)
+            current.value += "; " + sentence.group(1).strip()
+            continue
         if m:
             name = _NAMES[" ".join(m.group(1).lower().split())]
             value = m.group(2).strip()

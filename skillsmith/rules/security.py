@@ -90,7 +90,8 @@ def _download_pipes(text: str) -> Iterator[tuple[int, int]]:
             yield m.start(), end
 
 
-_EVAL = re.compile(r"\beval\b")
+#: the eval builtin as a command word, not a word of a name (``eval-corpus) cmd "$@" ;;``, ``$eval_dir``)
+_EVAL = re.compile(r"(?<![\w$/.-])eval(?![\w.-])")
 _POSITIONAL = re.compile(r"\$\{?[@*1-9]")
 _COMMAND_END = re.compile(r"[;|&]")
 
@@ -422,7 +423,10 @@ EXFILTRATION = re.compile(
     rf"(?:\S+\s+){{0,3}}?(?<!url )(?<!uri )(?<!endpoint )(?<!address )(?<!host )(?:to|into)\s+(?:https?://|(?:a|the|this|my|our) (?:webhook|pastebin|gist|server|endpoint|url))"
     # a command that ships a credential file: "curl -d @~/.aws/credentials"; not one that signs in with a key
     # it keeps ("curl --key ~/.ssh/id_rsa sftp://...", "scp -i ~/.ssh/id_ed25519 ...": only a signature leaves)
-    rf"|\b(?:curl|wget|nc|scp|rsync)\s+(?:(?!--key\b|--cert\b|--pubkey\b|-i\s|IdentityFile)[^\n|;`&,]){{0,80}}{_SECRET_FILES}"
+    # (a local file it reads, not a file of a URL it downloads nor where the download goes:
+    # "curl https://.../main/.env -o .env")
+    rf"|\b(?:curl|wget|nc|scp|rsync)\s+(?:(?!--key\b|--cert\b|--pubkey\b|-i\s|IdentityFile)[^\n|;`&,]){{0,80}}?"
+    rf"(?<![\w:/.$}}-])(?<!-o )(?<!-O )(?<!--output )(?<!>)(?<!> )(?:[~\w.${{}}-]*/)*{_SECRET_FILES}"
 )
 
 _AGENT_FILES = (
@@ -560,11 +564,11 @@ _SECRECY = (r"\bwithout (?:telling|asking|informing|notifying)\b"
             r"|\bwithout mentioning (?:it |this |that |anything )?to (?:the user|anyone|them)\b"
             r"|\b(?:do not|don't|never) (?:tell|mention|reveal|show|inform|disclose)\b[^.!?]{0,20}\buser\b"
             r"|\bsecretly\b")
+#: a comment that addresses the agent by its role (``<!-- assistant: ... -->``, ``<!-- Note to the AI: ... -->``);
+#: "you must ..." and "Claude should never ..." alone are, in real skills, notes to whoever edits or fills in the file
 _HIDDEN_CUES = re.compile(
-    r"\b(?:agent|assistant|claude|model|llm|ai)\b[^.!?]{0,40}\b(?:must|should|shall|will|always|never|need to|have to)\b"
-    # "you": the agent only with an order ("you must always ..."), not a note to a reader ("you might need to install gawk")
-    r"|\byou\b[^.!?]{0,40}\b(?:must|shall|always|never)\b"
-    r"|^(?:assistant|claude|agent|ai|llm|model|system|note to (?:the )?(?:assistant|agent|ai|model|claude))\s*:"
+    r"^(?:assistant|claude|agent|ai|llm|model|system|note to (?:the )?(?:assistant|agent|ai|model|claude|llm))\s*[:,]"
+    r"|^(?:dear|hey|hi) (?:assistant|claude|agent|ai|model)\b"
     r"|" + _SECRECY
 )
 #: a note to whoever edits the file: "If you edit this file, you MUST also edit ...", "keep in sync with"
@@ -644,8 +648,8 @@ def is_test_module(rel: str, text: str) -> bool:
 
 
 def in_test_folder(rel: str) -> bool:
-    """Whether *rel* lies in a folder of test data (``tests/``, ``fixtures/``)."""
-    return any(part in TEST_FOLDERS for part in rel.split("/")[:-1])
+    """Whether *rel* lies in a folder of test data (``tests/``, ``fixtures/``, ``prompt-injection-fixtures/``)."""
+    return any(part in TEST_FOLDERS or part.endswith(("-fixtures", "_fixtures")) for part in rel.split("/")[:-1])
 
 
 def shown_as_example(line: str, span: tuple[int, int], fenced: bool) -> bool:
@@ -707,10 +711,15 @@ def in_forbidding_column(lines: list[str], number: int, line: str, at: int) -> b
     return first < number - 1 and column < len(heading) and bool(_FORBIDDING_HEADING.search(heading[column]))
 
 
+#: "Only send your API key to https://api.example.com": a limit on where it goes, said before the verb
+_ONLY = re.compile(r"\bonly\s+(?:ever\s+)?$")
+
+
 def _scan(file, find: Callable[[str], tuple[int, int] | None], keys: tuple[tuple[str, ...], ...], what: str,
-          teaching: bool = False):
+          teaching: bool = False, limits: bool = False):
     """Hits for lines where *find* finds a span; every such span holds a key of each group of *keys*.
 
+    With *limits*, a phrase after "only" (:data:`_ONLY`) limits what it names rather than asks for it.
     With *teaching*, a file about attacks (:data:`_TEACHING`) that shows the phrase as an
     example (:func:`shown_as_example`) is teaching material, not an instruction; text hidden
     in invisible characters never is. A table row of a file other than SKILL.md is not read: a
@@ -722,7 +731,7 @@ def _scan(file, find: Callable[[str], tuple[int, int] | None], keys: tuple[tuple
     teaches = fenced = None
     for number, line, hidden in sorted(candidate_lines(file.text, keys)):
         span = find(line)
-        if span is None or negated(line, span[1]) or not hidden and (
+        if span is None or negated(line, span[1]) or limits and _ONLY.search(line[:span[0]]) or not hidden and (
                 in_forbidding_column(file.lines, number, line, span[0]) or described(line, span[0])
                 or _OPTION_LISTED.match(file.lines[number - 1])):
             continue
@@ -834,7 +843,8 @@ def secret_exfiltration(subject):
     ## What it does
     Flags prose that tells the agent to send, upload, post or paste secrets (credentials, API
     keys, tokens, SSH keys, `.env`, environment variables) to a destination. Not flagged:
-    sentences that forbid it ("never send your API key ..."), descriptions ("leaked
+    sentences that forbid or limit it ("never send your API key ...", "Only send your API key
+    to `https://api.example.com`"), a download (`curl https://.../.env -o .env`), descriptions ("leaked
     credentials", "forwards credentials to"), copies that stay on the machine or go to the
     user's own stores ("Copy .env.example to .env", "copy the signing secret to your platform
     secrets": the destination must be an address, a URL or an outside service), a key a command
@@ -858,7 +868,7 @@ def secret_exfiltration(subject):
     No automatic fix.
     """
     _unit, file = subject
-    yield from _scan(file, exfiltration, EXFILTRATION_KEYS, "instruction to send secrets away", teaching=True)
+    yield from _scan(file, exfiltration, EXFILTRATION_KEYS, "instruction to send secrets away", teaching=True, limits=True)
 
 
 @rule("SEC052", "self-modification", summary="Skill text tells the agent to change its own settings or permissions.",
@@ -934,11 +944,11 @@ def html_comments(text: str) -> Iterator[tuple[int, str]]:
 def hidden_comment_instruction(subject):
     """
     ## What it does
-    Flags HTML comments (`<!-- ... -->`) in Markdown that address the agent
-    (`<!-- assistant: ... -->`, "you must", "you never", "the agent should"; "you" only with
-    an order, not "you might need to install `gawk`"), ask for secrecy ("do not tell
+    Flags HTML comments (`<!-- ... -->`) in Markdown that address the agent by its role
+    (`<!-- assistant: ... -->`, `<!-- Note to the AI: ... -->`), ask for secrecy ("do not tell
     the user", "without asking", "secretly"; not "without mentioning your proposed solution"),
-    or hold any of the SEC050-SEC052 phrases.
+    or hold any of the SEC050-SEC052 phrases. "You must ..." or "Claude should never ..." alone
+    is not enough: in real skills such comments are notes to whoever edits or fills in the file.
     Not flagged: `skillsmith: ignore[...]` directives, notes to the file's editors ("do not
     add here: ...", "If you edit this file, you MUST also edit ..."), a template's hints to
     whoever fills it in (`<!-- Describe when the agent should use each tool. -->`,
