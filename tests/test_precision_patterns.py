@@ -1342,3 +1342,13 @@ def test_sample_16_limits_downloads_names_and_notes(tmp_path):
     assert findings(make("told", told, bad, "notes"), *rules) == [
         ("references/notes/ignore.txt", "SEC050"), ("references/setup.md", "SEC051"), ("references/setup.md", "SEC051"),
         ("references/setup.md", "SEC053"), ("scripts/extract.sh", "CON010"), ("scripts/extract.sh", "SEC003")]
+
+
+def test_a_home_path_set_against_its_portable_form_is_teaching(tmp_path):
+    """RES008 on real skills (fresh set I): worktrunk's output guide marks a bad example
+    ``worktree_path.display()  // Shows /Users/alex/... instead of ~/...``; a path used as it is stays one."""
+    body = ("```rust\nworktree_path.display()  // Shows /Users/alex/... instead of ~/...\n```\n\n"
+            "Run `python /Users/alexk/code/tool.py` first.\n")
+    root = skill(tmp_path, "home", body, {})
+    data = run_cli("check", ".", "--json", "--no-cache", "--select", "RES008", cwd=root).json()["data"]
+    assert [(f["line"], f["message"].split()[0]) for f in data] == [(9, "/Users/alexk")]

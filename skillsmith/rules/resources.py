@@ -492,6 +492,9 @@ def symlink_leaves_skill(skill):
             yield Hit(link, f"{rel} is a broken symlink ({target})")
 
 
+#: a line that sets a home path against its portable form: "/Users/alex/... instead of ~/...", "not /Users/x, but $HOME"
+_CONTRASTED = re.compile(r"\b(?:instead of|rather than|not|vs\.?|versus)\b[^\n]{0,60}?(?:(?<![\w/])~/|\$\{?HOME\b)"
+                         r"|(?:(?<![\w/])~/|\$\{?HOME\b)[^\n]{0,60}?\b(?:instead of|rather than|not|vs\.?|versus)\b")
 _HOME_PATH = re.compile(r"(?<![\w.~$/-])(/Users/)([A-Za-z0-9._-]*[A-Za-z0-9_-])(?=/)")
 #: user names that stand for "any user" in examples and on CI machines
 EXAMPLE_USERS = frozenset({
@@ -513,7 +516,9 @@ def hard_coded_home_path(subject):
     ## What it does
     Flags paths into a named user's home folder on macOS (`/Users/jsmith/...`) in the skill's
     Markdown and scripts. Names that stand for any user in examples (`/Users/you/`,
-    `/Users/username/`, a masked `/Users/xxxx/`, `/Users/my-project/`), test data and a copied theme's demo site (`exampleSite/`) are not flagged, nor Linux's `/home/<name>/` and
+    `/Users/username/`, a masked `/Users/xxxx/`, `/Users/my-project/`), a line that sets the path
+    against its portable form ("Shows /Users/alex/... instead of ~/..."), test data and a copied
+    theme's demo site (`exampleSite/`) are not flagged, nor Linux's `/home/<name>/` and
     Windows' `C:\\Users\\<name>\\`: those are as often a container's or a service's user, or the
     sample data of a forensics guide (`C:\\Users\\victim\\`), as a person's folder.
 
@@ -538,6 +543,8 @@ def hard_coded_home_path(subject):
         if m.group(2).lower() in EXAMPLE_USERS or _MASKED_USER.fullmatch(m.group(2)):
             continue
         line, col = f.line_col(m.start())
+        if _CONTRASTED.search(f.lines[line - 1]):
+            continue  # "Shows /Users/alex/... instead of ~/...": the line teaches the portable form
         yield Hit(f.path, f"{m.group(1)}{m.group(2)} is one machine's home folder; use a path relative to the skill, ~ or $HOME",
                   line, col)
 
