@@ -36,7 +36,9 @@ CASES = {
     "status-on-stderr": ({"scripts/a.sh": sh('echo "Loading data..." >&2\n')}, []),
     "status-in-redirected-block": ({"scripts/a.sh": sh('{\n  echo "Processing"\n} >&2\n')}, []),
     "status-in-stderr-logger": ({"scripts/a.sh": sh('log() { echo "[INFO] $*"; }\nlog start >&2\nlog end 1>&2\n')}, []),
-    "status-in-logger-on-stdout": ({"scripts/a.sh": sh('log() { echo "[INFO] $*"; }\nlog start\n')}, ["SHL052"]),
+    "status-in-logger-on-stdout": ({"scripts/a.sh": sh('log() { echo "[INFO] $*"; }\nlog start\n'
+                                                          '[ "$json" = 1 ] && printf \'{"ok": true}\\n\'\n')}, ["SHL052"]),
+    "status-where-json-is-never-written": ({"scripts/a.sh": sh('log() { echo "[INFO] $*"; }\nlog start\n')}, []),
     "status-captured": ({"scripts/a.sh": sh('msg=$(echo "Done")\necho "$msg" >&2\n')}, []),
     "status-after-exec": ({"scripts/a.sh": sh('exec 1>&2\necho "Starting"\n')}, []),
     "status-in-a-report": ({"scripts/a.sh": sh('echo "Checking disks..."\ndf -h\n', options="    -v) shift ;;\n")}, []),

@@ -1352,3 +1352,15 @@ def test_a_home_path_set_against_its_portable_form_is_teaching(tmp_path):
     root = skill(tmp_path, "home", body, {})
     data = run_cli("check", ".", "--json", "--no-cache", "--select", "RES008", cwd=root).json()["data"]
     assert [(f["line"], f["message"].split()[0]) for f in data] == [(9, "/Users/alexk")]
+
+
+def test_a_script_that_parses_json_and_never_writes_any_prints_a_report(tmp_path):
+    """SHL052 on real skills (fresh set I): disk-cleanup.sh parses ``--json`` into a variable it never reads and
+    prints only a report for a person; a script that writes JSON keys (``printf '"pid":"%s",'``) is still judged."""
+    head = ('#!/usr/bin/env bash\n# Clean the disk.\nset -u\nJSON=0\nfor a in "$@"; do case "$a" in --json) JSON=1 ;; '
+            '-*) echo "unknown: $a" >&2; exit 2 ;; esac; done\n')
+    report = head + 'echo "Running docker system prune"\necho "Done."\n'
+    writes = head + 'echo "Running docker system prune"\nif [ "$JSON" = 1 ]; then printf \'{"freed":"%s"}\\n\' 0; fi\n'
+    root = skill(tmp_path, "disk", "Run `bash scripts/clean.sh --json`.\n",
+                 {"scripts/clean.sh": report, "scripts/clean-json.sh": writes}, mode=0o755)
+    assert findings(root, "SHL052") == [("scripts/clean-json.sh", "SHL052")]

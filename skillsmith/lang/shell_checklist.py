@@ -135,10 +135,17 @@ def handles_json(root, data: bytes, nodes: list) -> bool:
                for node in nodes)
 
 
+#: any sign that a script writes JSON: a quoted key (``{"a":``, ``printf '"pid":"%s",'``), a list of objects, jq,
+#: a JSON encoder
+_WRITES_JSON = re.compile(rb'\\?"[A-Za-z_][\w-]*\\?"\s*:|\[\s*\{|\bjq\b|json\.dumps|JSON\.stringify|ConvertTo-Json')
+
+
 def machine_output(root, data: bytes, nodes: list) -> bool:
-    """Whether the script prints data for a program: it takes ``--json``, or prints JSON to its
-    stdout with ``echo``/``printf`` (text that opens an object or a list)."""
-    if handles_json(root, data, nodes):
+    """Whether the script prints data for a program: it takes ``--json`` and something in it
+    writes JSON (a script that parses ``--json`` and never writes any prints a report for a
+    person), or it prints JSON to its stdout with ``echo``/``printf`` (text that opens an
+    object or a list)."""
+    if handles_json(root, data, nodes) and _WRITES_JSON.search(data):
         return True
     calls = None
     for cmd in shell.commands(root, data, nodes):

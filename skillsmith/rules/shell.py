@@ -287,7 +287,8 @@ def status_on_stdout(script):
     whose output reaches the script's stdout. Status text is judged as for Python's print
     (PYS053): it starts with words like "Processing", "Loading", "Done", "Warning:",
     "Error:", "[INFO]" or ends with "...". Only scripts that print data for a program beside
-    it are judged: they handle `--json` or print JSON. A report meant for a person (a
+    it are judged: they handle `--json` and write JSON somewhere (a key `"name":`, `jq`), or
+    print JSON. A script that parses `--json` and never writes any prints a report. A report meant for a person (a
     diagnostic panel, an installer's log) is its own product. Not flagged: a print redirected to stderr or a
     file (`>&2`, `{ ...; } >&2`), captured (`$(...)`, the left side of a pipe), inside a
     function that is only ever called with its stdout sent elsewhere (`log "..." >&2`), and
