@@ -17,7 +17,7 @@ import libcst as cst
 from libcst.codemod import VisitorBasedCodemodCommand
 from skillsmith.codemods.pyscript import answers, facts_for, separated
 
-from skillsmith.lang.header import FIELDS, HEAD_LINES, parse_block
+from skillsmith.lang.header import FIELDS, FULL_STOPS, HEAD_LINES, parse_block
 from skillsmith.lang.python_evidence import ScriptFacts, top_comment
 
 #: fields go in as ``Usage:   value`` (values aligned like the protocol's example)
@@ -103,7 +103,7 @@ class DocstringContract(VisitorBasedCodemodCommand):
 
 def _sentence(line: str) -> str:
     line = line.strip()
-    return line if line.endswith(".") else line + "."
+    return line if line.endswith(FULL_STOPS) else line + "."
 
 
 def one_string(literal: str) -> str:
@@ -193,7 +193,7 @@ def amended_docstring(literal: str, facts: ScriptFacts, first_line: int | None =
         i = index(header.description_line)
         line = lines[i]
         following = lines[i + 1] if i + 1 < len(lines) else ""
-        if not line.rstrip().endswith(".") and re.search(r"[\w)\]`'\"]$", line.rstrip()):
+        if not line.rstrip().endswith(FULL_STOPS) and re.search(r"[\w)\]`'\"]$", line.rstrip()):
             if not following.strip() or _is_field(following):
                 replace[i] = line.rstrip() + "."
 
@@ -299,7 +299,7 @@ def _extend_exit(lines, at, exit_field, missing, replace, inserts, documented) -
     last = at + len(exit_field.items)
     text = replace.get(last, lines[last]).rstrip()
     addition = ", ".join(f"{c} {t}" for c, t in missing)
-    if text.endswith("."):
+    if text.endswith(FULL_STOPS):
         replace[last] = f"{text[:-1]}, {addition}."
     elif text.endswith(":"):
         replace[last] = f"{text} {addition}"

@@ -1364,3 +1364,20 @@ def test_a_script_that_parses_json_and_never_writes_any_prints_a_report(tmp_path
     root = skill(tmp_path, "disk", "Run `bash scripts/clean.sh --json`.\n",
                  {"scripts/clean.sh": report, "scripts/clean-json.sh": writes}, mode=0o755)
     assert findings(root, "SHL052") == [("scripts/clean-json.sh", "SHL052")]
+
+
+def test_a_japanese_full_stop_an_argument_in_a_dot_folder_and_tsukau(tmp_path):
+    """CON005, CON013 and SPC017 on real skills (fresh set J): ba0918's docstrings end in 「。」;
+    adeonir runs ``python3 <this-skill>/scripts/lint.py .artifacts/design/structure.yaml``; eaglesakura's
+    description ends 「xcodegen に移行」では必ず使う. The opposites are still reported."""
+    jp = '#!/usr/bin/env python3\n"""計測の結合キーを統一する。"""\nimport sys\n\nprint(sys.argv[1:])\n'
+    head = "---\nname: {name}\ndescription: {description}\n---\n# Guide\n\nRun `python3 scripts/lint.py {arg}`.\n"
+    root = write_tree(tmp_path / "jp", {
+        "SKILL.md": head.format(name="jp", description="Flutter の iOS 設定。「xcodegen に移行」では必ず使う。",
+                                arg=".artifacts/design/structure.yaml"), "scripts/lint.py": jp})
+    assert findings(root, "CON005", "CON013", "SPC017") == []
+    root = write_tree(tmp_path / "en", {
+        "SKILL.md": head.format(name="en", description="Flutter iOS settings with xcodegen.", arg=""),
+        "scripts/lint.py": jp.replace("統一する。", "統一する")})
+    assert findings(root, "CON005", "CON013", "SPC017") == [
+        ("SKILL.md", "CON013"), ("SKILL.md", "SPC017"), ("scripts/lint.py", "CON005")]

@@ -39,6 +39,8 @@ _SECTION = re.compile(
     + r")\s*()$",
     re.IGNORECASE,
 )
+#: what ends a one-line description: a period, or the ideographic and full-width full stops (。, ．)
+FULL_STOPS = (".", "\u3002", "\uff0e")
 _EXIT_ENTRY = re.compile(r"^\d{1,3}\s*(?:=|:|-|\u2013|\u2014)\s*\S")
 _UNDERLINE = re.compile(r"^\s*(?:-{3,}|={3,})\s*$")
 #: first lines that are not a description: banners, tool directives, a bare file-name label
@@ -212,7 +214,7 @@ def is_field_line(text: str) -> bool:
 def describes(text: str) -> bool:
     """Whether a header line can be the description: not a banner, a directive or a file-name label."""
     text = text.strip()
-    if not re.search(r"[A-Za-z0-9]", text) or _NOT_PROSE.match(text):
+    if not re.search(r"[^\W_]", text) or _NOT_PROSE.match(text):  # a letter or digit of any script
         return False
     return not (_LABEL.match(text) and re.search(r"\.(sh|bash|py)\b|::", text))
 

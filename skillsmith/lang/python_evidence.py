@@ -522,7 +522,7 @@ class ScriptFacts:
         if self.description:
             first = re.split(r"(?<=\.)\s", " ".join(self.description.split()), maxsplit=1)[0]
             first = first[0].upper() + first[1:] if first else first
-            return first if first.endswith(".") else first + "."
+            return first if first.endswith(contract.FULL_STOPS) else first + "."
         return None
 
     @property
@@ -627,7 +627,7 @@ class ScriptFacts:
         if comment is not None:
             first = comment[2][0].strip()
             if description is None or first.rstrip(".") == description.rstrip("."):
-                return first if first.endswith(".") else first + "."
+                return first if first.endswith(contract.FULL_STOPS) else first + "."
         return description
 
     def can_create_docstring(self) -> bool:
@@ -1164,7 +1164,7 @@ def top_comment(lines: list[str]) -> tuple[int, int, list[str]] | str | None:
         return None
     if any(_NOT_PROSE.search(line) for line in block if line.strip()) or not block[0].strip():
         return None
-    if len(block) > 1 and not block[0].rstrip().endswith("."):
+    if len(block) > 1 and not block[0].rstrip().endswith(contract.FULL_STOPS):
         return None  # a sentence wrapped over lines: not one line of description
     if len(block) > 8:
         return None

@@ -25,7 +25,7 @@ from functools import cached_property
 
 from skillsmith import exitcodes
 from skillsmith.lang import shell
-from skillsmith.lang.header import FIELDS, HEAD_LINES
+from skillsmith.lang.header import FIELDS, FULL_STOPS, HEAD_LINES
 from skillsmith.lang.shell_checklist import caller_paths
 from skillsmith.lang.shell_layout import Layout
 
@@ -234,7 +234,7 @@ class ShellEvidence:
                 if "$" in text or "`" in text or self.name in text:
                     continue
                 if len(text.split()) >= 3 and text[0].isupper() and re.search(r"[a-z]", text):
-                    return text if text.endswith(".") else text + "."
+                    return text if text.endswith(FULL_STOPS) else text + "."
         return None
 
     @cached_property

@@ -17,7 +17,13 @@ from dataclasses import dataclass, field
 from typing import Callable, NamedTuple
 
 from skillsmith.lang import shell, shell_safety
-from skillsmith.lang.header import FIELDS, HEAD_LINES, describes, is_field_line
+from skillsmith.lang.header import (
+    FIELDS,
+    FULL_STOPS,
+    HEAD_LINES,
+    describes,
+    is_field_line,
+)
 from skillsmith.lang.shell_evidence import LABELS, ShellEvidence, Value
 from skillsmith.lang.shell_layout import Layout
 
@@ -201,7 +207,7 @@ def _sourced_header(layout: Layout, ev: ShellEvidence, want, sourced_by: tuple[s
     for rule in ("CON004", "CON006", "CON007"):
         plan.answers[rule] = Answer(None, why)
     h = layout.header
-    if h is not None and h.description and not h.description.endswith(".") and want("CON005") \
+    if h is not None and h.description and not h.description.endswith(FULL_STOPS) and want("CON005") \
             and not _continues(layout, h.description_line) and re.search(r"[a-z]", h.description):
         end = layout.line_end(h.description_line)
         plan.changes.append(Change(end, end, b"."))
@@ -253,7 +259,7 @@ def _complete(layout: Layout, ev: ShellEvidence, want, exit_lines, has_help: boo
                 lines = [f"# {desc.text}"] + ([] if layout.blank_comment(h.start_line) else ["#"])
                 inserts.append((h.start_line - 1, lines))
                 plan.answers["CON005"] = SAFE
-        elif not h.description.endswith("."):
+        elif not h.description.endswith(FULL_STOPS):
             if _continues(layout, h.description_line) or not re.search(r"[a-z]", h.description):
                 plan.answers["CON005"] = Answer(None, "make the first line one sentence ending in a period")
             else:

@@ -7,7 +7,7 @@ from pathlib import PurePosixPath
 from typing import Iterator
 
 from skillsmith import exitcodes
-from skillsmith.lang.header import HEAD_LINES, describing_comment
+from skillsmith.lang.header import FULL_STOPS, HEAD_LINES, describing_comment
 from skillsmith.lang.interpreter import (
     python_shebang,
     SHEBANGS,
@@ -348,7 +348,7 @@ def header_description(script):
         return
     plan = shell_plan(script)
     answer = plan.answers.get("CON005") if plan is not None else None
-    if plan is not None and (not h.description or not h.description.endswith(".")):
+    if plan is not None and (not h.description or not h.description.endswith(FULL_STOPS)):
         what = "has no one-line description before its fields" if not h.description else \
             "description should be one sentence ending in a period"
         line = h.start_line if not h.description else h.description_line
@@ -360,7 +360,7 @@ def header_description(script):
         why = "" if can else "; nothing says what the script does: write its one-line description"
         yield Hit(script.path, "the header has no one-line description before its fields" + why, h.start_line,
                   fix=python_fix(script, can))
-    elif not h.description.endswith("."):
+    elif not h.description.endswith(FULL_STOPS):
         index = h.description_line - h.start_line
         wraps = index + 1 < len(h.lines) and h.lines[index + 1].strip() and not h.fields.get(
             h.lines[index + 1].split(":", 1)[0].strip().capitalize()
@@ -739,7 +739,7 @@ def _citations_of(script):
 
 
 #: arguments right after a citation (matched where the citation ends in its line)
-_ARG = re.compile(r"\s+(?:\\\s*)?([^\s`'\")\]|;,.][^\s`]*|[\"'][^\"']+[\"'])")
+_ARG = re.compile(r"\s+(?:\\\s*)?([^\s`'\")\]|;,.][^\s`]*|\.[\w/][^\s`]*|[\"'][^\"']+[\"'])")  # .artifacts/x, ./in
 
 
 @rule("CON012", "script-not-cited", summary="SKILL.md never mentions the script.", seed="000 §2.8", scope="script", severity="warning")

@@ -564,7 +564,8 @@ _WHEN = re.compile(
     r"|relevant (?:to|for|when)|must (?:load|use|be (?:loaded|used))|wenn|quand|cuando|lorsque)\b"
     r"|\u0e40\u0e21\u0e37\u0e48\u0e2d"  # Thai เมื่อ ("when")
     r"|\u65f6|\u6642|\u5f53|\u3067\u4f7f\u7528|\u5834\u5408|\u9002\u7528"  # 时 時 当; で使用 ("used for"), 場合 ("in case"), 适用 ("applies to")
-    r"|\u30c8\u30ea\u30ac\u30fc|\u89e6\u53d1|\u3068\u304d|\u969b",  # トリガー, 触发 ("trigger"); とき, 際 ("when")
+    r"|\u30c8\u30ea\u30ac\u30fc|\u89e6\u53d1|\u3068\u304d|\u969b"  # トリガー, 触发 ("trigger"); とき, 際 ("when")
+    r"|\u4f7f\u3046",  # 使う ("use": 「…」では必ず使う)
     re.I,
 )
 

@@ -11,6 +11,7 @@ from skillsmith.errors import (
     NotFoundError,
     UsageError,
 )
+from skillsmith.lang.header import FULL_STOPS
 from skillsmith.model.sourcefile import SourceFile
 from skillsmith.scaffold.answers import (
     ANSWERS_FILE,
@@ -131,7 +132,7 @@ def add_script(skill_dir: str | Path, file_name: str, *, description: str | None
     problem = summary_problem(summary) if summary is not None else None
     if problem:
         raise UsageError(problem)
-    if summary is not None and not summary.endswith("."):
+    if summary is not None and not summary.endswith(FULL_STOPS):
         summary += "."
     target = root / "scripts" / file_name
     if target.exists() or target.is_symlink():
