@@ -1381,3 +1381,16 @@ def test_a_japanese_full_stop_an_argument_in_a_dot_folder_and_tsukau(tmp_path):
         "scripts/lint.py": jp.replace("統一する。", "統一する")})
     assert findings(root, "CON005", "CON013", "SPC017") == [
         ("SKILL.md", "CON013"), ("SKILL.md", "SPC017"), ("scripts/lint.py", "CON005")]
+
+
+def test_a_placeholder_in_angle_brackets_under_a_folder_names_its_files(tmp_path):
+    """RES009 on real skills (fresh set J): docs-writer's SKILL.md reads templates as
+    ``<this-skill>/assets/<document-type>.template.md`` and its references link ``assets/prd.template.md``;
+    wf's ``reference/<key>.md``. An argument ``<file>.md`` names no file of the skill."""
+    body = "Read `references/prd.md`. Resolve templates as `<this-skill>/assets/<document-type>.template.md`.\n"
+    files = {"references/prd.md": "# PRD\n\nFill [the template](../assets/prd.template.md).\n",
+             "assets/prd.template.md": "# Template\n"}
+    root = skill(tmp_path, "docs", body, files)
+    assert findings(root, "RES009") == []
+    root = skill(tmp_path, "args", "Read `references/prd.md`. Write the result to `<file>.template.md`.\n", files)
+    assert findings(root, "RES009") == [("references/prd.md", "RES009")]

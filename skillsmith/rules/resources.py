@@ -71,12 +71,16 @@ def names_in(text: str) -> frozenset[str]:
     return frozenset(tokens | {token.rsplit("/", 1)[-1] for token in tokens})
 
 
-#: a path in code that holds a placeholder segment: `{lang}/claude-api/README.md`
-_PLACEHOLDER_PATH = re.compile(r"`([\w./-]*\{[\w-]{1,40}\}[\w./{}-]{0,200})`")
+#: a path in code that holds a placeholder segment: `{lang}/claude-api/README.md`, `assets/<document-type>.md`
+_PLACEHOLDER_PATH = re.compile(r"`([\w./<>-]*(?:\{[\w-]{1,40}\}|<[\w-]{1,40}>)[\w./{}<>-]{0,200})`")
+_PLACEHOLDER = r"\{[\w-]*\}|<[\w-]*>"
+#: a leading placeholder for the skill's own folder: `<this-skill>/`, `{skill-dir}/`
+_SKILL_FOLDER = re.compile(r"^(?:<[\w-]*skill[\w-]*>|\{[\w-]*skill[\w-]*\})/", re.I)
 
 
 def placeholder_paths(skill) -> list[re.Pattern[str]]:
-    """Patterns for the paths SKILL.md names with ``{placeholder}`` segments. A placeholder in a file
+    """Patterns for the paths SKILL.md names with ``{placeholder}`` or ``<placeholder>`` segments
+    (a leading ``<this-skill>/`` is the skill's folder). A placeholder in a file
     name stands for one segment; a placeholder folder (``{category}/``) for one folder or more:
     ``references/{category}/README.md`` names ``references/rest-api/issues/README.md``."""
     doc = skill.doc
@@ -84,7 +88,9 @@ def placeholder_paths(skill) -> list[re.Pattern[str]]:
         return []
     found = []
     for m in _PLACEHOLDER_PATH.finditer(doc.file.text):
-        parts = re.split(r"\{[\w-]*\}", m.group(1).lstrip("./"))
+        parts = re.split(_PLACEHOLDER, _SKILL_FOLDER.sub("", m.group(1).lstrip("./")))
+        if "<" in m.group(1) and "/" not in parts[0]:
+            continue  # `<file>.md` is an argument; `assets/<document-type>.template.md` names a folder's files
         pattern = re.escape(parts[0])
         for part in parts[1:]:
             pattern += ("[^/]+(?:/[^/]+)*" if part.startswith("/") else "[^/]+") + re.escape(part)
@@ -583,7 +589,7 @@ def reference_chain(skill):
     the user's) and flags its links (`[text](details.md)`, or a path such as
     `references/details.md`, outside code blocks) to another Markdown document of the skill
     that `SKILL.md` does not cite itself (by link or path), name (by its file name, a path
-    pattern: `wiki/guides/*.md`, or a path with a placeholder: `{lang}/guide.md`), nor cite a
+    pattern: `wiki/guides/*.md`, or a path with a placeholder: `{lang}/guide.md`, `assets/<document-type>.template.md`), nor cite a
     folder of (`references/`): a chain
     two levels deep. Each intermediate document is reported once, at its first such link,
     with how many documents it leads to.
