@@ -403,6 +403,7 @@ def nounset_hazards(root, data: bytes, nodes: list | None = None) -> list[tuple[
                 if word in functions:
                     first_call.setdefault(word, _top_statement(cmd.node).start_byte)
     local_cache: dict[int, dict[str, int]] = {}
+    memo: dict = {}  # per function: its calls, and which positional parameters they all pass
     risky: dict[str, int] = {}
     for node in nodes:
         name = None
@@ -438,12 +439,12 @@ def nounset_hazards(root, data: bytes, nodes: list | None = None) -> list[tuple[
             continue
         func = _function_of(node)
         if bare.isdigit():
-            if func is None or not _always_passed(func, int(bare), calls, data):
+            if func is None or not _always_passed(func, int(bare), calls, data, memo):
                 risky.setdefault(bare, node.start_point[0] + 1)
             continue
         if bare in _loop_variables(node, data) or _assigned_before(node, bare, data):
             continue
-        if func is not None and _set_by_enclosing_function(func, bare, calls, data, local_cache):
+        if func is not None and _set_by_enclosing_function(func, bare, calls, data, local_cache, memo):
             continue
         if func is None:
             end = top.get(bare)
@@ -471,23 +472,32 @@ _ONE_WORD = frozenset({"word", "string", "raw_string", "ansi_c_string", "number"
 _MANY_WORDS = re.compile(r"\$(?:\{[^}]*\[@\]|\{?@)")
 
 
-def _only_called(func, calls: dict[str, list], data: bytes) -> list:
+def _only_called(func, calls: dict[str, list], data: bytes, memo: dict) -> list:
     """The calls of function *func* by name, when they are all the script does with it: its name
-    appears nowhere else (not in a ``trap``, a dispatch table or ``"$cmd"``); else []."""
-    name = func.child_by_field_name("name")
-    if name is None:
-        return []
-    fname = shell.text(name, data)
-    sites = calls.get(fname, [])
-    words = len(re.findall(rb"(?<![\w-])" + re.escape(fname.encode()) + rb"(?![\w-])", data))
-    return sites if words == len(sites) + 1 else []
+    appears nowhere else (not in a ``trap``, a dispatch table or ``"$cmd"``); else []. Worked out
+    once per function (*memo*), since every read inside it asks."""
+    key = ("called", func.start_byte)
+    if key not in memo:
+        name = func.child_by_field_name("name")
+        fname = shell.text(name, data) if name is not None else ""
+        sites = calls.get(fname, []) if fname else []
+        words = len(re.findall(rb"(?<![\w-])" + re.escape(fname.encode()) + rb"(?![\w-])", data)) if sites else 0
+        memo[key] = sites if sites and words == len(sites) + 1 else []
+    return memo[key]
 
 
-def _always_passed(func, position: int, calls: dict[str, list], data: bytes) -> bool:
+def _always_passed(func, position: int, calls: dict[str, list], data: bytes, memo: dict) -> bool:
     """Whether every call of function *func* passes at least *position* arguments, each one word
     (``emit_error "CODE" "$msg"`` sets ``$2``), and it never shifts or resets them: then ``$N``
     is set. A function never called by name, or named elsewhere too, gives no such evidence."""
-    sites = _only_called(func, calls, data)
+    key = ("passed", func.start_byte, position)
+    if key not in memo:
+        memo[key] = _passes(func, position, _only_called(func, calls, data, memo), data)
+    return memo[key]
+
+
+def _passes(func, position: int, sites: list, data: bytes) -> bool:
+    """:func:`_always_passed`, worked out from the function's calls *sites*."""
     body = func.child_by_field_name("body")
     if not sites or body is None or any(c.name in ("shift", "set") for c in shell.commands(body, data)):
         return False
@@ -499,13 +509,15 @@ def _always_passed(func, position: int, calls: dict[str, list], data: bytes) -> 
 
 
 def _set_by_enclosing_function(func, name: str, calls: dict[str, list], data: bytes,
-                               cache: dict[int, dict[str, int]]) -> bool:
+                               cache: dict[int, dict[str, int]], memo: dict) -> bool:
     """Whether a function that defines *func* inside its body always assigns *name* before the
     definition (``local content=$(cat "$f")`` then ``has_dep() { echo "$content" | ...; }``), and
     *func* is called only there (after it returns, its ``local`` is gone)."""
     outer = _function_of(func)
-    sites = _only_called(func, calls, data)
-    if outer is None or not sites or not all(outer.start_byte < s.node.start_byte < outer.end_byte for s in sites):
+    if outer is None:
+        return False
+    sites = _only_called(func, calls, data, memo)
+    if not sites or not all(outer.start_byte < s.node.start_byte < outer.end_byte for s in sites):
         return False
     while outer is not None:
         body = outer.child_by_field_name("body")
