@@ -1394,3 +1394,24 @@ def test_a_placeholder_in_angle_brackets_under_a_folder_names_its_files(tmp_path
     assert findings(root, "RES009") == []
     root = skill(tmp_path, "args", "Read `references/prd.md`. Write the result to `<file>.template.md`.\n", files)
     assert findings(root, "RES009") == [("references/prd.md", "RES009")]
+
+
+def test_a_script_run_through_a_shell_variable_has_a_worked_invocation(tmp_path):
+    """CON013 on real skills (set J): a SKILL.md sets ``SCRIPT="$SKILL_DIR/scripts/x.py"`` and then shows
+    ``python3 "$SCRIPT" report.csv --top 5``. A variable that is never run with an argument is still bare."""
+    body = ('```bash\nSCRIPT="$SKILL_DIR/scripts/sketch.py"\npython3 "$SCRIPT" report.csv --top 5\n```\n')
+    root = skill(tmp_path, "byvar", body, {"scripts/sketch.py": PY})
+    assert findings(root, "CON013") == []
+    body = '```bash\nSCRIPT="$SKILL_DIR/scripts/sketch.py"\necho "$SCRIPT"\n```\n'
+    root = skill(tmp_path, "unrun", body, {"scripts/sketch.py": PY})
+    assert findings(root, "CON013") == [("SKILL.md", "CON013")]
+
+
+def test_an_empty_allowed_tools_list_pre_approves_nothing_on_purpose(tmp_path):
+    """SPC014 on real skills (fresh set K): choplin's read-only document-reader skills say
+    ``allowed-tools: []``. A mapping still grants nothing the author meant it to."""
+    head = "---\nname: {name}\ndescription: Review a document. Use when asked for a second opinion.\nallowed-tools: {value}\n---\n# Review\n"
+    root = write_tree(tmp_path / "none", {"SKILL.md": head.format(name="none", value="[]")})
+    assert findings(root, "SPC014") == []
+    root = write_tree(tmp_path / "mapping", {"SKILL.md": head.format(name="mapping", value="{Bash: true}")})
+    assert findings(root, "SPC014") == [("SKILL.md", "SPC014")]

@@ -852,7 +852,8 @@ def script_cited_bare(script):
     ## What it does
     Flags scripts that `SKILL.md` mentions only as a bare path, never followed by at least
     one argument, nor shown run by its file name (`python3 sketch_ops.py dups <file>` after
-    "All via `scripts/sketch_ops.py`").
+    "All via `scripts/sketch_ops.py`") or through a shell variable that holds its path
+    (`SCRIPT="$SKILL_DIR/scripts/x.py"`, then `python3 "$SCRIPT" --all`).
 
     ## Why is this bad?
     A bare path leaves the agent to work out the arguments, usually by running `--help` or
@@ -883,6 +884,8 @@ def script_cited_bare(script):
         return  # linked onto PATH (`ln -s .../scripts/notify.sh ~/.local/bin/notify`) and shown run as `notify --title x`
     if run_by_file_name(script):
         return  # "All via `scripts/sketch_ops.py`", then `python3 sketch_ops.py dups <file>`
+    if run_through_variable(script):
+        return  # SCRIPT="$SKILL_DIR/scripts/x.py", then `python3 "$SCRIPT" --all`
     f, first = found[0]
     yield Hit(f.path, f"{script.rel} is cited without an invocation; show it with its arguments", first.line, first.column)
 
@@ -896,6 +899,20 @@ def run_by_file_name(script) -> bool:
         return False
     return re.search(rf"(?:\b(?:python3?|uv run|bash|sh|zsh|node|bun|deno|ruby|perl)\s+|(?<![\w/])\./)"
                      rf"{re.escape(name)}[ \t]+[^\s|;&#`>]", text) is not None
+
+
+def run_through_variable(script) -> bool:
+    """Whether SKILL.md puts the script's path in a shell variable (``SCRIPT="$SKILL_DIR/scripts/x.py"``)
+    and shows that variable run with an argument (``python3 "$SCRIPT" --all``)."""
+    text = script.skill.doc.file.text if script.skill is not None and script.skill.doc is not None else None
+    if not text or "=" not in text:
+        return False
+    assign = re.compile(r"(?<![\w$])([A-Za-z_]\w{0,60})=[\"']?[^\s\"'=]{0,200}" + re.escape(script.rel) + r"[\"']?(?![\w/.-])")
+    for m in assign.finditer(text):
+        name = re.escape(m.group(1))
+        if re.search(rf"\$(?:{name}\b|\{{{name}\}})\"?[ \t]+[^\s|;&#`>)]", text):
+            return True
+    return False
 
 
 def run_under_link_name(script) -> bool:

@@ -422,6 +422,8 @@ def allowed_tools_invalid(skill):
 
     ## Why is this bad?
     A number, a mapping or an empty value grants nothing, and the author believes it does.
+    An empty list (`allowed-tools: []`) is not flagged: it says on purpose that no tool is
+    pre-approved (a read-only reviewer skill).
 
     ## Example
     ```yaml
@@ -437,8 +439,8 @@ def allowed_tools_invalid(skill):
     if fm is None or "allowed-tools" not in fm.data:
         return
     value = fm.data["allowed-tools"]
-    if isinstance(value, list) and value and all(isinstance(v, str) and v.strip() for v in value):
-        return
+    if isinstance(value, list) and all(isinstance(v, str) and v.strip() for v in value):
+        return  # `[]` says on purpose that no tool is pre-approved
     if not isinstance(value, str):
         yield at_key(skill, "allowed-tools", f"'allowed-tools' must be a space-separated string, not a {yaml_type(value)}")
     elif not value.strip():
