@@ -1415,3 +1415,66 @@ def test_an_empty_allowed_tools_list_pre_approves_nothing_on_purpose(tmp_path):
     assert findings(root, "SPC014") == []
     root = write_tree(tmp_path / "mapping", {"SKILL.md": head.format(name="mapping", value="{Bash: true}")})
     assert findings(root, "SPC014") == [("SKILL.md", "SPC014")]
+
+
+def test_the_current_folder_before_an_option_is_an_argument(tmp_path):
+    """CON013 on real skills (fresh set K): rickydwilson-dcs's technical-writer runs
+    ``python scripts/readme_generator.py . --template comprehensive``. A full stop after the path
+    ends a sentence: still bare."""
+    root = skill(tmp_path, "dot", "```bash\npython scripts/sketch.py . --template full\n```\n", {"scripts/sketch.py": PY})
+    assert findings(root, "CON013") == []
+    root = skill(tmp_path, "stop", "Run python scripts/sketch.py. It prints a summary.\n", {"scripts/sketch.py": PY})
+    assert findings(root, "CON013") == [("SKILL.md", "CON013")]
+
+
+#: a module with a shebang whose __main__ is its own quick test: it reads no arguments
+SELF_TEST = ('#!/usr/bin/env python3\n"""Find the GitHub repository of the working folder."""\nimport subprocess\n\n\n'
+             'def detect():\n    return subprocess.run(["git", "remote"], capture_output=True, text=True).stdout\n\n\n'
+             'if __name__ == "__main__":\n    # Quick test\n    print(detect())\n')
+#: a sibling script that imports it
+USES = '#!/usr/bin/env python3\n"""Open a card for the repository."""\nimport sys\n\nfrom github_repo import detect\n\nprint(detect(), sys.argv[1:])\n'
+
+
+def test_an_imported_module_whose_main_is_a_self_test_is_a_library(tmp_path):
+    """CON001/CON006/PYS053 on real skills (fresh set K): sparkry's trello skill imports ``github_repo.py``,
+    whose ``__main__`` is "# Quick test"; gsannikov's ``storage_utils.py`` says ``from storage_utils import ...``
+    in its docstring. A ``__main__`` that reads arguments still makes an imported module a command."""
+    body = "Open a card: `python3 scripts/card.py --list todo`.\n"
+    root = skill(tmp_path, "selftest", body, {"scripts/card.py": USES, "scripts/github_repo.py": SELF_TEST})
+    assert [f for f in findings(root, "CON006", "CON009", "CON012") if f[0] == "scripts/github_repo.py"] == []
+    demo = ('"""Match CVs to a job.\n\nUsage:\n    from matcher import score\n"""\n\n\n'
+            'def score(a):\n    return len(a)\n\n\nif __name__ == "__main__":\n    print(score("demo"))\n')
+    root = skill(tmp_path, "docstring", "Score with the matcher module.\n", {"scripts/matcher.py": demo})
+    assert findings(root, "CON001", "CON006", "CON012") == []
+    command = SELF_TEST.replace("    print(detect())\n", "    print(detect(), sys.argv[1:])\n").replace("import subprocess\n", "import subprocess\nimport sys\n")
+    root = skill(tmp_path, "command", body, {"scripts/card.py": USES, "scripts/github_repo.py": command})
+    assert ("scripts/github_repo.py", "CON012") in findings(root, "CON012")
+
+
+def test_a_test_of_a_sibling_script_is_a_test_without_a_framework(tmp_path):
+    """CON001/CON006 on real skills (fresh set K): OhmsSweetOhms's ``scripts/hil/test_streaming_mock.py``
+    runs ``streaming.py`` against a mock server with plain asserts (``import streaming as s``). A
+    ``test_``-named script that tests nothing of the skill is still an entry script."""
+    streaming = '#!/usr/bin/env python3\n"""Stream samples."""\nimport sys\n\n\ndef run(port):\n    return port\n\n\nif __name__ == "__main__":\n    print(run(sys.argv[1]))\n'
+    test = '"""Smoke test for streaming.py."""\nimport streaming as s\n\nassert s.run(1) == 1\nprint("PASS")\n'
+    body = "Stream: `python3 scripts/streaming.py 9000`.\n"
+    root = skill(tmp_path, "mock", body, {"scripts/streaming.py": streaming, "scripts/test_streaming_mock.py": test})
+    assert [f for f in findings(root, "CON001", "CON006", "CON012") if "test_" in f[0]] == []
+    other = '"""Check that sockets work."""\nimport socket\n\nassert socket.AF_INET\nprint("PASS")\n'
+    root = skill(tmp_path, "lone", body, {"scripts/streaming.py": streaming, "scripts/test_streaming_mock.py": other})
+    assert ("scripts/test_streaming_mock.py", "CON012") in findings(root, "CON012")
+
+
+def test_a_script_linked_from_a_reference_or_handed_over_with_at_is_cited(tmp_path):
+    """CON012 on real skills (fresh set K): value-stock's SKILL.md links ``references/analyst-runbook.md``,
+    which links ``../scripts/valuation_gateway.py``; self-improve hands a subagent ``@prompts/orchestrator.md``,
+    which runs ``python3 {SKILL_DIR}/scripts/tag_iteration_loops.py --project x``. A script no linked file
+    names is still uncited."""
+    files = {"scripts/gate.py": PY, "references/runbook.md": "# Runbook\n\nRun the [gateway](../scripts/gate.py) first.\n"}
+    root = skill(tmp_path, "linked", "Follow [the runbook](references/runbook.md).\n", files)
+    assert findings(root, "CON012") == []
+    files = {"scripts/tag.py": PY, "prompts/orchestrator.md": "# Orchestrate\n\n    python3 {SKILL_DIR}/scripts/tag.py --project x\n"}
+    root = skill(tmp_path, "at", "Spawn a subagent with `@prompts/orchestrator.md`.\n", files)
+    assert findings(root, "CON012") == []
+    root = skill(tmp_path, "unlinked", "Spawn a subagent.\n", files)
+    assert findings(root, "CON012") == [("scripts/tag.py", "CON012")]

@@ -19,15 +19,16 @@ _SPACES = re.compile(r"\s*")
 _TARGET_END = re.compile(r"[)\s>]")
 _REF_DEF = re.compile(r"^\s{0,3}\[[^\]]+\]:\s*<?(\S+?)>?(?:\s+.*)?$")
 #: a variable that holds this skill's folder, before a path in it: ``{baseDir}/``, ``$CLAUDE_SKILL_DIR/``,
-#: ``$SKILL_DIR/``, ``${SKILL_PATH}/``, a placeholder ``<this skill's folder>/`` (``$SKILLS_DIR`` is a folder of skills, ``$PLUGIN_ROOT`` another folder)
-_SKILL_VAR = r"(?:\$?\{baseDir\}|\$\{?(?:[A-Z]+_)?SKILL_?(?:DIR|PATH|ROOT|HOME)\}?|<[^<>\n]{0,40}(?i:skill)(?!s)[^<>\n]{0,40}>)/"
+#: ``$SKILL_DIR/``, ``${SKILL_PATH}/``, a template's ``{SKILL_DIR}/``, a placeholder ``<this skill's folder>/`` (``$SKILLS_DIR`` is a folder of skills, ``$PLUGIN_ROOT`` another folder)
+_SKILL_VAR = r"(?:\$?\{baseDir\}|(?:\$\{?|\{)(?:[A-Z]+_)?SKILL_?(?:DIR|PATH|ROOT|HOME)\}?|<[^<>\n]{0,40}(?i:skill)(?!s)[^<>\n]{0,40}>)/"
 _PATH = re.compile(rf"(?<![\w.@/$-])((?:{_SKILL_VAR}|\./)?(?:scripts|references|assets)/[\w.@+%/-]*[\w@+%/-])")
 #: this skill's files named through the folder that holds it: ``~/.claude/skills/NAME/scripts/x.py``,
 #: ``$SKILL_DIR/../NAME/scripts/x.sh``, ``skills/group/NAME/scripts/x.py``, from the folder above the skill
 #: ``NAME/scripts/x`` (NAME is checked by the caller)
 _OWNED_PATH = re.compile(r"(?:/|(?<![\w.@/$-]))([\w.-]+)/((?:scripts|references|assets)/[\w.@+%/-]*[\w@+%/-])")
 _TOKEN_START = re.compile(r"[\s`'\"(\[<=]")
-_MENTION = re.compile(r"(?<![\w./$@-])((?:\./)?[\w-][\w./-]*\.md)\b(?![\w/(-])")
+#: a Markdown file named in prose, or handed over as Claude Code's ``@prompts/orchestrator.md`` (not ``me@x.md``)
+_MENTION = re.compile(r"(?<![\w./$@-])@?((?:\./)?[\w-][\w./-]*\.md)\b(?![\w/(-])")
 _SCHEME = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*:")
 _PREFIXES = re.compile(rf"^(?:{_SKILL_VAR}|\./)")
 

@@ -7,6 +7,7 @@ re-read files.
 from __future__ import annotations
 
 import ast
+import posixpath
 import re
 from dataclasses import dataclass, field, replace
 from functools import cached_property
@@ -54,7 +55,7 @@ class BashSyntaxMixin:
         cycle that only a full garbage collection frees; once the rules are done with a unit,
         this breaks the cycle and its parse trees are freed at once. The files stay.
         """
-        for name in ("scripts", "doc", "linked_citations", "bash_errors"):
+        for name in ("scripts", "doc", "linked_citations", "linked_docs", "bash_errors"):
             self.__dict__.pop(name, None)
 
     @cached_property
@@ -190,20 +191,28 @@ class Skill(BashSyntaxMixin):
         if doc is None:
             return []
         found = [(doc.file, c) for c in doc.citations]
-        seen = {"SKILL.md"}
-        for c in doc.citations:
-            rel = self.resolve_case(c.target)
-            f = self.files.get(rel) if rel else None
-            if f is None or rel in seen or f.suffix not in (".md", ".markdown") or f.text is None:
-                continue
-            seen.add(rel)
-            base = str(PurePosixPath(rel).parent)
+        for f in self.linked_docs:
+            base = str(PurePosixPath(f.rel).parent)
             for inner in citations.extract(f.lines, 1, self.root.name):
                 target = inner.target
                 if base not in (".", "") and not target.startswith(("scripts/", "references/", "assets/")):
-                    target = str(PurePosixPath(base) / target)
+                    target = posixpath.normpath(posixpath.join(base, target))  # ../scripts/x.py from references/
+                    if target.startswith("../"):
+                        continue  # out of the skill
                 found.append((f, replace(inner, target=target)))
         return found
+
+    @cached_property
+    def linked_docs(self) -> list[SourceFile]:
+        """The Markdown files SKILL.md cites (one level deep), in the order it cites them."""
+        doc = self.doc
+        found: dict[str, SourceFile] = {}
+        for c in doc.citations if doc is not None else ():
+            rel = self.resolve_case(c.target)
+            f = self.files.get(rel) if rel else None
+            if f is not None and rel != "SKILL.md" and rel not in found and f.suffix in (".md", ".markdown") and f.text is not None:
+                found[rel] = f
+        return list(found.values())
 
     def resolve_case(self, rel: str) -> str | None:
         """*rel* itself when it exists, else the one file whose path matches it ignoring case."""
@@ -350,9 +359,10 @@ class Script:
 
         Not entry scripts, whatever their mode: files under ``lib/``, test modules (``tests/``,
         ``test_*.py``, ``*_test.py``), files under ``assets/`` or ``templates/``, Python modules
-        a sibling script or SKILL.md's code imports (unless SKILL.md shows them run, or a shebang
-        and a ``__main__`` guard make them a program too), shell files a sibling sources, and files with no entry
-        point (only definitions).
+        a sibling script, the code of SKILL.md or of the Markdown it links, or the module's own
+        docstring imports (unless SKILL.md shows them run, or a ``__main__`` guard that reads
+        arguments makes them a command too), shell files a sibling sources, and files with no
+        entry point (only definitions).
         """
         parts = PurePosixPath(self.rel).parts
         folders = {p.lower() for p in parts[:-1]}
@@ -388,20 +398,31 @@ class Script:
         if name.startswith("test_") or name.endswith("_test.py"):
             tests = any(alias.split(".")[0] in ("pytest", "unittest") for alias in facts.aliases.values()) or any(
                 isinstance(n, (ast.FunctionDef, ast.ClassDef)) and n.name.lower().startswith("test") for n in module.body)
-            if tests and not self.invoked:
+            if (tests or self._tests_a_sibling(name)) and not self.invoked:
                 return "test"
-        runnable = facts.has_main_guard and self.file.shebang is not None  # made to be run as well
-        if self.imported_by_sibling and not self.invoked and not runnable:
+        # a __main__ that reads arguments makes an imported module a command too; one that reads
+        # none is its self-test or demo ("# Quick test", "CLI entry point for testing")
+        command = facts.has_main_guard and (facts.reads_argv or facts.uses_argparse)
+        if (self.imported_by_sibling or self.imported_by_skill_md or self.says_it_is_imported) \
+                and not self.invoked and not command:
             return "library"
-        if self.imported_by_skill_md and not self.invoked and not runnable and not (
-                facts.has_main_guard and (facts.reads_argv or facts.uses_argparse)):
-            return "library"  # a __main__ that reads arguments makes it a command too
         entry_point = facts.has_main_guard or not python.only_definitions(module)
         if not entry_point:
             return "library"
         if self.file.shebang is None and not facts.has_main_guard and self.file.path.with_name("__init__.py").is_file():
             return "library"  # a module of a package, imported rather than run
         return "entry"
+
+    def _tests_a_sibling(self, name: str) -> bool:
+        """Whether ``test_streaming_mock.py`` tests a script beside it whose name its own name holds
+        (``streaming.py``) and whose module its code names (``import streaming as s``)."""
+        unit = self.unit or self.skill
+        tested = name.removeprefix("test_").removesuffix(".py").removesuffix("_test")
+        text = self.file.text or ""
+        return unit is not None and any(
+            other is not self and other.language == "python" and len(stem := PurePosixPath(other.rel).stem) >= 3
+            and stem in tested and re.search(rf"\b{re.escape(stem)}\b", text) is not None
+            for other in unit.scripts)
 
     @property
     def is_library(self) -> bool:
@@ -430,10 +451,20 @@ class Script:
 
     @cached_property
     def imported_by_skill_md(self) -> bool:
-        """Whether SKILL.md's code imports this module (``from opening_prs import open_pr``, by its
-        name or its dotted path: ``from scripts.opening_prs import ...``)."""
-        doc = self.skill.doc if self.skill is not None and self.language == "python" else None
-        text = (doc.file.text or "") if doc is not None else ""
+        """Whether the code of SKILL.md, or of the Markdown it links, imports this module (``from
+        opening_prs import open_pr``, by its name or its dotted path: ``from scripts.opening_prs import ...``)."""
+        if self.skill is None or self.skill.doc is None or self.language != "python":
+            return False
+        return any(self._imported_in(f.text or "") for f in (self.skill.doc.file, *self.skill.linked_docs))
+
+    @cached_property
+    def says_it_is_imported(self) -> bool:
+        """Whether the module's docstring shows it imported (``Usage: from storage_utils import resolve``)."""
+        module = self.py[0] if self.language == "python" else None
+        docstring = ast.get_docstring(module, clean=False) if module is not None else None
+        return bool(docstring) and self._imported_in(docstring)
+
+    def _imported_in(self, text: str) -> bool:
         parts = PurePosixPath(self.rel).with_suffix("").parts
         if not text or parts[-1] not in text:
             return False

@@ -739,7 +739,9 @@ def _citations_of(script):
 
 
 #: arguments right after a citation (matched where the citation ends in its line)
-_ARG = re.compile(r"\s+(?:\\\s*)?([^\s`'\")\]|;,.][^\s`]*|\.[\w/][^\s`]*|[\"'][^\"']+[\"'])")  # .artifacts/x, ./in
+#: an argument after a cited path: a word, a quoted string, a dot path (``.artifacts/x``, ``./in``), or the
+#: current folder ``.`` when another argument follows (``readme.py . --template x``; a full stop ends a sentence)
+_ARG = re.compile(r"\s+(?:\\\s*)?([^\s`'\")\]|;,.][^\s`]*|\.[\w/][^\s`]*|\.(?=[ \t]+[-\w\"'<$])|[\"'][^\"']+[\"'])")
 
 
 @rule("CON012", "script-not-cited", summary="SKILL.md never mentions the script.", seed="000 §2.8", scope="script", severity="warning")
