@@ -361,7 +361,7 @@ class Script:
         ``test_*.py``, ``*_test.py``), files under ``assets/`` or ``templates/``, Python modules
         a sibling script, the code of SKILL.md or of the Markdown it links, or the module's own
         docstring imports (unless SKILL.md shows them run, or a ``__main__`` guard that reads
-        arguments makes them a command too), shell files a sibling sources, and files with no
+        arguments makes them a command too; with a shebang, for a module a sibling imports), shell files a sibling sources, and files with no
         entry point (only definitions).
         """
         parts = PurePosixPath(self.rel).parts
@@ -400,11 +400,13 @@ class Script:
                 isinstance(n, (ast.FunctionDef, ast.ClassDef)) and n.name.lower().startswith("test") for n in module.body)
             if (tests or self._tests_a_sibling(name)) and not self.invoked:
                 return "test"
-        # a __main__ that reads arguments makes an imported module a command too; one that reads
-        # none is its self-test or demo ("# Quick test", "CLI entry point for testing")
+        # a __main__ that reads arguments makes an imported module a command too (one a sibling
+        # imports: with a shebang); one that reads none is its self-test or demo ("# Quick test",
+        # "CLI entry point for testing")
         command = facts.has_main_guard and (facts.reads_argv or facts.uses_argparse)
-        if (self.imported_by_sibling or self.imported_by_skill_md or self.says_it_is_imported) \
-                and not self.invoked and not command:
+        if self.imported_by_sibling and not self.invoked and not (command and self.file.shebang is not None):
+            return "library"
+        if (self.imported_by_skill_md or self.says_it_is_imported) and not self.invoked and not command:
             return "library"
         entry_point = facts.has_main_guard or not python.only_definitions(module)
         if not entry_point:
