@@ -1478,3 +1478,17 @@ def test_a_script_linked_from_a_reference_or_handed_over_with_at_is_cited(tmp_pa
     assert findings(root, "CON012") == []
     root = skill(tmp_path, "unlinked", "Spawn a subagent.\n", files)
     assert findings(root, "CON012") == [("scripts/tag.py", "CON012")]
+
+
+def test_a_hash_in_an_unquoted_description_cuts_it(tmp_path):
+    """SPC035, found on real skills (fresh set K): mattzerg's programmatic-seo description reads
+    "Pair with experiments #3 (comparison pages) + #4 (GEO explainers). USE PROACTIVELY when ...";
+    YAML ends it at "experiments", and SPC017 (no when) yields to it. Quoted, or with a short
+    comment of the author's, it is whole."""
+    head = "---\nname: {name}\ndescription: {description}\n---\n# Pages\n"
+    cut = "Writes comparison pages. Pair with experiments #3 (comparison pages). Use when asked for SEO pages."
+    root = write_tree(tmp_path / "cut", {"SKILL.md": head.format(name="cut", description=cut)})
+    assert findings(root, "SPC017", "SPC035") == [("SKILL.md", "SPC035")]
+    for name, description in (("quoted", f'"{cut}"'), ("note", "Writes pages. Use when asked for SEO.  # v2")):
+        root = write_tree(tmp_path / name, {"SKILL.md": head.format(name=name, description=description)})
+        assert findings(root, "SPC017", "SPC035") == []

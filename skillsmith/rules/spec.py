@@ -592,7 +592,8 @@ def description_no_when(skill):
     description mostly in another script, or in a language whose words for "when" it does
     not know, is not judged, nor a skill that says when in
     Claude Code's `when_to_use` field (the host lists it with the description), nor one with
-    `disable-model-invocation: true` (only the user runs it; the model never picks it).
+    `disable-model-invocation: true` (only the user runs it; the model never picks it). A
+    description that says when after a ` #`, which YAML cut off as a comment, gets SPC035 instead.
 
     ## Why is this bad?
     Agents pick a skill from its description alone. The specification asks it to say what the
@@ -615,6 +616,8 @@ def description_no_when(skill):
     description = fm.data.get("description")
     if not isinstance(description, str) or not description.strip() or _WHEN.search(description):
         return
+    if _WHEN.search(comment_cut(skill, "description") or ""):
+        return  # it says when after a ' #' that YAML cut off: SPC035 says so
     when = fm.data.get("when_to_use")
     if isinstance(when, str) and when.strip():
         return  # Claude Code's field for it, shown with the description
@@ -911,3 +914,56 @@ def listing_truncated(skill):
     if total > LISTING_CAP:
         yield at_key(skill, "when_to_use", f"'description' and 'when_to_use' are {total:,} characters together; "
                      f"Claude Code's skill listing cuts them at {LISTING_CAP:,}")
+
+
+#: words in a YAML comment, more than a note to the author's self would have
+_COMMENT_WORDS = re.compile(r"[^\W\d_][\w'-]*")
+
+
+def comment_cut(skill, key: str) -> str | None:
+    """The text after `` #`` on *key*'s line when YAML read it as a comment and cut the value there
+    (``description: Pair with experiments #3 (comparison pages). USE PROACTIVELY when ...``): a plain,
+    one-line value whose parsed text is what comes before the comment, and a comment of at least four words."""
+    fm = frontmatter(skill)
+    value = fm.data.get(key) if fm is not None else None
+    line = fm.key_lines.get(key) if isinstance(value, str) and value else None
+    lines = skill.doc.file.lines
+    if line is None or not 0 < line <= len(lines):
+        return None
+    raw = lines[line - 1].split(":", 1)[-1]
+    at = re.search(r"[ \t]#", raw)
+    if at is None or raw.lstrip()[:1] in "\"'|>[{&*!" or raw[:at.start()].strip() != value.strip():
+        return None
+    comment = raw[at.start():].strip()
+    return comment if len(_COMMENT_WORDS.findall(comment)) >= 4 else None
+
+
+@rule("SPC035", "value-cut-by-comment", summary="A ' #' in an unquoted description starts a YAML comment and cuts the text.",
+      seed=SPEC, scope="skill", severity="warning", targets=NAMED_IN_FRONTMATTER)
+def value_cut_by_comment(skill):
+    """
+    ## What it does
+    Flags an unquoted one-line `description` or `when_to_use` with ` #` in it followed by more
+    prose (at least four words): YAML starts a comment at a space and `#`, so the value ends
+    there.
+
+    ## Why is this bad?
+    Hosts read the parsed value, so everything after the ` #` never reaches the model, often
+    the part that says when to use the skill ("Pair with experiments #3 and #4. Use proactively
+    when ..." ends at "Pair with experiments"). The file looks right to its author.
+
+    ## Example
+    ```yaml
+    description: Writes comparison pages for experiment #3. Use when asked for SEO pages.
+    ```
+
+    Use instead: quote the value, or write the number without `#`:
+    ```yaml
+    description: "Writes comparison pages for experiment #3. Use when asked for SEO pages."
+    ```
+    """
+    for key in ("description", "when_to_use"):
+        comment = comment_cut(skill, key)
+        if comment is not None:
+            shown = comment if len(comment) <= 40 else comment[:40] + "..."
+            yield at_key(skill, key, f"'{key}' ends before {shown!r}: YAML reads ' #' as a comment; quote the value")
