@@ -1492,3 +1492,15 @@ def test_a_hash_in_an_unquoted_description_cuts_it(tmp_path):
     for name, description in (("quoted", f'"{cut}"'), ("note", "Writes pages. Use when asked for SEO.  # v2")):
         root = write_tree(tmp_path / name, {"SKILL.md": head.format(name=name, description=description)})
         assert findings(root, "SPC017", "SPC035") == []
+
+
+def test_a_reserved_word_in_a_claude_code_plugin_skill_name_is_valid_there(tmp_path):
+    """SPC018 on real skills (fresh set K): MOlechowski's doc-claude-md and cajias's claude-session-analysis
+    are skills of Claude Code plugins, which accept the name; claude.ai's upload, which refuses it, is not
+    where they go. A portable skill with the name is still told."""
+    head = "---\nname: claude-notes\ndescription: Keeps notes. Use when asked to remember something.\n---\n# Notes\n"
+    root = write_tree(tmp_path / "plugin", {".claude-plugin/plugin.json": '{"name": "notes"}\n',
+                                            "skills/claude-notes/SKILL.md": head})
+    assert findings(root, "SPC018") == []
+    root = write_tree(tmp_path / "portable" / "claude-notes", {"SKILL.md": head})
+    assert findings(root, "SPC018") == [("SKILL.md", "SPC018")]

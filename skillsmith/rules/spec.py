@@ -633,7 +633,8 @@ RESERVED_WORDS = ("anthropic", "claude")
 
 
 @rule("SPC018", "name-reserved-word", summary="'name' contains a word hosts reserve ('anthropic', 'claude').",
-      seed=SPEC, scope="skill", severity="info", targets=NAMED_IN_FRONTMATTER)
+      seed=SPEC, scope="skill", severity="info",
+      targets=tuple(t for t in NAMED_IN_FRONTMATTER if t != claude_code.TARGET.name))
 def name_reserved_word(skill):
     """
     ## What it does
@@ -642,7 +643,8 @@ def name_reserved_word(skill):
     ## Why is this bad?
     Claude's skill upload (the API and claude.ai) refuses names with these reserved words, so
     the skill cannot be installed there. Info, since other hosts (Claude Code among them)
-    accept such names.
+    accept such names; not reported under the `claude-code` target (a skill in `.claude/skills/`
+    or a Claude Code plugin), where the name is valid.
 
     ## Example
     ```yaml
