@@ -1504,3 +1504,15 @@ def test_a_reserved_word_in_a_claude_code_plugin_skill_name_is_valid_there(tmp_p
     assert findings(root, "SPC018") == []
     root = write_tree(tmp_path / "portable" / "claude-notes", {"SKILL.md": head})
     assert findings(root, "SPC018") == [("SKILL.md", "SPC018")]
+
+
+def test_commas_and_angle_brackets_are_valid_in_a_claude_code_plugin_skill(tmp_path):
+    """SPC011 and SPC020 on real skills (fresh set L): RAD-Claude-Skills's plugin skills say "targets <5s wall
+    clock" and ``allowed-tools: Bash(op item list:*), Bash(op signin:*)``; Claude Code reads both, and a plugin
+    skill never goes through Claude's uploader. The same portable skill is still told."""
+    head = ("---\nname: op-find\ndescription: Finds items in 1Password in <5s. Use when asked for a secret's item.\n"
+            "allowed-tools: Bash(op item list:*), Read\n---\n# Find\n")
+    root = write_tree(tmp_path / "plugin", {".claude-plugin/plugin.json": '{"name": "op"}\n', "skills/op-find/SKILL.md": head})
+    assert findings(root, "SPC011", "SPC020") == []
+    root = write_tree(tmp_path / "portable" / "op-find", {"SKILL.md": head})
+    assert findings(root, "SPC011", "SPC020") == [("SKILL.md", "SPC011"), ("SKILL.md", "SPC020")]

@@ -25,6 +25,9 @@ HOST_FIELDS = frozenset().union(*(t.fields for t in TARGETS))
 
 #: the targets whose skills are named by SKILL.md's frontmatter (a kvist skill is named by its manifest)
 NAMED_IN_FRONTMATTER = tuple(t.name for t in TARGETS if t.named_in_frontmatter)
+#: every target but Claude Code's, for what only matters to other hosts or to Claude's upload: a skill
+#: of `.claude/skills/` or of a Claude Code plugin is loaded by Claude Code, never uploaded
+NOT_CLAUDE_CODE = tuple(t.name for t in TARGETS if t is not claude_code.TARGET)
 
 
 def frontmatter(skill):
@@ -320,7 +323,7 @@ def description_invalid(skill):
 
 @rule(
     "SPC011", "description-angle-brackets", summary="'description' contains '<' or '>'.",
-    seed=SPEC, scope="skill", severity="warning",
+    seed=SPEC, scope="skill", severity="warning", targets=NOT_CLAUDE_CODE,
 )
 def description_angle_brackets(skill):
     """
@@ -329,6 +332,8 @@ def description_angle_brackets(skill):
 
     ## Why is this bad?
     Claude's skill uploader rejects descriptions with angle brackets (they look like markup).
+    Not reported under the `claude-code` target: Claude Code loads such a skill as it is, and a
+    skill of `.claude/skills/` or of a Claude Code plugin does not go through the uploader.
 
     ## Example
     ```yaml
@@ -448,7 +453,7 @@ def allowed_tools_invalid(skill):
 
 
 @rule("SPC020", "allowed-tools-commas", summary="'allowed-tools' separates tool names with commas, not spaces.",
-      seed=SPEC, scope="skill", severity="warning")
+      seed=SPEC, scope="skill", severity="warning", targets=NOT_CLAUDE_CODE)
 def allowed_tools_commas(skill):
     """
     ## What it does
@@ -457,7 +462,8 @@ def allowed_tools_commas(skill):
     ## Why is this bad?
     The specification defines the field as space-separated. Claude Code also reads commas,
     so the skill works there; another host may read `Read,` as a tool name and grant nothing.
-    A portability warning, not an error.
+    A portability warning, not an error, and not reported under the `claude-code` target (a
+    skill of `.claude/skills/` or of a Claude Code plugin), which reads commas.
 
     ## Example
     ```yaml
@@ -634,7 +640,7 @@ RESERVED_WORDS = ("anthropic", "claude")
 
 @rule("SPC018", "name-reserved-word", summary="'name' contains a word hosts reserve ('anthropic', 'claude').",
       seed=SPEC, scope="skill", severity="info",
-      targets=tuple(t for t in NAMED_IN_FRONTMATTER if t != claude_code.TARGET.name))
+      targets=tuple(t for t in NAMED_IN_FRONTMATTER if t in NOT_CLAUDE_CODE))
 def name_reserved_word(skill):
     """
     ## What it does
