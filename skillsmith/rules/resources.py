@@ -13,6 +13,7 @@ from skillsmith.model.skillpath import skill_path
 from skillsmith.model.sourcefile import TEXT_SUFFIXES
 from skillsmith.rules.finding import Hit
 from skillsmith.rules.registry import rule
+from skillsmith.rules.security import is_test_module
 
 SEED = "000 §1"
 TOC_AFTER_LINES = 300
@@ -508,7 +509,14 @@ EXAMPLE_USERS = frozenset({
     "your-username", "your_username", "me", "name", "someone", "somebody", "example", "foo", "bar", "jdoe", "john",
     "johndoe", "jane", "janedoe", "alice", "bob", "dev", "developer", "runner", "ubuntu", "node", "vscode", "admin",
     "test", "tester", "demo", "USER", "USERNAME", "x", "xxx", "myuser", "my-user", "shared", "public", "default",
+    "myname", "myusername", "youruser",
+    # a kind of person, not a person: a sample summary's /Users/researcher/projects/..., a forensics image's suspect
+    "researcher", "student", "analyst", "scientist", "suspect", "victim",
 })
+
+
+#: a line of a program's error output: ``Error: git init failed in ...``, ``fatal: ...``, ``FileNotFoundError: ...``
+_ERROR_OUTPUT = re.compile(r"\s{0,8}(?:[A-Z][A-Za-z]{0,40}(?:Error|Exception)|Error|ERROR|error|fatal|FATAL|panic)(?:\[\w{1,20}\])?:\s")
 
 
 #: a name masked out in a vendor's sample (``/Users/xxxx/xxx.text``)
@@ -522,8 +530,11 @@ def hard_coded_home_path(subject):
     ## What it does
     Flags paths into a named user's home folder on macOS (`/Users/jsmith/...`) in the skill's
     Markdown and scripts. Names that stand for any user in examples (`/Users/you/`,
-    `/Users/username/`, a masked `/Users/xxxx/`, `/Users/my-project/`), a line that sets the path
-    against its portable form ("Shows /Users/alex/... instead of ~/..."), test data and a copied
+    `/Users/username/`, a masked `/Users/xxxx/`, `/Users/my-project/`, a kind of person: a sample
+    summary's `/Users/researcher/projects/minimum_wage_study`), a line that sets the path
+    against its portable form ("Shows /Users/alex/... instead of ~/..."), a program's error quoted
+    in a code block ("Error: git init failed in /Users/jesse/project/..."), test data, test
+    modules wherever they lie (`tools/test_whisperx_transcriber.py`) and a copied
     theme's demo site (`exampleSite/`) are not flagged, nor Linux's `/home/<name>/` and
     Windows' `C:\\Users\\<name>\\`: those are as often a container's or a service's user, or the
     sample data of a forensics guide (`C:\\Users\\victim\\`), as a person's folder.
@@ -545,12 +556,19 @@ def hard_coded_home_path(subject):
         return  # (a theme's demo site: its sample posts quote someone's logs)
     if f.is_binary or f.suffix in (".json", ".lock", ".svg", ".csv") or f.rel.startswith("assets/"):
         return
+    if is_test_module(f.rel, text):
+        return  # tools/test_whisperx_transcriber.py: the skill's tests, wherever they lie, are not the agent's commands
+    fenced = None
     for m in _HOME_PATH.finditer(text):
         if m.group(2).lower() in EXAMPLE_USERS or _MASKED_USER.fullmatch(m.group(2)):
             continue
         line, col = f.line_col(m.start())
         if _CONTRASTED.search(f.lines[line - 1]):
             continue  # "Shows /Users/alex/... instead of ~/...": the line teaches the portable form
+        if f.suffix in MARKDOWN and _ERROR_OUTPUT.match(f.lines[line - 1]):
+            fenced = citations.fenced_lines(f.lines) if fenced is None else fenced
+            if line in fenced:
+                continue  # a quoted error in a code block ("Error: git init failed in /Users/jesse/..."): output, not a path to use
         yield Hit(f.path, f"{m.group(1)}{m.group(2)} is one machine's home folder; use a path relative to the skill, ~ or $HOME",
                   line, col)
 

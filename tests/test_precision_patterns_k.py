@@ -1,0 +1,68 @@
+"""False findings seen on real public skills (set K), each beside the rule's own case.
+
+Every test writes a small skill with the pattern that used to give a wrong finding (no finding
+now) and the pattern the rule is for (still a finding), and runs ``check`` on it.
+"""
+
+from __future__ import annotations
+
+from conftest import run_cli, write_tree  # noqa: F401  (write_tree: the style of the other pattern tests)
+from test_precision_contract import PY, skill
+from test_precision_contract import findings as unsorted_findings
+
+
+def findings(root, *rules):
+    return sorted(unsorted_findings(root, *rules))
+
+
+def lines_of(root, rule):
+    """(path, line) of the findings of *rule*."""
+    data = run_cli("check", ".", "--json", "--no-cache", "--select", f"ALL,{rule}", cwd=root).json()["data"]
+    return sorted((f["path"], f["line"]) for f in data if f["rule"] == rule)
+
+
+def test_a_kind_of_person_is_an_example_user(tmp_path):
+    """RES008 on real skills: econ_ra's sample Codebase Summary gives ``/Users/researcher/projects/minimum_wage_study``."""
+    doc = "# Summary\n\n- Root directory: /Users/researcher/projects/minimum_wage_study\n"
+    root = skill(tmp_path, "role", "See [the sample](references/summary.md).", {"references/summary.md": doc})
+    assert findings(root, "RES008") == []
+    doc = "# Summary\n\n- Root directory: /Users/luluywang/projects/minimum_wage_study\n"
+    root = skill(tmp_path, "person", "See [the sample](references/summary.md).", {"references/summary.md": doc})
+    assert findings(root, "RES008") == [("references/summary.md", "RES008")]
+
+
+TEST_MODULE = '''#!/usr/bin/env python3
+"""
+Tests for transcriber.py
+
+Test file: /Users/travis/Movies/2026-01-09 10-23-34.mov
+"""
+import pytest
+
+
+def test_it_runs():
+    assert True
+'''
+
+
+def test_a_test_module_outside_a_tests_folder_is_test_data(tmp_path):
+    """RES008 on real skills: video-transcript's ``tools/test_whisperx_transcriber.py`` names its fixture
+    ``/Users/travis/Movies/...``; the tool next to it that opens the same path keeps its finding."""
+    tool = PY + 'DEFAULT = "/Users/travis/Movies/in.mov"\n'
+    root = skill(tmp_path, "tools", "Run `python3 tools/transcriber.py in.mov`.",
+                 {"tools/test_transcriber.py": TEST_MODULE, "tools/transcriber.py": tool})
+    assert findings(root, "RES008") == [("tools/transcriber.py", "RES008")]
+
+
+def test_a_quoted_error_in_a_code_block_is_output(tmp_path):
+    """RES008 on real skills: deep-debug's TECHNIQUES.md observes the symptom
+    ``Error: git init failed in /Users/jesse/project/packages/core`` in a code block; a command in a
+    code block, and the same error in prose, keep their findings."""
+    doc = ("# Tracing\n\n**1. Observe the symptom**\n```\nError: git init failed in /Users/jesse/project/packages/core\n```\n"
+           "\n```bash\ncd /Users/jesse/project && git init\n```\n")
+    root = skill(tmp_path, "trace", "See [tracing](TECHNIQUES.md).", {"TECHNIQUES.md": doc})
+    assert lines_of(root, "RES008") == [("TECHNIQUES.md", 9)]  # the cd line
+    doc = "# Tracing\n\nError: git init failed in /Users/jesse/project/packages/core\n"
+    root = skill(tmp_path, "prose", "See [tracing](TECHNIQUES.md).", {"TECHNIQUES.md": doc})
+    assert lines_of(root, "RES008") == [("TECHNIQUES.md", 3)]
+
