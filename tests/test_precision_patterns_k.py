@@ -66,3 +66,38 @@ def test_a_quoted_error_in_a_code_block_is_output(tmp_path):
     root = skill(tmp_path, "prose", "See [tracing](TECHNIQUES.md).", {"TECHNIQUES.md": doc})
     assert lines_of(root, "RES008") == [("TECHNIQUES.md", 3)]
 
+
+RUN_PY = '''#!/usr/bin/env python3
+"""Scaffold a one-pager from a brief."""
+import sys
+from pathlib import Path
+
+PROMPTS_DIR = Path(__file__).parent / "prompts"
+
+
+def load_scaffold_prompt() -> str:
+    return (PROMPTS_DIR / "scaffold.md").read_text()
+
+
+if __name__ == "__main__":
+    print(load_scaffold_prompt() + " ".join(sys.argv[1:]))
+'''
+
+
+def test_a_prompt_a_script_loads_is_the_scripts_data(tmp_path):
+    """RES001 on real skills: one-pager-skill's ``run.py`` loads ``PROMPTS_DIR / "scaffold.md"`` and sends it
+    to a model; a prompt nothing loads keeps its finding."""
+    files = {"run.py": RUN_PY, "prompts/scaffold.md": "# Scaffold\n\nWrite the draft.\n",
+             "prompts/unused.md": "# Unused\n\nNothing reads this.\n"}
+    root = skill(tmp_path, "onepager", "Run `python3 run.py scaffold company \"brief\"`.", files)
+    assert findings(root, "RES001") == [("prompts/unused.md", "RES001")]
+    # a test that reads a reference to check it, and a line that writes into an output folder, load nothing
+    test = ('import os\nimport pytest\n\n\ndef test_guide():\n'
+            '    assert open(os.path.join("references", "guide.md")).read()\n')
+    run = RUN_PY.replace('return (PROMPTS_DIR / "scaffold.md").read_text()',
+                         'out_dir = Path("out")\n    (out_dir / "scaffold.md").write_text("x")\n    return ""')
+    files = {"run.py": run, "tests/test_guide.py": test, "references/guide.md": "# Guide\n",
+             "prompts/scaffold.md": "# Scaffold\n"}
+    root = skill(tmp_path, "unloaded", "Run `python3 run.py scaffold company \"brief\"`.", files)
+    assert findings(root, "RES001") == [("prompts/scaffold.md", "RES001"), ("references/guide.md", "RES001")]
+

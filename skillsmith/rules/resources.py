@@ -65,6 +65,41 @@ def file_names_in(skill) -> dict[str, frozenset[str]]:
     return found
 
 
+#: the programs of a skill whose string literals may name the files they load
+PROGRAM_SUFFIXES = (".py", ".sh", ".bash", ".js", ".mjs", ".cjs", ".ts")
+#: a string literal that is a file name or a path: `"scaffold.md"`, `'prompts/review.md'`
+_PATH_LITERAL = re.compile(r"""(?<![\w\\])["']([\w@+%.-][\w@+%./-]{0,200})["']""")
+#: code right before a literal that makes it a path the program opens: joined onto a folder
+#: (`PROMPTS_DIR / "scaffold.md"`, `os.path.join(SCRIPT_DIR, "x.md")`) or opened (`open("x.md")`)
+_LOADS_LITERAL = re.compile(r"/\s{0,4}$|\bjoin\([^()\n]{0,160}$|\b(?:open|Path|readFileSync|readFile)\(\s{0,4}$")
+#: a line that writes what it names: an output folder (`output_dir / "full_document.md"`), a save
+_WRITES = re.compile(r"\bout(?:put)?\w*|\bwrit\w*|\bsav(?:e|es|ed|ing)\b|\bdump", re.I)
+#: a program that tests the skill, wherever it lies: ``test_x.py``, ``x_test.py``, ``x.test.mjs``, ``x.spec.ts``
+_TEST_PROGRAM = re.compile(r"(?:^test_.*|.*_test|.*\.(?:test|spec))\.\w+$|^conftest\.py$")
+
+
+def names_in_scripts(skill) -> frozenset[str]:
+    """The file names and paths the skill's programs (not its tests) load: a string literal joined
+    onto a folder or opened (``PROMPTS_DIR / "scaffold.md"``, ``os.path.join(SCRIPT_DIR, "x.md")``), on a
+    line that writes nothing (``output_dir / "full_document.md"`` names what the program makes)."""
+    found = set()
+    for rel, f in skill.files.items():
+        if not rel.endswith(PROGRAM_SUFFIXES) or f.text is None or f.is_binary:
+            continue
+        if is_test_data(rel) or _TEST_PROGRAM.match(rel.rsplit("/", 1)[-1]):
+            continue  # a test reads the references to check them, not to use them
+        text = f.text
+        for m in _PATH_LITERAL.finditer(text):
+            start = text.rfind("\n", max(0, m.start() - 200), m.start()) + 1
+            line_end = text.find("\n", m.end(), m.end() + 200)
+            line = text[max(start, m.start() - 200):line_end if line_end != -1 else m.end() + 200]
+            if not _LOADS_LITERAL.search(text, max(start, m.start() - 200), m.start()) or _WRITES.search(line):
+                continue
+            token = m.group(1)
+            found.add(token[2:] if token.startswith("./") else token)
+    return frozenset(found)
+
+
 def names_in(text: str) -> frozenset[str]:
     """The file names and paths *text* names: each path token, and its last part."""
     tokens = {token.rstrip(".-") for token in set(_NAME_TOKEN.findall(text))}
@@ -139,7 +174,9 @@ def resource_not_cited(skill):
     that nothing names: not `SKILL.md` (by path, or by a folder that holds them), not another
     Markdown file of the skill or Codex's `agents/openai.yaml` (by path, by bare file name, or
     by a folder that holds them written as one: `themes/`, or by a pattern:
-    `reference/attack-*.md`).
+    `reference/attack-*.md`), nor a program of the skill loads (a string literal of its path or
+    file name joined onto a folder or opened, outside tests and lines that write: `run.py` loads
+    `PROMPTS_DIR / "scaffold.md"` to send a model; that is the program's data).
     Placeholders (`.gitkeep`, `.keep`) and people's documents (README, CHANGELOG: RES006) are
     not flagged.
 
@@ -161,7 +198,7 @@ def resource_not_cited(skill):
     """
     if skill.doc is None:
         return
-    names = None
+    names = loaded = None
     for rel, f in skill.files.items():
         if PurePosixPath(rel).name in ("SKILL.md", *PLACEHOLDERS) or is_human_doc(rel):
             continue
@@ -170,8 +207,13 @@ def resource_not_cited(skill):
         if skill.cited(rel):
             continue
         names = file_names_in(skill) if names is None else names
-        if not named_elsewhere(rel, names):
-            yield Hit(f.path, f"{rel} is not cited from SKILL.md; say when the agent should load it")
+        if named_elsewhere(rel, names):
+            continue
+        loaded = names_in_scripts(skill) if loaded is None else loaded
+        parts = rel.split("/")
+        if any("/".join(parts[i:]) in loaded for i in range(len(parts))):
+            continue  # a script loads it: run.py's `PROMPTS_DIR / "scaffold.md"` (what it sends a model, not the agent's to read)
+        yield Hit(f.path, f"{rel} is not cited from SKILL.md; say when the agent should load it")
 
 
 @rule("RES002", "cited-path-missing", summary="A relative path or link in SKILL.md does not exist in the skill.", seed=SEED, scope="skill")
