@@ -101,3 +101,16 @@ def test_a_prompt_a_script_loads_is_the_scripts_data(tmp_path):
     root = skill(tmp_path, "unloaded", "Run `python3 run.py scaffold company \"brief\"`.", files)
     assert findings(root, "RES001") == [("prompts/scaffold.md", "RES001"), ("references/guide.md", "RES001")]
 
+
+def test_a_file_the_skill_creates_when_missing_is_made_by_it(tmp_path):
+    """RES002 on real skills: research's SKILL.md says "Append to `references/domains/_pending.json` (create if it
+    doesn't exist)" and later "Load `references/domains/_pending.json`"; a typo'd path keeps its finding."""
+    body = ("## Promotion\n\n1. Append to `references/domains/_pending.json` (create if it doesn't exist)\n\n"
+            "## Review\n\n1. Load `references/domains/_pending.json`\n2. Read `references/domains/gnss.md`\n")
+    root = skill(tmp_path, "research", body, {"references/domains/gnss-array.md": "# GNSS\n"})
+    assert lines_of(root, "RES002") == [("SKILL.md", 12)]  # the gnss.md typo
+    # each signal alone: the create-if-missing note, and appending to the file
+    body = ("1. Record the item in `references/log.json` (created if missing)\n"
+            "2. Append each finding to `references/findings.md`\n3. Load `references/log.json` and `references/findings.md`\n")
+    root = skill(tmp_path, "alone", body, {})
+    assert lines_of(root, "RES002") == []

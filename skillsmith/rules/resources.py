@@ -236,7 +236,9 @@ def cited_path_missing(skill):
 
     Not flagged: paths the text gives as examples ("**Examples**: `references/finance.md` for
     financial schemas", a list under "Example: when building a `pdf-editor` skill ..."), files
-    the skill makes in the user's project ("Generate `scripts/lint.sh` from the template"), and
+    the skill makes in the user's project ("Generate `scripts/lint.sh` from the template"), or
+    at run time wherever it names them ("Append to `references/domains/_pending.json` (create if
+    it doesn't exist)", then "Load `references/domains/_pending.json`"), and
     files another skill holds ("the `neon-functions` skill's `references/ai-sdk.md`").
     """
     doc = skill.doc
@@ -371,18 +373,27 @@ def is_illustrative(lines: list[str], c) -> bool:
 #: a verb that makes the path that follows it ("Generate `scripts/lint.sh`", "Generates ... (`x`)")
 _MAKES = re.compile(r"\b(?:generat|creat|writ|produc|scaffold|emit)\w*\b(?P<between>[^`|\[\]]{0,40})[`*_(\s\"']*$", re.I)
 #: a copy or save into the path: "Copy `template.sh` to `scripts/lint.sh`"
-_INTO = re.compile(r"\b(?:cop(?:y|ies)|sav\w*|mov\w*|writ\w*|output\w*)\b.{0,80}\b(?:to|into|as)\s*[`*_\"']*$", re.I)
+_INTO = re.compile(r"\b(?:cop(?:y|ies)|sav\w*|mov\w*|writ\w*|output\w*|append\w*)\b.{0,80}\b(?:to|into|as)\s*[`*_\"']*$", re.I)
 #: words between the verb and the path that make the path the tool, not the thing made ("create it with `x`")
 _TOOL_WORDS = re.compile(r"\b(?:with|using|via|by|run\w*|from|see|in)\b|[.:;!?]\s", re.I)
 
 
+#: right after a path, that the skill makes it when it is not there: "`x.json` (create if it doesn't exist)"
+_CREATED_IF_MISSING = re.compile(
+    r"^[`*_\"')]{0,4}\s{0,4}[(,\u2014-]{0,2}\s{0,4}(?:and\s+|or\s+)?(?:create[sd]?|make|made|initiali[sz]ed?)\s+(?:it\s+|one\s+)?"
+    r"(?:if|when)\s+(?:it\s+)?(?:does\s*n[o']t\s+(?:yet\s+)?exist|doesn\u2019t\s+(?:yet\s+)?exist|is\s+missing|missing|absent"
+    r"|(?:is\s+)?not\s+(?:yet\s+)?(?:exist|there|present|found))", re.I)
+
+
 def made_by_skill(cited) -> set[str]:
-    """The paths SKILL.md says the skill makes: generated, created or written by it, or copied to."""
+    """The paths SKILL.md says the skill makes: generated, created or written by it, copied or appended
+    to, or created when missing ("Append to `references/domains/_pending.json` (create if it doesn't exist)")."""
     made = set()
     for c in cited:
         before = _just_before(c)
         m = _MAKES.search(before)
-        if m and not _TOOL_WORDS.search(m.group("between")) or _INTO.search(before):
+        if (m and not _TOOL_WORDS.search(m.group("between")) or _INTO.search(before)
+                or _CREATED_IF_MISSING.match(c.text[c.end:c.end + _LEAD_WINDOW])):
             rel = skill_path(c.target).rel
             if rel:
                 made.add(rel)
