@@ -13,6 +13,7 @@ from skillsmith.model.skillpath import skill_path
 from skillsmith.model.sourcefile import TEXT_SUFFIXES
 from skillsmith.rules.finding import Hit
 from skillsmith.rules.registry import rule
+from skillsmith.rules.security import is_test_module
 
 SEED = "000 §1"
 TOC_AFTER_LINES = 300
@@ -62,6 +63,41 @@ def file_names_in(skill) -> dict[str, frozenset[str]]:
             owned = {name.rsplit(owner, 1)[1] for name in names if owner in name}
             found[rel] = names | owned if owned else names
     return found
+
+
+#: the programs of a skill whose string literals may name the files they load
+PROGRAM_SUFFIXES = (".py", ".sh", ".bash", ".js", ".mjs", ".cjs", ".ts")
+#: a string literal that is a file name or a path: `"scaffold.md"`, `'prompts/review.md'`
+_PATH_LITERAL = re.compile(r"""(?<![\w\\])["']([\w@+%.-][\w@+%./-]{0,200})["']""")
+#: code right before a literal that makes it a path the program opens: joined onto a folder
+#: (`PROMPTS_DIR / "scaffold.md"`, `os.path.join(SCRIPT_DIR, "x.md")`) or opened (`open("x.md")`)
+_LOADS_LITERAL = re.compile(r"/\s{0,4}$|\bjoin\([^()\n]{0,160}$|\b(?:open|Path|readFileSync|readFile)\(\s{0,4}$")
+#: a line that writes what it names: an output folder (`output_dir / "full_document.md"`), a save
+_WRITES = re.compile(r"\bout(?:put)?\w*|\bwrit\w*|\bsav(?:e|es|ed|ing)\b|\bdump", re.I)
+#: a program that tests the skill, wherever it lies: ``test_x.py``, ``x_test.py``, ``x.test.mjs``, ``x.spec.ts``
+_TEST_PROGRAM = re.compile(r"(?:^test_.*|.*_test|.*\.(?:test|spec))\.\w+$|^conftest\.py$")
+
+
+def names_in_scripts(skill) -> frozenset[str]:
+    """The file names and paths the skill's programs (not its tests) load: a string literal joined
+    onto a folder or opened (``PROMPTS_DIR / "scaffold.md"``, ``os.path.join(SCRIPT_DIR, "x.md")``), on a
+    line that writes nothing (``output_dir / "full_document.md"`` names what the program makes)."""
+    found = set()
+    for rel, f in skill.files.items():
+        if not rel.endswith(PROGRAM_SUFFIXES) or f.text is None or f.is_binary:
+            continue
+        if is_test_data(rel) or _TEST_PROGRAM.match(rel.rsplit("/", 1)[-1]):
+            continue  # a test reads the references to check them, not to use them
+        text = f.text
+        for m in _PATH_LITERAL.finditer(text):
+            start = text.rfind("\n", max(0, m.start() - 200), m.start()) + 1
+            line_end = text.find("\n", m.end(), m.end() + 200)
+            line = text[max(start, m.start() - 200):line_end if line_end != -1 else m.end() + 200]
+            if not _LOADS_LITERAL.search(text, max(start, m.start() - 200), m.start()) or _WRITES.search(line):
+                continue
+            token = m.group(1)
+            found.add(token[2:] if token.startswith("./") else token)
+    return frozenset(found)
 
 
 def names_in(text: str) -> frozenset[str]:
@@ -138,7 +174,9 @@ def resource_not_cited(skill):
     that nothing names: not `SKILL.md` (by path, or by a folder that holds them), not another
     Markdown file of the skill or Codex's `agents/openai.yaml` (by path, by bare file name, or
     by a folder that holds them written as one: `themes/`, or by a pattern:
-    `reference/attack-*.md`).
+    `reference/attack-*.md`), nor a program of the skill loads (a string literal of its path or
+    file name joined onto a folder or opened, outside tests and lines that write: `run.py` loads
+    `PROMPTS_DIR / "scaffold.md"` to send a model; that is the program's data).
     Placeholders (`.gitkeep`, `.keep`) and people's documents (README, CHANGELOG: RES006) are
     not flagged.
 
@@ -160,7 +198,7 @@ def resource_not_cited(skill):
     """
     if skill.doc is None:
         return
-    names = None
+    names = loaded = None
     for rel, f in skill.files.items():
         if PurePosixPath(rel).name in ("SKILL.md", *PLACEHOLDERS) or is_human_doc(rel):
             continue
@@ -169,8 +207,13 @@ def resource_not_cited(skill):
         if skill.cited(rel):
             continue
         names = file_names_in(skill) if names is None else names
-        if not named_elsewhere(rel, names):
-            yield Hit(f.path, f"{rel} is not cited from SKILL.md; say when the agent should load it")
+        if named_elsewhere(rel, names):
+            continue
+        loaded = names_in_scripts(skill) if loaded is None else loaded
+        parts = rel.split("/")
+        if any("/".join(parts[i:]) in loaded for i in range(len(parts))):
+            continue  # a script loads it: run.py's `PROMPTS_DIR / "scaffold.md"` (what it sends a model, not the agent's to read)
+        yield Hit(f.path, f"{rel} is not cited from SKILL.md; say when the agent should load it")
 
 
 @rule("RES002", "cited-path-missing", summary="A relative path or link in SKILL.md does not exist in the skill.", seed=SEED, scope="skill")
@@ -193,7 +236,9 @@ def cited_path_missing(skill):
 
     Not flagged: paths the text gives as examples ("**Examples**: `references/finance.md` for
     financial schemas", a list under "Example: when building a `pdf-editor` skill ..."), files
-    the skill makes in the user's project ("Generate `scripts/lint.sh` from the template"), and
+    the skill makes in the user's project ("Generate `scripts/lint.sh` from the template"), or
+    at run time wherever it names them ("Append to `references/domains/_pending.json` (create if
+    it doesn't exist)", then "Load `references/domains/_pending.json`"), and
     files another skill holds ("the `neon-functions` skill's `references/ai-sdk.md`").
     """
     doc = skill.doc
@@ -328,18 +373,27 @@ def is_illustrative(lines: list[str], c) -> bool:
 #: a verb that makes the path that follows it ("Generate `scripts/lint.sh`", "Generates ... (`x`)")
 _MAKES = re.compile(r"\b(?:generat|creat|writ|produc|scaffold|emit)\w*\b(?P<between>[^`|\[\]]{0,40})[`*_(\s\"']*$", re.I)
 #: a copy or save into the path: "Copy `template.sh` to `scripts/lint.sh`"
-_INTO = re.compile(r"\b(?:cop(?:y|ies)|sav\w*|mov\w*|writ\w*|output\w*)\b.{0,80}\b(?:to|into|as)\s*[`*_\"']*$", re.I)
+_INTO = re.compile(r"\b(?:cop(?:y|ies)|sav\w*|mov\w*|writ\w*|output\w*|append\w*)\b.{0,80}\b(?:to|into|as)\s*[`*_\"']*$", re.I)
 #: words between the verb and the path that make the path the tool, not the thing made ("create it with `x`")
 _TOOL_WORDS = re.compile(r"\b(?:with|using|via|by|run\w*|from|see|in)\b|[.:;!?]\s", re.I)
 
 
+#: right after a path, that the skill makes it when it is not there: "`x.json` (create if it doesn't exist)"
+_CREATED_IF_MISSING = re.compile(
+    r"^[`*_\"')]{0,4}\s{0,4}[(,\u2014-]{0,2}\s{0,4}(?:and\s+|or\s+)?(?:create[sd]?|make|made|initiali[sz]ed?)\s+(?:it\s+|one\s+)?"
+    r"(?:if|when)\s+(?:it\s+)?(?:does\s*n[o']t\s+(?:yet\s+)?exist|doesn\u2019t\s+(?:yet\s+)?exist|is\s+missing|missing|absent"
+    r"|(?:is\s+)?not\s+(?:yet\s+)?(?:exist|there|present|found))", re.I)
+
+
 def made_by_skill(cited) -> set[str]:
-    """The paths SKILL.md says the skill makes: generated, created or written by it, or copied to."""
+    """The paths SKILL.md says the skill makes: generated, created or written by it, copied or appended
+    to, or created when missing ("Append to `references/domains/_pending.json` (create if it doesn't exist)")."""
     made = set()
     for c in cited:
         before = _just_before(c)
         m = _MAKES.search(before)
-        if m and not _TOOL_WORDS.search(m.group("between")) or _INTO.search(before):
+        if (m and not _TOOL_WORDS.search(m.group("between")) or _INTO.search(before)
+                or _CREATED_IF_MISSING.match(c.text[c.end:c.end + _LEAD_WINDOW])):
             rel = skill_path(c.target).rel
             if rel:
                 made.add(rel)
@@ -508,7 +562,14 @@ EXAMPLE_USERS = frozenset({
     "your-username", "your_username", "me", "name", "someone", "somebody", "example", "foo", "bar", "jdoe", "john",
     "johndoe", "jane", "janedoe", "alice", "bob", "dev", "developer", "runner", "ubuntu", "node", "vscode", "admin",
     "test", "tester", "demo", "USER", "USERNAME", "x", "xxx", "myuser", "my-user", "shared", "public", "default",
+    "myname", "myusername", "youruser",
+    # a kind of person, not a person: a sample summary's /Users/researcher/projects/..., a forensics image's suspect
+    "researcher", "student", "analyst", "scientist", "suspect", "victim",
 })
+
+
+#: a line of a program's error output: ``Error: git init failed in ...``, ``fatal: ...``, ``FileNotFoundError: ...``
+_ERROR_OUTPUT = re.compile(r"\s{0,8}(?:[A-Z][A-Za-z]{0,40}(?:Error|Exception)|Error|ERROR|error|fatal|FATAL|panic)(?:\[\w{1,20}\])?:\s")
 
 
 #: a name masked out in a vendor's sample (``/Users/xxxx/xxx.text``)
@@ -522,8 +583,11 @@ def hard_coded_home_path(subject):
     ## What it does
     Flags paths into a named user's home folder on macOS (`/Users/jsmith/...`) in the skill's
     Markdown and scripts. Names that stand for any user in examples (`/Users/you/`,
-    `/Users/username/`, a masked `/Users/xxxx/`, `/Users/my-project/`), a line that sets the path
-    against its portable form ("Shows /Users/alex/... instead of ~/..."), test data and a copied
+    `/Users/username/`, a masked `/Users/xxxx/`, `/Users/my-project/`, a kind of person: a sample
+    summary's `/Users/researcher/projects/minimum_wage_study`), a line that sets the path
+    against its portable form ("Shows /Users/alex/... instead of ~/..."), a program's error quoted
+    in a code block ("Error: git init failed in /Users/jesse/project/..."), test data, test
+    modules wherever they lie (`tools/test_whisperx_transcriber.py`) and a copied
     theme's demo site (`exampleSite/`) are not flagged, nor Linux's `/home/<name>/` and
     Windows' `C:\\Users\\<name>\\`: those are as often a container's or a service's user, or the
     sample data of a forensics guide (`C:\\Users\\victim\\`), as a person's folder.
@@ -545,12 +609,19 @@ def hard_coded_home_path(subject):
         return  # (a theme's demo site: its sample posts quote someone's logs)
     if f.is_binary or f.suffix in (".json", ".lock", ".svg", ".csv") or f.rel.startswith("assets/"):
         return
+    if is_test_module(f.rel, text):
+        return  # tools/test_whisperx_transcriber.py: the skill's tests, wherever they lie, are not the agent's commands
+    fenced = None
     for m in _HOME_PATH.finditer(text):
         if m.group(2).lower() in EXAMPLE_USERS or _MASKED_USER.fullmatch(m.group(2)):
             continue
         line, col = f.line_col(m.start())
         if _CONTRASTED.search(f.lines[line - 1]):
             continue  # "Shows /Users/alex/... instead of ~/...": the line teaches the portable form
+        if f.suffix in MARKDOWN and _ERROR_OUTPUT.match(f.lines[line - 1]):
+            fenced = citations.fenced_lines(f.lines) if fenced is None else fenced
+            if line in fenced:
+                continue  # a quoted error in a code block ("Error: git init failed in /Users/jesse/..."): output, not a path to use
         yield Hit(f.path, f"{m.group(1)}{m.group(2)} is one machine's home folder; use a path relative to the skill, ~ or $HOME",
                   line, col)
 
