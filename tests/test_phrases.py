@@ -99,7 +99,7 @@ BLOCKED = "import runpy, sys; sys.modules['ahocorasick'] = None; runpy.run_modul
 
 def checked(*prefix: str) -> str:
     proc = subprocess.run([sys.executable, *prefix, "check", *map(str, PROSE_FIXTURES), "--json", "--no-cache",
-                           "--select", "ALL,SEC052"],  # SEC052 is opt-in
+                           "--select", "ALL,SEC050,SEC051,SEC052,SEC053"],  # the prose rules are opt-in
                           capture_output=True, text=True, timeout=120, stdin=subprocess.DEVNULL)
     assert proc.returncode == 10, proc.stderr
     return proc.stdout

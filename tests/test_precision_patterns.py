@@ -1489,7 +1489,8 @@ def test_a_hash_in_an_unquoted_description_cuts_it(tmp_path):
     cut = "Writes comparison pages. Pair with experiments #3 (comparison pages). Use when asked for SEO pages."
     root = write_tree(tmp_path / "cut", {"SKILL.md": head.format(name="cut", description=cut)})
     assert findings(root, "SPC017", "SPC035") == [("SKILL.md", "SPC035")]
-    for name, description in (("quoted", f'"{cut}"'), ("note", "Writes pages. Use when asked for SEO.  # v2")):
+    for name, description in (("quoted", f'"{cut}"'), ("note", "Writes pages. Use when asked for SEO.  # v2"),
+                              ("comment", "Writes pages. Use when asked for SEO.  # skillsmith: ignore[SPC011] baseline: x")):
         root = write_tree(tmp_path / name, {"SKILL.md": head.format(name=name, description=description)})
         assert findings(root, "SPC017", "SPC035") == []
 

@@ -802,7 +802,7 @@ def credential_upload(script):
 
 
 @rule("SEC050", "instruction-override", summary="Skill text tells the agent to ignore its earlier instructions.",
-      seed=SEED, scope="file")
+      seed=SEED, scope="file", opt_in=True)
 def instruction_override(subject):
     """
     ## What it does
@@ -829,6 +829,11 @@ def instruction_override(subject):
     Use instead: state what the skill does and how; never address the agent's other
     instructions.
 
+    `skillsmith audit` runs it and treats every hit as a concern to review. In `check` it is
+    opt-in (`--select SEC050`): on real public skills, nearly every hit was text about such
+    attacks (a defence, a threat model, a detector's test data), not one. Vet a skill you
+    downloaded with `audit`, or with `check --select SEC050,SEC051,SEC052,SEC053`.
+
     ## Fix safety
     No automatic fix: a human has to decide whether the text is an attack.
     """
@@ -837,7 +842,7 @@ def instruction_override(subject):
 
 
 @rule("SEC051", "secret-exfiltration", summary="Skill text tells the agent to send secrets or credentials somewhere.",
-      seed=SEED, scope="file")
+      seed=SEED, scope="file", opt_in=True)
 def secret_exfiltration(subject):
     """
     ## What it does
@@ -863,6 +868,12 @@ def secret_exfiltration(subject):
 
     Use instead: have the user configure credentials outside the skill; a skill never moves
     secrets.
+
+    `skillsmith audit` runs it and treats every hit as a concern to review. In `check` it is
+    opt-in (`--select SEC051`): on real public skills, nearly every hit was a legitimate flow
+    (a WebAuthn sample that sends a new credential to its server, a key sent to its own API),
+    not exfiltration. Vet a skill you downloaded with `audit`, or with
+    `check --select SEC050,SEC051,SEC052,SEC053`.
 
     ## Fix safety
     No automatic fix.
@@ -940,7 +951,7 @@ def html_comments(text: str) -> Iterator[tuple[int, str]]:
 
 
 @rule("SEC053", "hidden-comment-instruction", summary="An HTML comment in Markdown carries instructions for the agent.",
-      seed=SEED, scope="file", severity="warning")
+      seed=SEED, scope="file", severity="warning", opt_in=True)
 def hidden_comment_instruction(subject):
     """
     ## What it does
@@ -965,6 +976,11 @@ def hidden_comment_instruction(subject):
     ```
 
     Use instead: write the instruction as visible text, or delete it.
+
+    `skillsmith audit` runs it and treats every hit as a concern to review. In `check` it is
+    opt-in (`--select SEC053`): on real public skills, nearly every hit was an author's note,
+    a template's hint or an eval case that quotes an attack. Vet a skill you downloaded with
+    `audit`, or with `check --select SEC050,SEC051,SEC052,SEC053`.
 
     ## Fix safety
     No automatic fix.

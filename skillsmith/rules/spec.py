@@ -931,7 +931,8 @@ _COMMENT_WORDS = re.compile(r"[^\W\d_][\w'-]*")
 def comment_cut(skill, key: str) -> str | None:
     """The text after `` #`` on *key*'s line when YAML read it as a comment and cut the value there
     (``description: Pair with experiments #3 (comparison pages). USE PROACTIVELY when ...``): a plain,
-    one-line value whose parsed text is what comes before the comment, and a comment of at least four words."""
+    one-line value whose parsed text is what comes before the comment, a ``#`` right before a word or
+    number (not ``# skillsmith: ignore[...]``, a comment written as one), and at least four words after it."""
     fm = frontmatter(skill)
     value = fm.data.get(key) if fm is not None else None
     line = fm.key_lines.get(key) if isinstance(value, str) and value else None
@@ -939,7 +940,7 @@ def comment_cut(skill, key: str) -> str | None:
     if line is None or not 0 < line <= len(lines):
         return None
     raw = lines[line - 1].split(":", 1)[-1]
-    at = re.search(r"[ \t]#", raw)
+    at = re.search(r"[ \t]#(?=\S)", raw)  # "#3", "#N": a number cut off; "# note" is the author's comment
     if at is None or raw.lstrip()[:1] in "\"'|>[{&*!" or raw[:at.start()].strip() != value.strip():
         return None
     comment = raw[at.start():].strip()
@@ -951,9 +952,10 @@ def comment_cut(skill, key: str) -> str | None:
 def value_cut_by_comment(skill):
     """
     ## What it does
-    Flags an unquoted one-line `description` or `when_to_use` with ` #` in it followed by more
-    prose (at least four words): YAML starts a comment at a space and `#`, so the value ends
-    there.
+    Flags an unquoted one-line `description` or `when_to_use` with ` #` in it, the `#` right
+    before a word or number (`#3`, `#N`), followed by more prose (at least four words): YAML
+    starts a comment at a space and `#`, so the value ends there. A comment written as one
+    (`# skillsmith: ignore[...]`, `# reviewed`) is not flagged.
 
     ## Why is this bad?
     Hosts read the parsed value, so everything after the ` #` never reaches the model, often
