@@ -17,6 +17,7 @@ from skillsmith.lang import header, python, shell
 from skillsmith.lang.interpreter import (
     SCRIPT_SUFFIXES,
     interpreter_language,
+    is_other_language,
     shebang_interpreter,
 )
 from skillsmith.model import citations, frontmatter
@@ -62,7 +63,7 @@ class BashSyntaxMixin:
         """rel -> (line, message) of a shell script's syntax error, or the ``bashcheck.NotChecked`` it could not check."""
         from skillsmith.lang import bashcheck
 
-        return bashcheck.syntax_errors([s for s in self.scripts if s.language == "shell"])
+        return bashcheck.syntax_errors([s for s in self.scripts if s.language == "shell" and s.other_interpreter is None])
 
     @cached_property
     def python_imports(self) -> dict[str, set[tuple[str, ...]]]:
@@ -331,8 +332,22 @@ class Script:
         return python.facts(module) if module is not None else None
 
     @cached_property
+    def other_interpreter(self) -> str | None:
+        """The interpreter of another language a shell-named file's shebang runs it with
+        (``python3`` for a ``find_sessions.sh`` that starts ``#!/usr/bin/env python3``), else None.
+
+        Such a file is no shell script: the shell rules leave it to CON002 (the mismatch).
+        """
+        if self.language != "shell":
+            return None
+        interp = shebang_interpreter(self.file.shebang)
+        if interp is not None and (interpreter_language(interp) == "python" or is_other_language(interp)):
+            return interp
+        return None
+
+    @cached_property
     def sh_tree(self):
-        if self.file.data is None or self.file.text is None:
+        if self.file.data is None or self.file.text is None or self.other_interpreter is not None:
             return None
         return shell.parse(self.file.data)
 

@@ -1,0 +1,34 @@
+"""False findings seen on real public skills, each beside the rule's own case (set K).
+
+Every test writes a small skill with the pattern that used to give a wrong finding (no finding
+now) and the pattern the rule is for (still a finding), and runs ``check`` on it.
+"""
+
+from __future__ import annotations
+
+from test_precision_contract import skill
+from test_precision_contract import findings as unsorted_findings
+
+
+def findings(root, *rules):
+    return sorted(unsorted_findings(root, *rules))
+
+
+#: Python in a .sh file, kept under its old name (find_skill_sessions.sh in luluywang/claude-skills)
+PY_IN_SH = ('#!/usr/bin/env python3\n# sessions.sh: list the sessions of each skill, as JSON.\n'
+            '# Usage: python3 sessions.sh [logs_dir]\n# Renamed .sh for backward compat.\n\n'
+            'import sys\nfrom pathlib import Path\n\n'
+            'LOGS = Path(sys.argv[1]) if len(sys.argv) > 1 else \\\n    Path.home() / "logs"\n'
+            'print(sorted(p.name for p in LOGS.glob("*.jsonl")))\n')
+#: a shell script with a syntax error and no strict mode
+BAD_SH = '#!/usr/bin/env bash\n# List the logs.\n# Usage: logs.sh\nif [ -d logs ]; then\n  ls logs\n'
+
+
+def test_a_sh_file_whose_shebang_runs_python_is_not_read_as_shell(tmp_path):
+    """The shell rules leave a .sh file that ``#!/usr/bin/env python3`` runs; CON002 names the mismatch."""
+    body = "Run `python3 scripts/sessions.sh ~/logs` and `bash scripts/logs.sh`.\n"
+    root = skill(tmp_path, "pyinsh", body, {"scripts/sessions.sh": PY_IN_SH, "scripts/logs.sh": BAD_SH}, mode=0o755)
+    got = findings(root, "CON002", "SHL001", "SHL002", "SHL003", "CON009")
+    assert [f for f in got if f[0] == "scripts/sessions.sh"] == [("scripts/sessions.sh", "CON002")]
+    # a real shell script with the same faults: the shell rules' own cases
+    assert ("scripts/logs.sh", "SHL002") in got and ("scripts/logs.sh", "SHL001") in got
