@@ -32,3 +32,21 @@ def test_a_sh_file_whose_shebang_runs_python_is_not_read_as_shell(tmp_path):
     assert [f for f in got if f[0] == "scripts/sessions.sh"] == [("scripts/sessions.sh", "CON002")]
     # a real shell script with the same faults: the shell rules' own cases
     assert ("scripts/logs.sh", "SHL002") in got and ("scripts/logs.sh", "SHL001") in got
+
+
+#: counts the entries it wrote with jq, "?" when jq is not there (gcloud-log-read.sh in felipeblassioli/agent-skills)
+COUNT_SH = ('#!/usr/bin/env bash\n# Save the log entries read on stdin.\n# Usage: fetch.sh OUT\nset -euo pipefail\n'
+            'OUTPUT="${1:-out.json}"\ncat > "$OUTPUT"\n'
+            'ENTRY_COUNT=$(jq \'length\' "$OUTPUT" 2>/dev/null || echo "?")\n'
+            'echo "# Written $ENTRY_COUNT entries to $OUTPUT" >&2\n')
+#: the same count, but a missing jq stops the script (no fallback after it)
+COUNT_BARE_SH = COUNT_SH.replace(' 2>/dev/null || echo "?"', "")
+
+
+def test_a_tool_in_a_substitution_with_errors_discarded_and_a_fallback_needs_no_guard(tmp_path):
+    """``$(jq 'length' "$OUTPUT" 2>/dev/null || echo "?")`` goes on with "?" when jq is missing."""
+    body = "Run `scripts/fetch.sh out.json`.\n"
+    root = skill(tmp_path, "fallback", body, {"scripts/fetch.sh": COUNT_SH}, mode=0o755)
+    assert findings(root, "SHL053") == []
+    root = skill(tmp_path, "bare", body, {"scripts/fetch.sh": COUNT_BARE_SH}, mode=0o755)
+    assert findings(root, "SHL053") == [("scripts/fetch.sh", "SHL053")]

@@ -338,7 +338,9 @@ def tool_unguarded(script):
     sources another file is not judged (its guards may live there). `git` and the POSIX
     tools are not flagged, nor a version probe with its errors discarded or a fallback
     (`$(docker --version 2>/dev/null | cut -d' ' -f3)` in an inventory script): it is the
-    check itself.
+    check itself. Nor is a use in `$( )` with its errors discarded and a fallback value after
+    `||` (`ENTRY_COUNT=$(jq 'length' "$OUTPUT" 2>/dev/null || echo "?")`): without the tool the
+    script goes on with the fallback.
 
     ## Why is this bad?
     On a machine without the tool the script dies half-way with `jq: command not found`
