@@ -50,3 +50,21 @@ def test_a_tool_in_a_substitution_with_errors_discarded_and_a_fallback_needs_no_
     assert findings(root, "SHL053") == []
     root = skill(tmp_path, "bare", body, {"scripts/fetch.sh": COUNT_BARE_SH}, mode=0o755)
     assert findings(root, "SHL053") == [("scripts/fetch.sh", "SHL053")]
+
+
+#: reads Jest's JSON results; its own usage is `parse-jest.sh INPUT` (parse-jest-results.sh in felipeblassioli/agent-skills)
+JEST_SH = ('#!/usr/bin/env bash\n# parse-jest.sh - Extract a compact summary from Jest --json output.\n#\n'
+           '# Usage:\n#   parse-jest.sh INPUT\n# Exit: 0 ok, 2 usage\nset -uo pipefail\n'
+           'case "${1:-}" in\n  -h|--help) sed -n 2,6p "$0"; exit 0 ;;\n  -*) echo "unknown option" >&2; exit 2 ;;\nesac\n'
+           'wc -c < "${1:--}"\n')
+
+
+def test_another_programs_json_flag_named_as_the_input_is_no_promise(tmp_path):
+    """"from Jest --json output" names what the script reads, not an option of its own."""
+    body = "Run `scripts/parse-jest.sh results.json`.\n"
+    root = skill(tmp_path, "jest", body, {"scripts/parse-jest.sh": JEST_SH}, mode=0o755)
+    assert findings(root, "CON011") == []
+    # the script's own --json, promised in its header and never handled: the rule's case
+    own = JEST_SH.replace("Extract a compact summary from Jest --json output.", "Summarise a file; --json for JSON.")
+    root = skill(tmp_path, "own", body, {"scripts/parse-jest.sh": own}, mode=0o755)
+    assert findings(root, "CON011") == [("scripts/parse-jest.sh", "CON011")]
