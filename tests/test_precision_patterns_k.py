@@ -6,7 +6,7 @@ now) and the pattern the rule is for (still a finding), and runs ``check`` on it
 
 from __future__ import annotations
 
-from test_precision_contract import skill
+from test_precision_contract import PY, skill
 from test_precision_contract import findings as unsorted_findings
 
 
@@ -68,3 +68,17 @@ def test_another_programs_json_flag_named_as_the_input_is_no_promise(tmp_path):
     own = JEST_SH.replace("Extract a compact summary from Jest --json output.", "Summarise a file; --json for JSON.")
     root = skill(tmp_path, "own", body, {"scripts/parse-jest.sh": own}, mode=0o755)
     assert findings(root, "CON011") == [("scripts/parse-jest.sh", "CON011")]
+
+
+def test_an_invocation_in_a_prompt_file_counts_for_the_executable_bit(tmp_path):
+    """SKILL.md names ``scripts/reflow.py``; the prompt it hands a subagent runs it with python3
+    (``prompts/tasks/reflow.prompt`` in luluywang/claude-skills' copyedit)."""
+    body = "- `prompts/reflow.prompt`: runs `scripts/reflow.py` to put one sentence per line\n"
+    prompt = ("For each file run ONE bash call:\n\n```bash\npython3 {skill_dir}/scripts/reflow.py <absolute_file_path>\n```\n\n"
+              "Where `{skill_dir}` is this skill's folder.\n")
+    root = skill(tmp_path, "viaprompt", body, {"scripts/reflow.py": PY, "prompts/reflow.prompt": prompt})
+    assert findings(root, "CON003") == []
+    # the prompt runs it through its path: the bit is used, the rule's own case
+    by_path = prompt.replace("python3 {skill_dir}", "{skill_dir}")
+    root = skill(tmp_path, "bypath", body, {"scripts/reflow.py": PY, "prompts/reflow.prompt": by_path})
+    assert findings(root, "CON003") == [("scripts/reflow.py", "CON003")]

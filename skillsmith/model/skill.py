@@ -228,6 +228,27 @@ class Skill(BashSyntaxMixin):
                 found.append(command)
         return found
 
+    def prompt_invocations_of(self, rel: str) -> list[str]:
+        """The worked invocations of script *rel* in the skill's prompt and plain-text files
+        (``prompts/tasks/reflow.prompt``: ``python3 {skill_dir}/scripts/reflow_sentences.py <file>``),
+        which subagents are given to read as the Markdown is."""
+        name = PurePosixPath(rel).name
+        found: list[str] = []
+        for f in self.files.values():
+            if f.suffix not in PROMPT_SUFFIXES or f.rel.startswith("scripts/") or f.too_large:
+                continue
+            text = f.text
+            if text is None or name not in text:
+                continue
+            lines = f.lines
+            fences = citations.fenced_lines(lines)
+            for c in citations.extract(lines, 1, self.root.name):
+                if c.target == rel:
+                    command = citations.invocation(lines, c, c.line in fences)
+                    if command and command not in found:
+                        found.append(command)
+        return found
+
     def calls_through(self, rel: str) -> list[str]:
         """The worked invocations of another script of the skill that run script *rel* for it: a runner
         given the script's name as its first argument (``python3 scripts/run.py pagespeed_check <url>``)."""
@@ -293,6 +314,10 @@ class Loose(BashSyntaxMixin):
             if lang:
                 found.append(Script(f, lang, None, self))
         return found
+
+
+#: text files a skill gives its agents to read besides Markdown: prompts for subagents, plain-text notes
+PROMPT_SUFFIXES = (".prompt", ".txt")
 
 
 def script_language(f: SourceFile) -> str | None:

@@ -139,7 +139,9 @@ def not_executable(script):
     cited), the one way the bit is used; not when every invocation names the interpreter
     (`python3 scripts/x.py`), nor when the skill only names the script by its file name, imports
     it, or never names it (a worker another script starts with its interpreter). A script with no shebang is CON001's finding (its
-    fix sets the bit too).
+    fix sets the bit too). Where SKILL.md and its Markdown show no call, the skill's `.prompt`
+    and `.txt` files count (`prompts/tasks/reflow.prompt` handing a subagent
+    `python3 {skill_dir}/scripts/reflow_sentences.py <file>`).
 
     ## Why is this bad?
     The agent runs `scripts/x.sh args` and gets "permission denied", then burns a turn
@@ -208,6 +210,8 @@ def run_by_path(script) -> bool:
             or script.skill.calls_through(script.rel)  # a runner run by its interpreter runs it with its own
         if not calls and _runs_every_script(script):
             return False
+        if not calls:  # a prompt the skill hands a subagent: ``python3 {skill_dir}/scripts/x.py <file>``
+            calls = script.skill.prompt_invocations_of(script.rel)
     if not calls:  # cited by its path (`scripts/x.sh`), or outside a skill: run as it is named
         found = _citations_of(script)
         return found is None or any(c.kind != "link" and not _AFTER_INTERPRETER.search(c.text[:max(0, c.column - 1)])
