@@ -114,3 +114,73 @@ def test_a_file_the_skill_creates_when_missing_is_made_by_it(tmp_path):
             "2. Append each finding to `references/findings.md`\n3. Load `references/log.json` and `references/findings.md`\n")
     root = skill(tmp_path, "alone", body, {})
     assert lines_of(root, "RES002") == []
+
+
+#: Python in a .sh file, kept under its old name (find_skill_sessions.sh in luluywang/claude-skills)
+PY_IN_SH = ('#!/usr/bin/env python3\n# sessions.sh: list the sessions of each skill, as JSON.\n'
+            '# Usage: python3 sessions.sh [logs_dir]\n# Renamed .sh for backward compat.\n\n'
+            'import sys\nfrom pathlib import Path\n\n'
+            'LOGS = Path(sys.argv[1]) if len(sys.argv) > 1 else \\\n    Path.home() / "logs"\n'
+            'print(sorted(p.name for p in LOGS.glob("*.jsonl")))\n')
+#: a shell script with a syntax error and no strict mode
+BAD_SH = '#!/usr/bin/env bash\n# List the logs.\n# Usage: logs.sh\nif [ -d logs ]; then\n  ls logs\n'
+
+
+def test_a_sh_file_whose_shebang_runs_python_is_not_read_as_shell(tmp_path):
+    """The shell rules leave a .sh file that ``#!/usr/bin/env python3`` runs; CON002 names the mismatch."""
+    body = "Run `python3 scripts/sessions.sh ~/logs` and `bash scripts/logs.sh`.\n"
+    root = skill(tmp_path, "pyinsh", body, {"scripts/sessions.sh": PY_IN_SH, "scripts/logs.sh": BAD_SH}, mode=0o755)
+    got = findings(root, "CON002", "SHL001", "SHL002", "SHL003", "CON009")
+    assert [f for f in got if f[0] == "scripts/sessions.sh"] == [("scripts/sessions.sh", "CON002")]
+    # a real shell script with the same faults: the shell rules' own cases
+    assert ("scripts/logs.sh", "SHL002") in got and ("scripts/logs.sh", "SHL001") in got
+
+
+#: counts the entries it wrote with jq, "?" when jq is not there (gcloud-log-read.sh in felipeblassioli/agent-skills)
+COUNT_SH = ('#!/usr/bin/env bash\n# Save the log entries read on stdin.\n# Usage: fetch.sh OUT\nset -euo pipefail\n'
+            'OUTPUT="${1:-out.json}"\ncat > "$OUTPUT"\n'
+            'ENTRY_COUNT=$(jq \'length\' "$OUTPUT" 2>/dev/null || echo "?")\n'
+            'echo "# Written $ENTRY_COUNT entries to $OUTPUT" >&2\n')
+#: the same count, but a missing jq stops the script (no fallback after it)
+COUNT_BARE_SH = COUNT_SH.replace(' 2>/dev/null || echo "?"', "")
+
+
+def test_a_tool_in_a_substitution_with_errors_discarded_and_a_fallback_needs_no_guard(tmp_path):
+    """``$(jq 'length' "$OUTPUT" 2>/dev/null || echo "?")`` goes on with "?" when jq is missing."""
+    body = "Run `scripts/fetch.sh out.json`.\n"
+    root = skill(tmp_path, "fallback", body, {"scripts/fetch.sh": COUNT_SH}, mode=0o755)
+    assert findings(root, "SHL053") == []
+    root = skill(tmp_path, "bare", body, {"scripts/fetch.sh": COUNT_BARE_SH}, mode=0o755)
+    assert findings(root, "SHL053") == [("scripts/fetch.sh", "SHL053")]
+
+
+#: reads Jest's JSON results; its own usage is `parse-jest.sh INPUT` (parse-jest-results.sh in felipeblassioli/agent-skills)
+JEST_SH = ('#!/usr/bin/env bash\n# parse-jest.sh - Extract a compact summary from Jest --json output.\n#\n'
+           '# Usage:\n#   parse-jest.sh INPUT\n# Exit: 0 ok, 2 usage\nset -uo pipefail\n'
+           'case "${1:-}" in\n  -h|--help) sed -n 2,6p "$0"; exit 0 ;;\n  -*) echo "unknown option" >&2; exit 2 ;;\nesac\n'
+           'wc -c < "${1:--}"\n')
+
+
+def test_another_programs_json_flag_named_as_the_input_is_no_promise(tmp_path):
+    """"from Jest --json output" names what the script reads, not an option of its own."""
+    body = "Run `scripts/parse-jest.sh results.json`.\n"
+    root = skill(tmp_path, "jest", body, {"scripts/parse-jest.sh": JEST_SH}, mode=0o755)
+    assert findings(root, "CON011") == []
+    # the script's own --json, promised in its header and never handled: the rule's case
+    own = JEST_SH.replace("Extract a compact summary from Jest --json output.", "Summarise a file; --json for JSON.")
+    root = skill(tmp_path, "own", body, {"scripts/parse-jest.sh": own}, mode=0o755)
+    assert findings(root, "CON011") == [("scripts/parse-jest.sh", "CON011")]
+
+
+def test_an_invocation_in_a_prompt_file_counts_for_the_executable_bit(tmp_path):
+    """SKILL.md names ``scripts/reflow.py``; the prompt it hands a subagent runs it with python3
+    (``prompts/tasks/reflow.prompt`` in luluywang/claude-skills' copyedit)."""
+    body = "- `prompts/reflow.prompt`: runs `scripts/reflow.py` to put one sentence per line\n"
+    prompt = ("For each file run ONE bash call:\n\n```bash\npython3 {skill_dir}/scripts/reflow.py <absolute_file_path>\n```\n\n"
+              "Where `{skill_dir}` is this skill's folder.\n")
+    root = skill(tmp_path, "viaprompt", body, {"scripts/reflow.py": PY, "prompts/reflow.prompt": prompt})
+    assert findings(root, "CON003") == []
+    # the prompt runs it through its path: the bit is used, the rule's own case
+    by_path = prompt.replace("python3 {skill_dir}", "{skill_dir}")
+    root = skill(tmp_path, "bypath", body, {"scripts/reflow.py": PY, "prompts/reflow.prompt": by_path})
+    assert findings(root, "CON003") == [("scripts/reflow.py", "CON003")]

@@ -66,7 +66,7 @@ def syntax_errors(scripts) -> dict[str, tuple[int, str] | NotChecked]:
 
 def share(models) -> None:
     """Fill in ``bash_errors`` of many units (skills or loose scripts) from as few runs as possible."""
-    groups = [[s for s in m.scripts if s.language == "shell"] for m in models]
+    groups = [[s for s in m.scripts if s.language == "shell" and s.other_interpreter is None] for m in models]
     found = errors_by_script([s for g in groups for s in g])
     for model, group in zip(models, groups):
         model.__dict__["bash_errors"] = {s.rel: found[id(s)] for s in group if id(s) in found}

@@ -222,25 +222,32 @@ def _version_probe(node, data: bytes) -> bool:
     """Whether the command *node* asks the tool for its version with its errors discarded or a
     fallback (``$(docker --version 2>/dev/null | cut ...)``, ``$(node --version || echo "Not installed")``),
     or asks a runtime for a value in a command substitution with both (``$(node -p "..." 2>/dev/null ||
-    echo "unknown")``): the use is itself the question whether the tool is there, and a missing
-    tool leaves it empty or the fallback."""
+    echo "unknown")``), or runs any tool in a command substitution with its errors discarded and an
+    ``||`` fallback after it (``$(jq 'length' "$OUT" 2>/dev/null || echo "?")``): the use is itself the
+    question whether the tool is there, and a missing tool leaves it empty or the fallback."""
     args = [shell.text(c, data) for c in node.children_by_field_name("argument")]
     name = node.child_by_field_name("name")
     if name is not None and shell.text(name, data) in _RUNNERS and args and not args[0].startswith("-"):
         args = args[1:]  # `npx madge --version`: the version of the package it runs
     asks_version = bool(args) and args[0] in _VERSION_ARGS
-    quiet = fallback = False
+    quiet = fallback = covered = False
     n = node
     while n.parent is not None and n.parent.type in ("redirected_statement", "pipeline", "list"):
-        n = n.parent
+        came_from, n = n, n.parent
         quiet = quiet or n.type == "redirected_statement" and re.search(r"(?:2|&)>\s*/dev/null", shell.text(n, data)) is not None
         fallback = fallback or n.type == "list" and "||" in (shell.text(c, data) for c in n.children)
+        after = came_from.next_sibling if n.type == "list" else None
+        covered = covered or after is not None and shell.text(after, data) == "||"
     if asks_version:
         return quiet or fallback
+    in_substitution = n.parent is not None and n.parent.type == "command_substitution"
+    if quiet and covered and in_substitution:
+        # any use whose failure is the fallback value: ``count=$(jq 'length' "$f" 2>/dev/null || echo "?")``
+        return True
     # a runtime asked to print a value, quiet and with a fallback value:
     # ``installed=$(node -p "require(...).version" 2>/dev/null || echo "unknown")``
     evaluates = name is not None and shell.text(name, data) in _EVALUATORS and bool(args) and args[0] in _EVAL_FLAGS
-    return evaluates and quiet and fallback and n.parent is not None and n.parent.type == "command_substitution"
+    return evaluates and quiet and fallback and in_substitution
 
 
 def unguarded_tools(root, data: bytes, nodes: list) -> list[tuple[str, object]]:

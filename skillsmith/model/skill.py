@@ -18,6 +18,7 @@ from skillsmith.lang import header, python, shell
 from skillsmith.lang.interpreter import (
     SCRIPT_SUFFIXES,
     interpreter_language,
+    is_other_language,
     shebang_interpreter,
 )
 from skillsmith.model import citations, frontmatter
@@ -63,7 +64,7 @@ class BashSyntaxMixin:
         """rel -> (line, message) of a shell script's syntax error, or the ``bashcheck.NotChecked`` it could not check."""
         from skillsmith.lang import bashcheck
 
-        return bashcheck.syntax_errors([s for s in self.scripts if s.language == "shell"])
+        return bashcheck.syntax_errors([s for s in self.scripts if s.language == "shell" and s.other_interpreter is None])
 
     @cached_property
     def python_imports(self) -> dict[str, set[tuple[str, ...]]]:
@@ -236,6 +237,27 @@ class Skill(BashSyntaxMixin):
                 found.append(command)
         return found
 
+    def prompt_invocations_of(self, rel: str) -> list[str]:
+        """The worked invocations of script *rel* in the skill's prompt and plain-text files
+        (``prompts/tasks/reflow.prompt``: ``python3 {skill_dir}/scripts/reflow_sentences.py <file>``),
+        which subagents are given to read as the Markdown is."""
+        name = PurePosixPath(rel).name
+        found: list[str] = []
+        for f in self.files.values():
+            if f.suffix not in PROMPT_SUFFIXES or f.rel.startswith("scripts/") or f.too_large:
+                continue
+            text = f.text
+            if text is None or name not in text:
+                continue
+            lines = f.lines
+            fences = citations.fenced_lines(lines)
+            for c in citations.extract(lines, 1, self.root.name):
+                if c.target == rel:
+                    command = citations.invocation(lines, c, c.line in fences)
+                    if command and command not in found:
+                        found.append(command)
+        return found
+
     def calls_through(self, rel: str) -> list[str]:
         """The worked invocations of another script of the skill that run script *rel* for it: a runner
         given the script's name as its first argument (``python3 scripts/run.py pagespeed_check <url>``)."""
@@ -303,6 +325,10 @@ class Loose(BashSyntaxMixin):
         return found
 
 
+#: text files a skill gives its agents to read besides Markdown: prompts for subagents, plain-text notes
+PROMPT_SUFFIXES = (".prompt", ".txt")
+
+
 def script_language(f: SourceFile) -> str | None:
     """``python`` or ``shell`` for files the script contract covers, else None."""
     lang = SCRIPT_SUFFIXES.get(f.suffix)
@@ -340,8 +366,22 @@ class Script:
         return python.facts(module) if module is not None else None
 
     @cached_property
+    def other_interpreter(self) -> str | None:
+        """The interpreter of another language a shell-named file's shebang runs it with
+        (``python3`` for a ``find_sessions.sh`` that starts ``#!/usr/bin/env python3``), else None.
+
+        Such a file is no shell script: the shell rules leave it to CON002 (the mismatch).
+        """
+        if self.language != "shell":
+            return None
+        interp = shebang_interpreter(self.file.shebang)
+        if interp is not None and (interpreter_language(interp) == "python" or is_other_language(interp)):
+            return interp
+        return None
+
+    @cached_property
     def sh_tree(self):
-        if self.file.data is None or self.file.text is None:
+        if self.file.data is None or self.file.text is None or self.other_interpreter is not None:
             return None
         return shell.parse(self.file.data)
 

@@ -139,7 +139,9 @@ def not_executable(script):
     cited), the one way the bit is used; not when every invocation names the interpreter
     (`python3 scripts/x.py`), nor when the skill only names the script by its file name, imports
     it, or never names it (a worker another script starts with its interpreter). A script with no shebang is CON001's finding (its
-    fix sets the bit too).
+    fix sets the bit too). Where SKILL.md and its Markdown show no call, the skill's `.prompt`
+    and `.txt` files count (`prompts/tasks/reflow.prompt` handing a subagent
+    `python3 {skill_dir}/scripts/reflow_sentences.py <file>`).
 
     ## Why is this bad?
     The agent runs `scripts/x.sh args` and gets "permission denied", then burns a turn
@@ -208,6 +210,8 @@ def run_by_path(script) -> bool:
             or script.skill.calls_through(script.rel)  # a runner run by its interpreter runs it with its own
         if not calls and _runs_every_script(script):
             return False
+        if not calls:  # a prompt the skill hands a subagent: ``python3 {skill_dir}/scripts/x.py <file>``
+            calls = script.skill.prompt_invocations_of(script.rel)
     if not calls:  # cited by its path (`scripts/x.sh`), or outside a skill: run as it is named
         found = _citations_of(script)
         return found is None or any(c.kind != "link" and not _AFTER_INTERPRETER.search(c.text[:max(0, c.column - 1)])
@@ -692,6 +696,10 @@ def json_flag_missing(script):
     A Python wrapper that hands its arguments to a script beside it (`runpy.run_path(...
     "check_raci.py")`, `from check_raci import main`) keeps the promise when that script
     handles `--json`.
+
+    Another program's flag is no promise of this script: in a code span that runs it
+    (`` `gh pr list --json` ``), or named in prose as what the script reads ("Extract a compact
+    summary from Jest --json output" in `parse-jest-results.sh INPUT`).
     """
     h = script.header if header_usable(script) else None
     if h is None or not any(_promises_json(line, script.rel) for line in h.lines):
@@ -715,13 +723,38 @@ def _handles_json(script) -> bool:
     return any(_JSON_FLAG.search(s) for s in script.py_facts.strings if s != doc)
 
 
+#: prose naming another program's JSON output as what the script reads: "from Jest --json output",
+#: "Parses eslint --json results" (the program's name, up to two more words, then the flag)
+_OTHERS_JSON_BEFORE = re.compile(r"\b(?:from|of|in|parses?|parsing|reads?|reading|consumes?|takes?|summari[sz]es?|"
+                                 r"converts?)\s+(?:the\s+|an?\s+)?([A-Za-z][\w.+-]*(?:\s+[a-z][\w.+-]*){0,2})\s+$",
+                                 re.IGNORECASE)
+_OTHERS_JSON_AFTER = re.compile(r"\s+(?:output|results?|reports?|data|files?)\b", re.IGNORECASE)
+_NOT_A_PROGRAM = frozenset({"its", "this", "our", "my", "your", "their", "the", "a", "an", "with", "and", "or",
+                            "from", "of", "in", "to", "for", "on", "as", "by", "via"})
+
+
+def _others_json(line: str, m, name: str) -> bool:
+    """Whether the ``--json`` at *m* is another program's flag, named as the output the script
+    reads: "Extract a compact summary from Jest --json output" (parse-jest-results.sh)."""
+    if not _OTHERS_JSON_AFTER.match(line, m.end()):
+        return False
+    found = _OTHERS_JSON_BEFORE.search(line[max(0, m.start() - 120):m.start()])
+    if found is None:
+        return False
+    words = found.group(1).split()
+    return not any(w.lower() in _NOT_A_PROGRAM for w in words) and name not in words and PurePosixPath(name).stem not in words
+
+
 def _promises_json(line: str, rel: str) -> bool:
     """Whether a header line offers ``--json`` of this script: not inside a code span that runs
-    another program (``idb ui describe-all --json``)."""
+    another program (``idb ui describe-all --json``), nor another program's flag named in prose
+    as what the script reads ("from Jest --json output")."""
     name = PurePosixPath(rel).name
     for m in _JSON_FLAG.finditer(line):
         before = line[:m.start()]
         if before.count("`") % 2 == 0:
+            if _others_json(line, m, name):
+                continue
             return True  # prose or a field: about this script
         span = before[before.rfind("`") + 1:]
         if name in span or PurePosixPath(name).stem in span.split():

@@ -19,8 +19,8 @@ def _tree(script):
     Raises :class:`RuleUnavailable` (a note) when the parser gave up on it, so that the rules
     it skips are not skipped silently.
     """
-    if script.language != "shell" or script.file.text is None:
-        return None
+    if script.language != "shell" or script.file.text is None or script.other_interpreter is not None:
+        return None  # not shell, or a .sh file whose shebang runs Python (CON002 says so)
     if script.sh_tree is None:
         raise RuleUnavailable(f"{display_path(script.path)}: the shell parser gave up on it ({shell.GAVE_UP}); "
                               "the shell rules that read its syntax skipped it")
@@ -99,7 +99,10 @@ def strict_mode_missing(script):
 def bash_syntax(script):
     """
     ## What it does
-    Runs `bash -n` (syntax check only: nothing is executed) on each shell script.
+    Runs `bash -n` (syntax check only: nothing is executed) on each shell script. A `.sh` file
+    whose shebang runs another language (`find_skill_sessions.sh` starting `#!/usr/bin/env
+    python3`, "renamed .sh for backward compat") is not a shell script: neither this nor any
+    other shell rule reads it, and CON002 reports the mismatch.
 
     ## Why is this bad?
     A script with a syntax error fails when the agent runs it, often after doing part of its work.
@@ -112,7 +115,7 @@ def bash_syntax(script):
 
     Use instead: close every `if`/`case`/loop so that `bash -n script.sh` passes.
     """
-    if script.language != "shell" or script.unit is None:
+    if script.language != "shell" or script.unit is None or script.other_interpreter is not None:
         return
     problem = script.unit.bash_errors.get(script.rel)
     if isinstance(problem, bashcheck.NotChecked):  # no verdict is neither a finding nor a pass
@@ -335,7 +338,9 @@ def tool_unguarded(script):
     sources another file is not judged (its guards may live there). `git` and the POSIX
     tools are not flagged, nor a version probe with its errors discarded or a fallback
     (`$(docker --version 2>/dev/null | cut -d' ' -f3)` in an inventory script): it is the
-    check itself.
+    check itself. Nor is a use in `$( )` with its errors discarded and a fallback value after
+    `||` (`ENTRY_COUNT=$(jq 'length' "$OUTPUT" 2>/dev/null || echo "?")`): without the tool the
+    script goes on with the fallback.
 
     ## Why is this bad?
     On a machine without the tool the script dies half-way with `jq: command not found`
@@ -486,7 +491,8 @@ def shellcheck(script):
     cd "$dir" || exit "$EXIT_NOT_FOUND"
     ```
     """
-    if script.language != "shell" or script.file.data is None or script.file.text is None:
+    if script.language != "shell" or script.file.data is None or script.file.text is None \
+            or script.other_interpreter is not None:
         return
     exe = shutil.which("shellcheck")
     if exe is None:
