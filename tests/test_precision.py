@@ -3,7 +3,8 @@
 Each case under ``tests/fixtures/precision/<case>/`` holds one or more skills and an
 ``expected.txt``: the findings ``check`` must give, one ``RULE path:line`` per line (path
 relative to the fixtures folder), and nothing else. An empty ``expected.txt`` is a pattern
-that used to be reported wrongly and must give no finding.
+that used to be reported wrongly and must give no finding. An optional ``select.txt`` names
+the opt-in rules the case runs too (``SEC050,SEC051``).
 """
 
 from __future__ import annotations
@@ -24,7 +25,9 @@ def findings(r) -> list[str]:
 
 @pytest.mark.parametrize("case", case_names())
 def test_case_gives_exactly_the_expected_findings(case):
-    r = run_cli("check", case, "--json", "--no-cache", cwd=CASES)
+    opt_in = CASES / case / "select.txt"
+    select = ("--select", "ALL," + opt_in.read_text().strip()) if opt_in.is_file() else ()
+    r = run_cli("check", case, "--json", "--no-cache", *select, cwd=CASES)
     expected = sorted(line for line in (CASES / case / "expected.txt").read_text().splitlines() if line.strip())
     assert r.code == (10 if expected else 0), r.stdout + r.stderr
     assert findings(r) == expected

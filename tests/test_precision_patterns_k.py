@@ -184,3 +184,39 @@ def test_an_invocation_in_a_prompt_file_counts_for_the_executable_bit(tmp_path):
     by_path = prompt.replace("python3 {skill_dir}", "{skill_dir}")
     root = skill(tmp_path, "bypath", body, {"scripts/reflow.py": PY, "prompts/reflow.prompt": by_path})
     assert findings(root, "CON003") == [("scripts/reflow.py", "CON003")]
+
+
+def test_a_placeholder_file_name_a_template_script_and_a_quoted_installed_path(tmp_path):
+    """RES002, CON003/SHL003/SHL055, CON013 and PYS058 on real skills (fresh set L): media-writer's execution
+    template reads ``references/prompts/0X-xxx.md`` for its stages 01 to 08; diagnose ships
+    ``scripts/hitl-loop.template.sh`` to copy, edit and run; codex-advisor shows
+    ``"$HOME/.claude/skills/codex-advisor/scripts/ask.sh" \\`` with its arguments on the next line;
+    credentials.py calls itself 交互式 (interactive). The rules' own cases are still reported."""
+    from test_precision_contract import SKILL
+    files = {"references/prompts/01-topic.md": "# Topic\n"}
+    body = "Stages: `references/prompts/01-topic.md`. Each stage reads `references/prompts/0X-xxx.md`.\n"
+    root = skill(tmp_path, "stages", body, files)
+    assert findings(root, "RES002") == []
+    root = skill(tmp_path, "typo", "Read `references/prompts/01-topik.md`.\n", files)
+    assert findings(root, "RES002") == [("SKILL.md", "RES002")]
+
+    loop = '#!/usr/bin/env bash\n# Copy this file, edit the steps, run it.\nread -r -p "Did it work? " answer\necho "$answer"\n'
+    root = skill(tmp_path, "hitl", "Copy `scripts/hitl-loop.template.sh` and edit it.\n", {"scripts/hitl-loop.template.sh": loop})
+    assert findings(root, "CON003", "SHL003", "SHL055") == []
+    root = skill(tmp_path, "loop", "Run `scripts/hitl-loop.sh`.\n", {"scripts/hitl-loop.sh": loop})
+    assert ("scripts/hitl-loop.sh", "SHL055") in findings(root, "SHL055")
+
+    name = "advisor"
+    body = (f'```bash\n"$HOME/.claude/skills/{name}/scripts/ask.py" \\\n  --slug task --phase review\n```\n')
+    root = write_tree(tmp_path / name, {"SKILL.md": SKILL.format(name=name, body=body), "scripts/ask.py": PY})
+    assert findings(root, "CON013") == []
+    body = f'```bash\n"$HOME/.claude/skills/{name}/scripts/ask.py"\n```\n'
+    root = write_tree(tmp_path / "bare" / name, {"SKILL.md": SKILL.format(name=name, body=body), "scripts/ask.py": PY})
+    assert findings(root, "CON013") == [("SKILL.md", "CON013")]
+
+    wizard = ('#!/usr/bin/env python3\n"""交互式配置 API Keys."""\nkey = input("API key: ")\nprint(len(key))\n')
+    root = skill(tmp_path, "wizard", "Set up keys: `python3 scripts/credentials.py`.\n", {"scripts/credentials.py": wizard})
+    assert findings(root, "PYS058") == []
+    root = skill(tmp_path, "asks", "Set up keys: `python3 scripts/credentials.py`.\n",
+                 {"scripts/credentials.py": wizard.replace("交互式配置", "配置")})
+    assert findings(root, "PYS058") == [("scripts/credentials.py", "PYS058")]

@@ -302,6 +302,8 @@ def invocation(lines: list[str], citation: Citation, fenced: bool) -> str | None
         if not before.strip() and not after.strip() and not _RUN_VERB.search(prose[-40:]):
             return None  # a path named in a list or a table (`scripts/x.py` — what it does), not a call
     before = re.split(r"&&|\|\||;", before)[-1].lstrip()
+    if before[-1:] in ("\"", "'") and after[:1] == before[-1]:
+        before, after = before[:-1], after[1:]  # "$HOME/.claude/skills/NAME/scripts/x.sh" --slug t: the quotes are the path's
     producer, _, command = before.rpartition("|")  # `printf 'a\n' | bash scripts/x.sh` keeps its input
     m = _LAUNCHER.match(command.lstrip())
     if m is None:

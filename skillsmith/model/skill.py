@@ -398,7 +398,8 @@ class Script:
         """What the script is, one of :data:`ROLES`; check and fix treat only "entry" as a script to run.
 
         Not entry scripts, whatever their mode: files under ``lib/``, test modules (``tests/``,
-        ``test_*.py``, ``*_test.py``), files under ``assets/`` or ``templates/``, Python modules
+        ``test_*.py``, ``*_test.py``), files under ``assets/`` or ``templates/`` or named as
+        templates (``x.tmpl``, ``hitl-loop.template.sh``), Python modules
         a sibling script, the code of SKILL.md or of the Markdown it links, or the module's own
         docstring imports (unless SKILL.md shows them run, or a ``__main__`` guard that reads
         arguments makes them a command too; with a shebang, for a module a sibling imports), shell files a sibling sources, and files with no
@@ -409,7 +410,8 @@ class Script:
         name = parts[-1]
         if folders & LIBRARY_DIRS:
             return "library"
-        if folders & TEMPLATE_DIRS or name.endswith((".tmpl", ".template", ".jinja", ".j2")):
+        if folders & TEMPLATE_DIRS or name.endswith((".tmpl", ".template", ".jinja", ".j2")) \
+                or ".template." in name or ".tmpl." in name:  # hitl-loop.template.sh: copied, edited, then run
             return "template"
         if self.language == "python":
             return self._python_role(folders, name)

@@ -911,8 +911,9 @@ def script_cited_bare(script):
     found = _citations_of(script)
     if not found:
         return
-    if any(_ARG.match(c.text, c.end) for _f, c in found):
-        return
+    if any(_ARG.match(c.text, c.end) for _f, c in found) or any(
+            _ARG.match(command.partition(script.rel)[2].lstrip("\"'")) for command in script.invocations):
+        return  # an argument after the path, or on the next line of the command ("$HOME/.../x.sh" \ --slug t)
     if takes_nothing(script):
         return  # a script that reads no arguments is fully shown by its bare path
     if run_under_link_name(script):

@@ -155,6 +155,8 @@ def named_elsewhere(rel: str, names: dict[str, frozenset[str]]) -> bool:
     return False
 
 
+#: a file name written as a placeholder: ``0X-xxx.md`` (stage 01 to 08), ``report-YYYY-MM-DD.md``
+_NAME_PLACEHOLDER = re.compile(r"(?<![A-Za-z])(?:x{3,}|X{3,}|YYYY|\d[XN])(?![A-Za-z])")
 #: a digit placeholder in a pattern: the ``X`` of ``reference/llm0X-*.md`` (not a letter of a word)
 _DIGIT_PLACEHOLDER = re.compile(r"(?<![A-Za-z])[XN]+(?![A-Za-z])")
 
@@ -238,8 +240,10 @@ def cited_path_missing(skill):
     financial schemas", a list under "Example: when building a `pdf-editor` skill ..."), files
     the skill makes in the user's project ("Generate `scripts/lint.sh` from the template"), or
     at run time wherever it names them ("Append to `references/domains/_pending.json` (create if
-    it doesn't exist)", then "Load `references/domains/_pending.json`"), and
-    files another skill holds ("the `neon-functions` skill's `references/ai-sdk.md`").
+    it doesn't exist)", then "Load `references/domains/_pending.json`"), files another
+    skill holds ("the `neon-functions` skill's `references/ai-sdk.md`"), and placeholders:
+    patterns (`references/*.md`, `{lang}/x.md`) and file names written as one
+    (`references/prompts/0X-xxx.md` for the stages 01 to 08, `report-YYYY-MM-DD.md`).
     """
     doc = skill.doc
     if doc is None:
@@ -251,7 +255,7 @@ def cited_path_missing(skill):
         target = skill_path(c.target).rel
         if not c.target or target is None or c.kind == "installed":
             continue  # a path in the installed copy may be one the user creates (an API key's .env)
-        if any(ch in target for ch in "*?[{<$"):
+        if any(ch in target for ch in "*?[{<$") or _NAME_PLACEHOLDER.search(target.rsplit("/", 1)[-1]):
             continue  # a pattern or placeholder, not a path
         if skill.exists(target):
             continue

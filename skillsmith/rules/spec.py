@@ -936,8 +936,8 @@ def comment_cut(skill, key: str) -> str | None:
     fm = frontmatter(skill)
     value = fm.data.get(key) if fm is not None else None
     line = fm.key_lines.get(key) if isinstance(value, str) and value else None
-    lines = skill.doc.file.lines
-    if line is None or not 0 < line <= len(lines):
+    lines = skill.doc.file.lines if line is not None else []
+    if not 0 < (line or 0) <= len(lines):
         return None
     raw = lines[line - 1].split(":", 1)[-1]
     at = re.search(r"[ \t]#(?=\S)", raw)  # "#3", "#N": a number cut off; "# note" is the author's comment
