@@ -152,6 +152,13 @@ def test_a_tool_in_a_substitution_with_errors_discarded_and_a_fallback_needs_no_
     assert findings(root, "SHL053") == []
     root = skill(tmp_path, "bare", body, {"scripts/fetch.sh": COUNT_BARE_SH}, mode=0o755)
     assert findings(root, "SHL053") == [("scripts/fetch.sh", "SHL053")]
+    # quip-to-obsidian's `http_code=$(curl ... 2>/dev/null || echo "000")`: a status the script acts on,
+    # so a missing curl counts every download as failed, with no install hint
+    status = COUNT_SH.replace("jq 'length' \"$OUTPUT\" 2>/dev/null || echo \"?\"",
+                              "curl -s -w '%{http_code}' https://x.example 2>/dev/null || echo \"000\"")
+    assert "curl" in status
+    root = skill(tmp_path, "status", body, {"scripts/fetch.sh": status}, mode=0o755)
+    assert findings(root, "SHL053") == [("scripts/fetch.sh", "SHL053")]
 
 
 #: reads Jest's JSON results; its own usage is `parse-jest.sh INPUT` (parse-jest-results.sh in felipeblassioli/agent-skills)

@@ -218,12 +218,17 @@ _EVAL_FLAGS = frozenset({"-p", "--print", "-e", "--eval", "-c"})
 _RUNNERS = frozenset({"npx", "bunx", "pnpx", "uvx"})
 
 
+#: a fallback that only stands in for a value shown to a person: ``echo "?"``, ``echo unknown``, ``echo n/a``
+_PLACEHOLDER_ECHO = re.compile(r"""(?:echo|printf)\s+(["']?)(?:\?+|unknown|n/?a|none|-+)\1\s*$""", re.IGNORECASE)
+
+
 def _version_probe(node, data: bytes) -> bool:
     """Whether the command *node* asks the tool for its version with its errors discarded or a
     fallback (``$(docker --version 2>/dev/null | cut ...)``, ``$(node --version || echo "Not installed")``),
     or asks a runtime for a value in a command substitution with both (``$(node -p "..." 2>/dev/null ||
     echo "unknown")``), or runs any tool in a command substitution with its errors discarded and an
-    ``||`` fallback after it (``$(jq 'length' "$OUT" 2>/dev/null || echo "?")``): the use is itself the
+    ``||`` fallback after it that only stands in for a shown value (``$(jq 'length' "$OUT" 2>/dev/null ||
+    echo "?")``; not ``|| echo "000"``, a status the script acts on): the use is itself the
     question whether the tool is there, and a missing tool leaves it empty or the fallback."""
     args = [shell.text(c, data) for c in node.children_by_field_name("argument")]
     name = node.child_by_field_name("name")
@@ -237,12 +242,14 @@ def _version_probe(node, data: bytes) -> bool:
         quiet = quiet or n.type == "redirected_statement" and re.search(r"(?:2|&)>\s*/dev/null", shell.text(n, data)) is not None
         fallback = fallback or n.type == "list" and "||" in (shell.text(c, data) for c in n.children)
         after = came_from.next_sibling if n.type == "list" else None
-        covered = covered or after is not None and shell.text(after, data) == "||"
+        value = after.next_sibling if after is not None and shell.text(after, data) == "||" else None
+        covered = covered or value is not None and _PLACEHOLDER_ECHO.match(shell.text(value, data)) is not None
     if asks_version:
         return quiet or fallback
     in_substitution = n.parent is not None and n.parent.type == "command_substitution"
     if quiet and covered and in_substitution:
-        # any use whose failure is the fallback value: ``count=$(jq 'length' "$f" 2>/dev/null || echo "?")``
+        # a value shown to a person, "?" without the tool: ``count=$(jq 'length' "$f" 2>/dev/null || echo "?")``
+        # (not ``code=$(curl ... || echo "000")``, a status the script then acts on)
         return True
     # a runtime asked to print a value, quiet and with a fallback value:
     # ``installed=$(node -p "require(...).version" 2>/dev/null || echo "unknown")``

@@ -338,9 +338,10 @@ def tool_unguarded(script):
     sources another file is not judged (its guards may live there). `git` and the POSIX
     tools are not flagged, nor a version probe with its errors discarded or a fallback
     (`$(docker --version 2>/dev/null | cut -d' ' -f3)` in an inventory script): it is the
-    check itself. Nor is a use in `$( )` with its errors discarded and a fallback value after
-    `||` (`ENTRY_COUNT=$(jq 'length' "$OUTPUT" 2>/dev/null || echo "?")`): without the tool the
-    script goes on with the fallback.
+    check itself. Nor is a use in `$( )` with its errors discarded and a placeholder after
+    `||` (`ENTRY_COUNT=$(jq 'length' "$OUTPUT" 2>/dev/null || echo "?")`, `unknown`, `n/a`):
+    without the tool the script shows the placeholder. A fallback the script acts on is still
+    flagged (`code=$(curl ... 2>/dev/null || echo "000")` counts every download as failed).
 
     ## Why is this bad?
     On a machine without the tool the script dies half-way with `jq: command not found`
