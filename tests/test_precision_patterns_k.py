@@ -227,3 +227,21 @@ def test_a_placeholder_file_name_a_template_script_and_a_quoted_installed_path(t
     root = skill(tmp_path, "asks", "Set up keys: `python3 scripts/credentials.py`.\n",
                  {"scripts/credentials.py": wizard.replace("交互式配置", "配置")})
     assert findings(root, "PYS058") == [("scripts/credentials.py", "PYS058")]
+
+
+def test_a_copy_inside_the_skill_is_no_duplicate_and_an_invalid_name_hears_of_its_folder(tmp_path):
+    """SPC021 and SPC007 beside the peer linters (set K): npow keeps ``docx/docx/SKILL.md`` inside
+    ``docx/``, which no host loads beside it; sparkry's ``research/plan`` skill is named 'Research
+    Planning', and lowercasing it would still not match the folder. Two sibling skills with one
+    name still clash."""
+    head = "---\nname: {name}\ndescription: Edits documents. Use when asked to edit a .docx file.\n---\n# Docs\n"
+    root = write_tree(tmp_path / "nested", {"skills/docx/SKILL.md": head.format(name="docx"),
+                                            "skills/docx/docx/SKILL.md": head.format(name="docx")})
+    assert findings(root, "SPC021") == []
+    root = write_tree(tmp_path / "siblings", {"skills/docx/SKILL.md": head.format(name="docx"),
+                                              "skills/word/SKILL.md": head.format(name="docx")})
+    assert [rule for _, rule in findings(root, "SPC021")] == ["SPC021"]
+    root = write_tree(tmp_path / "plan", {"SKILL.md": head.format(name="Research Planning")})
+    data = run_cli("check", ".", "--json", "--no-cache", cwd=root).json()["data"]
+    assert [f["message"] for f in data if f["rule"] == "SPC007"][0].endswith(
+        "; the folder is 'plan', and the name must match it")

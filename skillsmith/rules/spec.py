@@ -246,6 +246,9 @@ def name_invalid(skill):
         return
     problem = name_problem(fm.data["name"])
     if problem:
+        folder = skill.root.name
+        if name_problem(folder) is None and isinstance(fm.data["name"], str) and fm.data["name"] != folder:
+            problem += f"; the folder is {folder!r}, and the name must match it"  # SPC008 waits for a valid name
         yield at_key(skill, "name", problem)
 
 
@@ -692,7 +695,9 @@ def duplicate_skill_name(entries):
     several hosts (`skills/pdf/` and `.claude/skills/pdf/`) are in different skills folders
     and are not reported either. A skill given on its own is compared with its siblings
     given in the same run. A skill whose `name` differs from its folder gets SPC008 on that
-    line instead (one finding for one cause); the other skill still hears of the clash.
+    line instead (one finding for one cause); the other skill still hears of the clash. A copy
+    kept inside the skill itself (`docx/docx/SKILL.md` beside `docx/SKILL.md`) is not reported:
+    a host loads the outer one, and the inner copy is its data.
 
     ## Why is this bad?
     The specification makes `name` the skill's identifier, and hosts list skills by it. Two
@@ -716,9 +721,17 @@ def duplicate_skill_name(entries):
         for entry in same:
             if "SPC008" in entry.reported:
                 continue  # its name is not its folder's: that finding on the same line says what to change
-            others = ", ".join(sorted(display_path(o.skill_md) for o in same if o is not entry))
+            rivals = [o for o in same if o is not entry and not _nested(o.skill_md.parent, entry.skill_md.parent)]
+            if not rivals:
+                continue  # a copy kept inside the skill itself (docx/docx/SKILL.md): no host loads both
+            others = ", ".join(sorted(display_path(o.skill_md) for o in rivals))
             yield Hit(entry.skill_md, f"{name!r} is also the name of {others}, in the same {entry.collection[0]}: "
                                       "a host that lists skills by name loads one and hides the other", entry.line, 1)
+
+
+def _nested(a, b) -> bool:
+    """Whether one of the folders *a* and *b* holds the other."""
+    return a in b.parents or b in a.parents
 
 
 @rule("SPC030", "field-not-portable", summary="A frontmatter field another host reads, which the skill's target does not.",
