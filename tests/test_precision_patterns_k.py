@@ -245,3 +245,42 @@ def test_a_copy_inside_the_skill_is_no_duplicate_and_an_invalid_name_hears_of_it
     data = run_cli("check", ".", "--json", "--no-cache", cwd=root).json()["data"]
     assert [f["message"] for f in data if f["rule"] == "SPC007"][0].endswith(
         "; the folder is 'plan', and the name must match it")
+
+
+def test_sample_20_patterns_a_template_skill_windows_paths_cjk_examples_and_readme_variants(tmp_path):
+    """SPC007/SPC011, RES008, PYS002, PYS058 and RES004/RES006 on real skills (fresh set M): Presto's
+    ``templates/skill/SKILL.md`` says ``name: <skill-name>`` and ``description: <When should an agent use
+    this skill?>``; a Git-Bash skill runs ``find "C:/Users/JulienFernandez/OneDrive"``; an epilog heads its
+    calls 示例用法:; setup_channel.py calls itself "One-time channel setup wizards"; lobsterclause ships
+    ``README_DELIVERY.md``, a note to a person. The rules' own cases are still reported."""
+    head = "---\nname: {name}\ndescription: {description}\n---\n# Skill\n\n{body}\n"
+    template = head.format(name="<skill-name>", description="<When should an agent use this skill?>", body="Fill me in.")
+    root = write_tree(tmp_path / "templates" / "skill", {"SKILL.md": template})
+    assert findings(root, "SPC007", "SPC011") == []
+    real = head.format(name="Skill Name", description="Use for <file> conversions.", body="Convert.")
+    root = write_tree(tmp_path / "real" / "skill-name", {"SKILL.md": real})
+    assert findings(root, "SPC007", "SPC011") == [("SKILL.md", "SPC007"), ("SKILL.md", "SPC011")]
+
+    body = 'List the files: `find "C:/Users/julien/OneDrive/Docs" -name "*.lock"`.'
+    root = skill(tmp_path, "windows", body, {})
+    assert findings(root, "RES008") == []
+    root = skill(tmp_path, "mac", body.replace("C:/Users/", "/Users/"), {})
+    assert findings(root, "RES008") == [("SKILL.md", "RES008")]
+
+    cli = ('#!/usr/bin/env python3\n"""Identify categories."""\nimport argparse\n\n'
+           'p = argparse.ArgumentParser(description="categories", formatter_class=argparse.RawDescriptionHelpFormatter,\n'
+           '                            epilog="""\n示例用法:\n  python3 scripts/cat.py --input codes.json\n""")\n'
+           'p.add_argument("--input", required=True)\nprint(p.parse_args().input)\n')
+    body = "Run `python3 scripts/cat.py --input codes.json`."
+    root = skill(tmp_path, "cjk", body, {"scripts/cat.py": cli})
+    assert findings(root, "PYS002") == []
+    root = skill(tmp_path, "noex", body, {"scripts/cat.py": cli.replace("示例用法:\n  python3 scripts/cat.py --input codes.json\n", "See the docs.\n")})
+    assert findings(root, "PYS002") == [("scripts/cat.py", "PYS002")]
+
+    wizard = '#!/usr/bin/env python3\n"""One-time channel setup wizards."""\ntoken = input("Token: ")\nprint(len(token))\n'
+    root = skill(tmp_path, "wizards", "Set up: `python3 scripts/setup.py`.", {"scripts/setup.py": wizard})
+    assert findings(root, "PYS058") == []
+
+    long_note = "# Delivery\n\nSir, I've created the skill.\n" + "More detail.\n" * 400
+    root = skill(tmp_path, "delivery", "Audit the agents.", {"README_DELIVERY.md": long_note})
+    assert findings(root, "RES004", "RES006") == [("README_DELIVERY.md", "RES006")]

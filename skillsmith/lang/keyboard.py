@@ -13,7 +13,7 @@ import re
 #: options or words (in a script's strings or text) saying it also runs without a keyboard, or
 #: prompts only when asked to, or is meant for a person at a terminal
 NON_INTERACTIVE = re.compile(r"--(yes|force|non-?interactive|no-?input|no-?prompt|batch|assume-yes|auto|"
-                             r"interactive|confirm|quiet|headless|ci)\b|(^|\s)-y\b|\binteractive\b|\bwizard\b"
+                             r"interactive|confirm|quiet|headless|ci)\b|(^|\s)-y\b|\binteractive\b|\bwizards?\b"
                              r"|\u4ea4\u4e92\u5f0f|\u5bfe\u8a71\u5f0f|\u30a4\u30f3\u30bf\u30e9\u30af\u30c6\u30a3\u30d6|\u5411\u5bfc",
                              re.IGNORECASE)  # 交互式 (zh), 対話式, インタラクティブ (ja) "interactive"; 向导 (zh) "wizard"
 

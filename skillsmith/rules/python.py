@@ -68,6 +68,10 @@ def _parsers(script):
             if not ((k := keyword(call, "add_help")) is not None and isinstance(k.value, ast.Constant) and k.value.value is False)]
 
 
+#: a heading of examples in an epilog: "Examples:", 示例用法 / 范例 (zh), 使用例 (ja), 예시 (ko)
+_EXAMPLES_WORD = re.compile("example|\u793a\u4f8b|\u8303\u4f8b|\u7bc4\u4f8b|\u4f7f\u7528\u4f8b|\uc608\uc2dc", re.I)
+
+
 @rule("PYS002", "argparse-epilog-missing", summary="An ArgumentParser has no epilog with examples.", seed="000 §2.3", scope="script", fix="safe", severity="warning")
 def argparse_epilog_missing(script):
     """
@@ -75,7 +79,8 @@ def argparse_epilog_missing(script):
     Flags `argparse.ArgumentParser(...)` calls (aliases included) without an `epilog=` that
     shows examples. A parser whose description is the module docstring (`description=__doc__`)
     shows the docstring's examples already, and is left alone, as is a parent parser
-    (`add_help=False`, given to others as `parents=[...]`), which prints no help.
+    (`add_help=False`, given to others as `parents=[...]`), which prints no help. An epilog
+    whose examples are headed in another language (`示例用法:`, `使用例:`) has examples.
 
     ## Why is this bad?
     `--help` must end with an EXAMPLES section: it is what the agent copies from. argparse
@@ -112,7 +117,8 @@ def argparse_epilog_missing(script):
         if epilog is None:
             yield Hit(script.path, "ArgumentParser has no epilog; add one with an examples section" + why,
                       call.lineno, call.col_offset + 1, fix=DECLARED if can else None)
-        elif isinstance(epilog.value, ast.Constant) and isinstance(epilog.value.value, str) and "example" not in epilog.value.value.lower():
+        elif isinstance(epilog.value, ast.Constant) and isinstance(epilog.value.value, str) \
+                and not _EXAMPLES_WORD.search(epilog.value.value):
             yield Hit(script.path, "the ArgumentParser epilog has no examples" + why, epilog.value.lineno,
                       epilog.value.col_offset + 1, fix=DECLARED if can else None)
 

@@ -19,6 +19,9 @@ SEED = "000 §1"
 TOC_AFTER_LINES = 300
 ASSET_MAX_BYTES = 500 * 1024
 HUMAN_DOCS = re.compile(r"^(README|CHANGELOG|CHANGES|HISTORY|INSTALL|INSTALLATION)(\.[A-Za-z0-9]+)?$", re.I)
+#: a variant in capitals, as people write them: ``README_DELIVERY.md``, ``README-zh.md`` (not an agent's
+#: ``references/readme-template.md``)
+HUMAN_DOC_VARIANTS = re.compile(r"^(?:README|CHANGELOG|INSTALL|INSTALLATION)[_-][\w-]{1,30}\.(?:md|markdown|txt|rst)$")
 #: the suffixes of documents (a script named ``install.sh`` or ``changes.py`` is a program, not one)
 DOC_SUFFIXES = frozenset({"", ".md", ".markdown", ".txt", ".rst", ".org", ".adoc", ".asciidoc", ".html", ".htm"})
 MARKDOWN = (".md", ".markdown")
@@ -35,7 +38,7 @@ _ANCHOR_LINK = re.compile(r"\]\(#[^)]+\)")
 def is_human_doc(rel: str) -> bool:
     """Whether *rel* is a README, CHANGELOG, INSTALL ... document (a program of that name is not)."""
     name = PurePosixPath(rel)
-    return bool(HUMAN_DOCS.match(name.name)) and name.suffix.lower() in DOC_SUFFIXES
+    return bool(HUMAN_DOCS.match(name.name) or HUMAN_DOC_VARIANTS.match(name.name)) and name.suffix.lower() in DOC_SUFFIXES
 
 
 def is_test_data(rel: str) -> bool:
@@ -499,7 +502,7 @@ def human_docs_in_skill(skill):
     """
     ## What it does
     Flags README, CHANGELOG, CHANGES, HISTORY and INSTALL documents (Markdown, text, no
-    suffix) inside a skill that SKILL.md does not cite (a cited one is written for the agent).
+    suffix; `README_DELIVERY.md`, `README-zh.md` too) inside a skill that SKILL.md does not cite (a cited one is written for the agent).
     Files under `assets/` and `templates/` are skipped: a README template, or the README of a
     project template the skill copies out, may be a legitimate asset; programs
     of those names (`install.sh`, `changes.py`) are not documents.
@@ -559,7 +562,7 @@ def symlink_leaves_skill(skill):
 #: a line that sets a home path against its portable form: "/Users/alex/... instead of ~/...", "not /Users/x, but $HOME"
 _CONTRASTED = re.compile(r"\b(?:instead of|rather than|not|vs\.?|versus)\b[^\n]{0,60}?(?:(?<![\w/])~/|\$\{?HOME\b)"
                          r"|(?:(?<![\w/])~/|\$\{?HOME\b)[^\n]{0,60}?\b(?:instead of|rather than|not|vs\.?|versus)\b")
-_HOME_PATH = re.compile(r"(?<![\w.~$/-])(/Users/)([A-Za-z0-9._-]*[A-Za-z0-9_-])(?=/)")
+_HOME_PATH = re.compile(r"(?<![\w.~$/:-])(/Users/)([A-Za-z0-9._-]*[A-Za-z0-9_-])(?=/)")
 #: user names that stand for "any user" in examples and on CI machines
 EXAMPLE_USERS = frozenset({
     "user", "username", "user-name", "user_name", "you", "yourname", "your-name", "your_name", "yourusername",
@@ -593,7 +596,7 @@ def hard_coded_home_path(subject):
     in a code block ("Error: git init failed in /Users/jesse/project/..."), test data, test
     modules wherever they lie (`tools/test_whisperx_transcriber.py`) and a copied
     theme's demo site (`exampleSite/`) are not flagged, nor Linux's `/home/<name>/` and
-    Windows' `C:\\Users\\<name>\\`: those are as often a container's or a service's user, or the
+    Windows' `C:\\Users\\<name>\\` (or `C:/Users/<name>/`): those are as often a container's or a service's user, or the
     sample data of a forensics guide (`C:\\Users\\victim\\`), as a person's folder.
 
     ## Why is this bad?

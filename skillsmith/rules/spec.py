@@ -38,6 +38,16 @@ def frontmatter(skill):
     return doc.frontmatter
 
 
+#: a name that is a placeholder of a template: `<skill-name>`, `{{ skill_name }}`, `{name}`
+_PLACEHOLDER_NAME = re.compile(r"\s*(?:<[^<>]{1,60}>|\{\{[^{}]{1,60}\}\}|\{[\w-]{1,60}\}|\[[\w -]{1,60}\])\s*")
+
+
+def is_placeholder_name(name) -> bool:
+    """Whether the frontmatter *name* is a template's placeholder (``<skill-name>``): the file is a
+    template to copy, and its name and description are filled in later."""
+    return isinstance(name, str) and _PLACEHOLDER_NAME.fullmatch(name) is not None
+
+
 def at_key(skill, key: str, message: str) -> Hit:
     fm = skill.doc.frontmatter
     return Hit(skill.skill_md.path, message, fm.key_lines.get(key, fm.start_line), 1)
@@ -226,6 +236,8 @@ def name_invalid(skill):
     ## What it does
     Checks that `name` is a string of 1 to 64 characters, only lowercase letters, digits and
     hyphens, with no leading, trailing or consecutive hyphens.
+    A template's placeholder (`name: <skill-name>`, `{{ skill_name }}`) is not flagged: the
+    file is copied and filled in.
 
     ## Why is this bad?
     Hosts reject or rename skills whose names break these rules, and the name becomes part of
@@ -244,6 +256,8 @@ def name_invalid(skill):
     fm = frontmatter(skill)
     if fm is None or "name" not in fm.data:
         return
+    if is_placeholder_name(fm.data["name"]):
+        return  # a template's SKILL.md: `name: <skill-name>` is filled in by whoever copies it
     problem = name_problem(fm.data["name"])
     if problem:
         folder = skill.root.name
@@ -337,6 +351,8 @@ def description_angle_brackets(skill):
     Claude's skill uploader rejects descriptions with angle brackets (they look like markup).
     Not reported under the `claude-code` target: Claude Code loads such a skill as it is, and a
     skill of `.claude/skills/` or of a Claude Code plugin does not go through the uploader.
+    Nor in a template whose `name` is a placeholder (`<skill-name>`): its `<When to use ...>` is
+    text to fill in.
 
     ## Example
     ```yaml
@@ -352,6 +368,8 @@ def description_angle_brackets(skill):
     if fm is None:
         return
     d = fm.data.get("description")
+    if is_placeholder_name(fm.data.get("name")):
+        return  # a template's `<When should an agent use this skill?>`, filled in by whoever copies it
     problem = description_markup(d) if isinstance(d, str) else None
     if problem:
         yield at_key(skill, "description", problem)
