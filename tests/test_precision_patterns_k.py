@@ -6,6 +6,8 @@ now) and the pattern the rule is for (still a finding), and runs ``check`` on it
 
 from __future__ import annotations
 
+import sys
+
 from conftest import run_cli, write_tree  # noqa: F401  (write_tree: the style of the other pattern tests)
 from test_precision_contract import PY, skill
 from test_precision_contract import findings as unsorted_findings
@@ -284,3 +286,26 @@ def test_sample_20_patterns_a_template_skill_windows_paths_cjk_examples_and_read
     long_note = "# Delivery\n\nSir, I've created the skill.\n" + "More detail.\n" * 400
     root = skill(tmp_path, "delivery", "Audit the agents.", {"README_DELIVERY.md": long_note})
     assert findings(root, "RES004", "RES006") == [("README_DELIVERY.md", "RES006")]
+
+
+def test_a_parser_subclass_answers_help_and_a_field_across_lines_needs_python_312(tmp_path):
+    """CON009 and PYS001 on real skills (fresh set M): assemble_markdown.py builds ``ContractParser(
+    description=__doc__, add_help=True)``, its own ArgumentParser subclass; analyze_runs.py has
+    ``f"{spec.get(`` with the call's arguments on the next lines (PEP 701, Python 3.12). A script
+    without a parser, and an unclosed plain string, are still reported."""
+    sub = ('#!/usr/bin/env python3\n"""Assemble the parts."""\nimport argparse\n\n\n'
+           'class ContractParser(argparse.ArgumentParser):\n    pass\n\n\n'
+           'p = ContractParser(description=__doc__, add_help=True)\np.add_argument("parts", nargs="+")\nprint(p.parse_args().parts)\n')
+    body = "Run `python3 scripts/assemble.py a.md b.md`."
+    root = skill(tmp_path, "sub", body, {"scripts/assemble.py": sub})
+    assert findings(root, "CON009") == []
+    plain = '#!/usr/bin/env python3\n"""Assemble the parts."""\nimport sys\n\nprint(sys.argv[1:])\n'
+    root = skill(tmp_path, "plain", body, {"scripts/assemble.py": plain})
+    assert findings(root, "CON009") == [("scripts/assemble.py", "CON009")]
+    newer = plain + 'spec = {}\nprint(\n    f"{spec.get(\n        \'k\',\n        0,\n    )} cases"\n)\n'
+    root = skill(tmp_path, "newer", body, {"scripts/assemble.py": newer})
+    if sys.version_info < (3, 12):
+        assert findings(root, "PYS001") == []
+    broken = plain + 'print("unclosed\n'
+    root = skill(tmp_path, "broken", body, {"scripts/assemble.py": broken})
+    assert findings(root, "PYS001") == [("scripts/assemble.py", "PYS001")]

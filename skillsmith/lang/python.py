@@ -40,6 +40,9 @@ def parse(text: str, filename: str = "<script>") -> tuple[ast.Module | None, Syn
         needs = newer_syntax(text, line)
         if needs is None and sys.version_info < (3, 12) and (exc.msg or "").startswith("f-string"):
             needs = "3.12"  # PEP 701 lifted the f-string restrictions (backslashes, quotes, comments)
+        if needs is None and sys.version_info < (3, 12) and (exc.msg or "").startswith("unterminated string") \
+                and _FIELD_OPENS.search(_line(text, line)):
+            needs = "3.12"  # f"{spec.get(\n  'key',\n)}": PEP 701 lets a replacement field span lines
         return None, SyntaxProblem(exc.msg or "invalid syntax", line, col, needs)
     except (ValueError, RecursionError, MemoryError) as exc:  # NUL bytes, absurd nesting
         return None, SyntaxProblem(str(exc) or type(exc).__name__, 1, 1)
@@ -54,6 +57,15 @@ _NEWER = [
     ((3, 11), re.compile(r"^\s*except\s*\*")),
     ((3, 10), re.compile(r"^\s*(match|case)\s+.+:\s*$")),
 ]
+
+
+#: an f-string whose last replacement field is still open at the end of the line
+_FIELD_OPENS = re.compile(r"""(?<![\w])[rR]?[fF][rR]?(["'])[^"'\n]*\{[^{}\n]*$""")
+
+
+def _line(text: str, line: int) -> str:
+    lines = text.splitlines()
+    return lines[line - 1] if 1 <= line <= len(lines) else ""
 
 
 def newer_syntax(text: str, line: int) -> str | None:

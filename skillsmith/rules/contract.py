@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import re
 from pathlib import PurePosixPath
 from typing import Iterator
@@ -523,7 +524,8 @@ def help_missing(script):
 
     A Python wrapper that calls the `main()` of a module beside it (`from check_ac_format import
     main`), where that function (or one of the module's functions it calls) builds the
-    ArgumentParser, answers `--help` through it.
+    ArgumentParser, answers `--help` through it; so does a parser of the script's own
+    ArgumentParser subclass (`class ContractParser(argparse.ArgumentParser)`).
 
     ## Fix safety
     Safe: for shell, adds a branch that prints the header block and exits 0, before other
@@ -539,7 +541,8 @@ def help_missing(script):
         facts = script.py_facts
         if facts is None:
             return
-        if _parsers_with_help(facts) or "--help" in facts.strings or "-h" in facts.strings or _help_of_sibling_main(script):
+        if _parsers_with_help(facts) or "--help" in facts.strings or "-h" in facts.strings or _help_of_sibling_main(script) \
+                or _subclassed_parser(script.py[0], facts):
             return
         ev = script.py_evidence
         if ev is not None and ev.other_parser and (ev.answers_help or "help" in facts.strings
@@ -564,6 +567,19 @@ def help_missing(script):
             answer = plan_help(script.sh_layout, script.header is not None or bool(plan and plan.creates), script.sh_nodes,
                                script.sourced_by)
             yield Hit(script.path, with_why("no -h/--help branch that prints usage and exits 0", answer), fix=answer.fix)
+
+
+def _subclassed_parser(module, facts) -> bool:
+    """Whether the script makes a parser of its own ArgumentParser subclass (``class ContractParser(
+    argparse.ArgumentParser)``, then ``ContractParser(description=__doc__)``): argparse's -h/--help is
+    inherited, unless the call says ``add_help=False``."""
+    from skillsmith.lang.python import qualified
+
+    classes = {node.name for node in module.body if isinstance(node, ast.ClassDef)
+               and any(qualified(base, facts.aliases) == "argparse.ArgumentParser" for base in node.bases)}
+    return bool(classes) and any(
+        name in classes and not any(k.arg == "add_help" and getattr(k.value, "value", True) is False for k in call.keywords)
+        for name, call in facts.calls)
 
 
 def _parsers_with_help(facts) -> list:
