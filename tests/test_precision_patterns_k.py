@@ -309,3 +309,14 @@ def test_a_parser_subclass_answers_help_and_a_field_across_lines_needs_python_31
     broken = plain + 'print("unclosed\n'
     root = skill(tmp_path, "broken", body, {"scripts/assemble.py": broken})
     assert findings(root, "PYS001") == [("scripts/assemble.py", "PYS001")]
+
+
+def test_examples_with_a_full_width_colon_are_examples(tmp_path):
+    """RES002 on real skills (fresh set M): HsinPu's skill-creator-design lists
+    "**範例（Examples）**：`assets/logo.png` 品牌素材" for what an assets/ folder may hold. A real
+    citation after such words ("**详细模板和示例**：见 [references/x.md]") is still checked."""
+    body = "- **範例（Examples）**：`assets/logo.png` 品牌素材、`assets/font.ttf` 字型。\n"
+    root = skill(tmp_path, "examples", body, {})
+    assert findings(root, "RES002") == []
+    root = skill(tmp_path, "cited", "**详细模板和示例**：见 [references/identity.md](references/identity.md)\n", {})
+    assert findings(root, "RES002") == [("SKILL.md", "RES002")]

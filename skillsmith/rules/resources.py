@@ -352,7 +352,7 @@ def entered_clone(lines: list[str]) -> int:
 CONFIG_LANGUAGES = frozenset({"yaml", "yml", "json", "jsonc", "json5", "toml", "ini", "cfg", "conf", "properties",
                               "dockerfile", "docker", "hcl", "terraform", "tf", "xml", "env", "dotenv"})
 #: words right before a path that make it an example of a kind of file, not a file of the skill
-_EXAMPLE_LEAD = re.compile(r"(?:\be\.g\.|\bfor (?:example|instance)\b|\bsuch as\b|\bexamples?\W{0,4}:)", re.I)
+_EXAMPLE_LEAD = re.compile(r"(?:\be\.g\.|\bfor (?:example|instance)\b|\bsuch as\b|\bexamples?\W{0,4}[:\uff1a])", re.I)  # "範例（Examples）："
 #: a paragraph that introduces a worked example: "Example: When building a `pdf-editor` skill ..."
 _EXAMPLE_PARAGRAPH = re.compile(r"^\W{0,4}(?:for )?example\b", re.I)
 
