@@ -320,3 +320,17 @@ def test_examples_with_a_full_width_colon_are_examples(tmp_path):
     assert findings(root, "RES002") == []
     root = skill(tmp_path, "cited", "**详细模板和示例**：见 [references/identity.md](references/identity.md)\n", {})
     assert findings(root, "RES002") == [("SKILL.md", "RES002")]
+
+
+def test_strict_mode_turned_on_by_a_sourced_library(tmp_path):
+    """SHL001 on real skills (fresh set M): ios-remote-control's state.sh sources ``lib/common.sh``,
+    whose top level says ``set -euo pipefail``. A script that sources a library without it is still told."""
+    lib = "#!/usr/bin/env bash\n# Shared helpers.\nset -euo pipefail\n\nlog() { echo \"$*\" >&2; }\n"
+    state = ('#!/usr/bin/env bash\n# Print the state.\n# Usage: state.sh\nHERE="$(cd "$(dirname "$0")" && pwd)"\n'
+             'source "${HERE}/lib/common.sh"\nlog state\necho ok\n')
+    body = "Run `bash scripts/state.sh`."
+    root = skill(tmp_path, "strict", body, {"scripts/state.sh": state, "scripts/lib/common.sh": lib}, mode=0o755)
+    assert findings(root, "SHL001") == []
+    loose = lib.replace("set -euo pipefail\n", "")
+    root = skill(tmp_path, "loose", body, {"scripts/state.sh": state, "scripts/lib/common.sh": loose}, mode=0o755)
+    assert ("scripts/state.sh", "SHL001") in findings(root, "SHL001")

@@ -35,7 +35,9 @@ def strict_mode_missing(script):
     ## What it does
     Checks that an entry script turns on `nounset` and `pipefail` at top level, in any
     spelling: `set -uo pipefail`, `set -euo pipefail`, `set -o nounset -o pipefail`,
-    `set -eu` plus a later `set -o pipefail`. `-e` is optional and never required.
+    `set -eu` plus a later `set -o pipefail`. `-e` is optional and never required. A script
+    that sources a file of the skill which turns them on (`source "$DIR/lib/common.sh"`, whose
+    top level says `set -euo pipefail`) has them.
 
     For `#!/bin/sh` scripts only `nounset` is required: `pipefail` is not available in every
     POSIX shell (dash 0.5.12, /bin/sh on Debian 12, rejects it: `set -o pipefail` aborts the
@@ -86,12 +88,28 @@ def strict_mode_missing(script):
     from skillsmith.lang.shell_plans import plan_strict
 
     plan = plan_strict(script.sh_layout, script.sh_nodes, script.sourced_by)
-    if plan.missing:
+    if plan.missing and not _strict_by_sourced_file(script, plan_strict):
         answer = plan.answer
         message = f"strict mode is missing {' and '.join(plan.missing)}; add 'set -uo pipefail' after the header"
         if answer.why:
             message += f" ({answer.why})"
         yield Hit(script.path, message, fix=answer.fix)
+
+
+def _strict_by_sourced_file(script, plan_strict) -> bool:
+    """Whether a file of the skill that the script sources (``source "$DIR/lib/common.sh"``) turns on
+    nounset and pipefail itself: they hold in the script from there on."""
+    unit = script.unit or script.skill
+    sourced = [p for p in shell.sourced_paths(script.sh_tree.root_node, script.file.data, script.sh_nodes)]
+    if unit is None or not sourced:
+        return False
+    for other in unit.scripts:
+        if other is script or other.language != "shell" or other.sh_tree is None:
+            continue
+        if any(p == other.rel or p.endswith("/" + other.rel.split("/", 1)[-1]) or p.endswith("/" + other.rel)
+               for p in sourced) and not plan_strict(other.sh_layout, other.sh_nodes, other.sourced_by).missing:
+            return True
+    return False
 
 
 @rule("SHL002", "bash-syntax", summary="`bash -n` reports a syntax error.", seed="000 §10", scope="script", library=True,
