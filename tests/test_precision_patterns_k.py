@@ -334,3 +334,30 @@ def test_strict_mode_turned_on_by_a_sourced_library(tmp_path):
     loose = lib.replace("set -euo pipefail\n", "")
     root = skill(tmp_path, "loose", body, {"scripts/state.sh": state, "scripts/lib/common.sh": loose}, mode=0o755)
     assert ("scripts/state.sh", "SHL001") in findings(root, "SHL001")
+
+
+def test_docstring_calls_a_bracketed_skill_folder_and_a_package_module(tmp_path):
+    """PYS002, CON012 and CON001 on real skills (fresh sets M and N): find.py's docstring, its
+    description=__doc__, shows ``    python3 scripts/find.py "query" --domain x``; huashu-nuwa runs
+    ``python3 [skill目录]/scripts/srt.py <input.srt>``; school_presentation/cli.py says ``from . import _engine``.
+    A synopsis with placeholders is no example, and an uncited runnable script is still uncited."""
+    doc = ('#!/usr/bin/env python3\n"""Find reference entries.\n\n    python3 scripts/find.py "slow images" --domain perf\n"""\n'
+           'import argparse\n\np = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)\n'
+           'p.add_argument("query", nargs="*")\nprint(p.parse_args().query)\n')
+    body = 'Find: `python3 scripts/find.py "slow images"`.'
+    root = skill(tmp_path, "calls", body, {"scripts/find.py": doc})
+    assert findings(root, "PYS002") == []
+    synopsis = doc.replace('python3 scripts/find.py "slow images" --domain perf', "python3 find.py <query> [--domain <d>]")
+    root = skill(tmp_path, "synopsis", body, {"scripts/find.py": synopsis})
+    assert findings(root, "PYS002") == [("scripts/find.py", "PYS002")]
+
+    body = "```bash\npython3 [skill目录]/scripts/srt.py input.srt out.txt\n```\n"
+    root = skill(tmp_path, "bracket", body, {"scripts/srt.py": PY})
+    assert findings(root, "CON012") == []
+    root = skill(tmp_path, "uncited", "Convert subtitles.\n", {"scripts/srt.py": PY})
+    assert findings(root, "CON012") == [("scripts/srt.py", "CON012")]
+
+    cli = '"""Build the presentation."""\nimport sys\n\nfrom . import _engine\n\n_engine.run(sys.argv[1:])\n'
+    files = {"scripts/pres/cli.py": cli, "scripts/pres/_engine.py": "def run(a):\n    return a\n", "scripts/run.sh": "#!/usr/bin/env bash\n# Run it.\nset -euo pipefail\npython3 -m pres.cli \"$@\"\n"}
+    root = skill(tmp_path, "package", "Run `bash scripts/run.sh deck.md`.\n", files)
+    assert [f for f in findings(root, "CON001", "CON004", "CON012") if f[0] == "scripts/pres/cli.py"] == []

@@ -714,7 +714,17 @@ class ScriptFacts:
     def help_has_examples(self, call: ast.Call) -> bool:
         """Whether --help already shows examples: the docstring's, when it is the description."""
         h = self.header
-        return self.docstring_is_help(call) and h is not None and bool(h.examples or h.usage_examples)
+        if not self.docstring_is_help(call):
+            return False
+        if h is not None and (h.examples or h.usage_examples):
+            return True
+        # worked calls in the docstring without a heading: "    python3 scripts/find.py "query" --domain x"
+        # (not a synopsis with placeholders: "python x.py <dir> [--max <n>]")
+        doc = self.docstring[0] or ""
+        name = re.escape(os.path.basename(self.filename)) if self.filename else None
+        return name is not None and re.search(
+            rf"(?m)^[ \t]+(?:\$[ \t]+)?(?:(?:python3?|uv[ \t]+run)[ \t]+)?[\w./${{}}-]*{name}[ \t]+[^\s<\[][^<\[\n]*$",
+            doc) is not None
 
     def _description_text(self, call: ast.Call) -> str | None:
         desc = python.keyword(call, "description")

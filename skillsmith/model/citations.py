@@ -19,10 +19,10 @@ _SPACES = re.compile(r"\s*")
 _TARGET_END = re.compile(r"[)\s>]")
 _REF_DEF = re.compile(r"^\s{0,3}\[[^\]]+\]:\s*<?(\S+?)>?(?:\s+.*)?$")
 #: a variable that holds this skill's folder, before a path in it: ``{baseDir}/``, ``$CLAUDE_SKILL_DIR/``,
-#: ``$SKILL_DIR/``, ``${SKILL_PATH}/``, a placeholder ``<this skill's folder>/`` or ``{skill_dir}/`` (``{skill_path}``
+#: ``$SKILL_DIR/``, ``${SKILL_PATH}/``, a placeholder ``<this skill's folder>/``, ``[skill目录]/`` or ``{skill_dir}/`` (``{skill_path}``
 #: is not: alirezarezvani's sub-skills run ``{skill_path}/scripts/x.py`` of a sibling skill; ``$SKILLS_DIR`` is a
 #: folder of skills, ``$PLUGIN_ROOT`` another folder)
-_SKILL_VAR = (r"(?:\$?\{baseDir\}|\$\{?(?:[A-Z]+_)?SKILL_?(?:DIR|PATH|ROOT|HOME)\}?|<[^<>\n]{0,40}(?i:skill)(?!s)[^<>\n]{0,40}>"
+_SKILL_VAR = (r"(?:\$?\{baseDir\}|\$\{?(?:[A-Z]+_)?SKILL_?(?:DIR|PATH|ROOT|HOME)\}?|<[^<>\n]{0,40}(?i:skill)(?!s)[^<>\n]{0,40}>|\[[^\[\]\n]{0,40}(?i:skill)(?!s)[^\[\]\n]{0,40}\]"
               r"|\{(?:[A-Za-z]+_)?(?i:skill_?dir)\})/")
 _PATH = re.compile(rf"(?<![\w.@/$-])((?:{_SKILL_VAR}|\./)?(?:scripts|references|assets)/[\w.@+%/-]*[\w@+%/-])")
 #: this skill's files named through the folder that holds it: ``~/.claude/skills/NAME/scripts/x.py``,

@@ -455,6 +455,8 @@ class Script:
             return "library"
         if self.file.shebang is None and not facts.has_main_guard and self.file.path.with_name("__init__.py").is_file():
             return "library"  # a module of a package, imported rather than run
+        if not self.invoked and any(isinstance(n, ast.ImportFrom) and n.level for n in module.body):
+            return "library"  # `from . import _engine`: run as a file it fails; `python -m pkg.cli` runs it
         return "entry"
 
     def _tests_a_sibling(self, name: str) -> bool:

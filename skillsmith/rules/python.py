@@ -78,7 +78,8 @@ def argparse_epilog_missing(script):
     ## What it does
     Flags `argparse.ArgumentParser(...)` calls (aliases included) without an `epilog=` that
     shows examples. A parser whose description is the module docstring (`description=__doc__`)
-    shows the docstring's examples already, and is left alone, as is a parent parser
+    shows the docstring's examples already (an Examples section, or indented calls of the
+    script: `    python3 scripts/find.py "query" --domain x`), and is left alone, as is a parent parser
     (`add_help=False`, given to others as `parents=[...]`), which prints no help. An epilog
     whose examples are headed in another language (`示例用法:`, `使用例:`) has examples.
 
