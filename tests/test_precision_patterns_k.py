@@ -361,3 +361,22 @@ def test_docstring_calls_a_bracketed_skill_folder_and_a_package_module(tmp_path)
     files = {"scripts/pres/cli.py": cli, "scripts/pres/_engine.py": "def run(a):\n    return a\n", "scripts/run.sh": "#!/usr/bin/env bash\n# Run it.\nset -euo pipefail\npython3 -m pres.cli \"$@\"\n"}
     root = skill(tmp_path, "package", "Run `bash scripts/run.sh deck.md`.\n", files)
     assert [f for f in findings(root, "CON001", "CON004", "CON012") if f[0] == "scripts/pres/cli.py"] == []
+
+
+def test_a_shellcheck_directive_and_a_venv_the_first_run_builds(tmp_path):
+    """SHL051 and RES002 on real skills (fresh set N): git-wt's header says ``# shellcheck disable=SC2086
+    # $CMD intentionally word-splits for DEBUG mode``; claude-desktop's SKILL.md says "First run builds a
+    private venv (`scripts/.venv`)". Without the directive the split is still reported, and a path the
+    text only tells the agent to use is still checked."""
+    wt = ('#!/usr/bin/env bash\n# shellcheck disable=SC2086  # $CMD word-splits on purpose\n# List branches.\n'
+          'set -euo pipefail\nCMD="git"\n$CMD branch --list $1\n')
+    body = "Run `bash scripts/wt.sh main`."
+    root = skill(tmp_path, "directive", body, {"scripts/wt.sh": wt}, mode=0o755)
+    assert findings(root, "SHL051") == []
+    root = skill(tmp_path, "nodirective", body, {"scripts/wt.sh": wt.replace("# shellcheck disable=SC2086  # $CMD word-splits on purpose\n", "")}, mode=0o755)
+    assert findings(root, "SHL051") == [("scripts/wt.sh", "SHL051")]
+
+    root = skill(tmp_path, "venv", "First run builds a private venv (`scripts/.venv`), then reuses it.\n", {})
+    assert findings(root, "RES002") == []
+    root = skill(tmp_path, "use", "Activate the venv in `scripts/.venv` first.\n", {})
+    assert findings(root, "RES002") == [("SKILL.md", "RES002")]

@@ -378,7 +378,7 @@ def is_illustrative(lines: list[str], c) -> bool:
 
 
 #: a verb that makes the path that follows it ("Generate `scripts/lint.sh`", "Generates ... (`x`)")
-_MAKES = re.compile(r"\b(?:generat|creat|writ|produc|scaffold|emit)\w*\b(?P<between>[^`|\[\]]{0,40})[`*_(\s\"']*$", re.I)
+_MAKES = re.compile(r"\b(?:generat|creat|writ|produc|scaffold|emit|builds)\w*\b(?P<between>[^`|\[\]]{0,40})[`*_(\s\"']*$", re.I)
 #: a copy or save into the path: "Copy `template.sh` to `scripts/lint.sh`"
 _INTO = re.compile(r"\b(?:cop(?:y|ies)|sav\w*|mov\w*|writ\w*|output\w*|append\w*)\b.{0,80}\b(?:to|into|as)\s*[`*_\"']*$", re.I)
 #: words between the verb and the path that make the path the tool, not the thing made ("create it with `x`")

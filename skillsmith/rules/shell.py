@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 
@@ -262,7 +263,9 @@ def unquoted_expansion(script):
     values (`${arr[@]+"${arr[@]}"}`, `${X:+--flag "$X"}`) and variables named as option
     lists (`$PYTEST_ARGS`, `$CURL_OPTS`), which are split on purpose. Nothing is flagged past a
     line the shell parser could not read (an escaped quote inside `"${1:?Usage: \"x\"}"`):
-    from there on it may misjudge what is quoted.
+    from there on it may misjudge what is quoted. ShellCheck's `# shellcheck disable=SC2086`
+    (its check of the same thing) says the author splits on purpose: before the first command
+    it covers the file, on the line above a command that command.
 
     ## Why is this bad?
     An unquoted expansion is split on whitespace and expanded as a glob. A file name with a
@@ -289,14 +292,34 @@ def unquoted_expansion(script):
     # past a region the parser could not read (bash accepts `"${1:?Usage: \"x\"}"`, tree-sitter does not),
     # it may take every quoted expansion for an unquoted one: the findings there are not to be trusted
     misread = min((start for start, _end in shell.error_ranges(tree.root_node)), default=None)
+    lines = script.file.lines
+    if any(_DISABLES_SC2086.match(ln) for ln in _head_comments(lines)):
+        return  # `# shellcheck disable=SC2086  # $CMD intentionally word-splits`: the author split on purpose
     for node in shell.unquoted_expansions(tree.root_node, script.file.data):
         if misread is not None and node.start_byte >= misread:
             continue
         row, col = node.start_point
+        if row > 0 and _DISABLES_SC2086.match(lines[row - 1]):
+            continue  # the directive on the line above: for this command
         end_row, end_col = node.end_point
         name = shell.text(node, script.file.data)
         yield Hit(script.path, f"{name} is unquoted: it is split on whitespace and globbed; quote it", row + 1, col + 1,
                   end_row + 1, end_col + 1)
+
+
+#: ShellCheck's directive for its own check of this (SC2086, "double quote to prevent splitting")
+_DISABLES_SC2086 = re.compile(r"^\s*#\s*shellcheck\s+disable=[\w,]*\bSC2086\b")
+
+
+def _head_comments(lines: list[str]) -> list[str]:
+    """The comment lines before the script's first command: where a directive covers the whole file."""
+    found = []
+    for ln in lines[:200]:
+        stripped = ln.strip()
+        if stripped and not stripped.startswith("#"):
+            break
+        found.append(ln)
+    return found
 
 
 @rule("SHL052", "echo-status-on-stdout", summary="A shell script prints a status message to stdout.",
