@@ -380,3 +380,36 @@ def test_a_shellcheck_directive_and_a_venv_the_first_run_builds(tmp_path):
     assert findings(root, "RES002") == []
     root = skill(tmp_path, "use", "Activate the venv in `scripts/.venv` first.\n", {})
     assert findings(root, "RES002") == [("SKILL.md", "RES002")]
+
+
+def test_sample_22_patterns_parentheses_in_a_link_a_korean_toc_turkish_and_shell_tests(tmp_path):
+    """RES001, RES004, SPC017 and CON006/CON012 on real skills (fresh set O): tushare links
+    ``references/因子(专业版).md``; a Korean guide opens with ``## 목차``; memex's description is Turkish
+    ("v1'in" is not the English "in"); sultanxgokce ships ``scripts/cs-liste.test.sh`` beside the script it
+    tests. An uncited reference, a guide with no contents, an English description with no "when" and an
+    uncited script are still reported."""
+    body = "Read [因子](references/因子(专业版).md) for the factors.\n"
+    root = skill(tmp_path, "parens", body, {"references/因子(专业版).md": "# 因子\n"})
+    assert findings(root, "RES001", "RES002") == []
+    root = skill(tmp_path, "uncited", "Read the factors.\n", {"references/因子(专业版).md": "# 因子\n"})
+    assert findings(root, "RES001") == [("references/因子(专业版).md", "RES001")]
+
+    guide = "# 가이드\n\n## 목차\n\n1. 설치\n2. 사용\n\n" + "본문.\n" * 400
+    root = skill(tmp_path, "toc", "Read `references/guide.md` before you start.\n", {"references/guide.md": guide})
+    assert findings(root, "RES004") == []
+    root = skill(tmp_path, "notoc", "Read `references/guide.md` before you start.\n",
+                 {"references/guide.md": guide.replace("## 목차\n\n1. 설치\n2. 사용\n\n", "")})
+    assert findings(root, "RES004") == [("references/guide.md", "RES004")]
+
+    head = "---\nname: {name}\ndescription: {description}\n---\n# Skill\n"
+    root = write_tree(tmp_path / "memex", {"SKILL.md": head.format(name="memex", description="Hafıza katmanı v1'in yerine geçer ve notları saklar.")})
+    assert findings(root, "SPC017") == []
+    root = write_tree(tmp_path / "slides", {"SKILL.md": head.format(name="slides", description="Toolkit for styling slides with a colour theme.")})
+    assert findings(root, "SPC017") == [("SKILL.md", "SPC017")]
+
+    sh = "#!/usr/bin/env bash\n# List the items.\nset -euo pipefail\necho items\n"
+    files = {"scripts/cs-liste.sh": sh, "scripts/cs-liste.test.sh": sh.replace("List the items.", "Test cs-liste.sh.")}
+    root = skill(tmp_path, "shtest", "List: `bash scripts/cs-liste.sh`.\n", files, mode=0o755)
+    assert [f for f in findings(root, "CON006", "CON012") if "test" in f[0]] == []
+    root = skill(tmp_path, "shplain", "List: `bash scripts/cs-liste.sh`.\n", {**files, "scripts/other.sh": sh}, mode=0o755)
+    assert ("scripts/other.sh", "CON012") in findings(root, "CON012")

@@ -65,7 +65,8 @@ def normalise(target: str) -> str:
 def links(text: str) -> Iterator[tuple[int, int, int, int]]:
     """Markdown links and images in one line, left to right: (start, end, target start, target end).
 
-    ``[text](target)``, ``![alt](<target> "title")``; the text may hold ``\\]`` and ``[``.
+    ``[text](target)``, ``![alt](<target> "title")``; the text may hold ``\\]`` and ``[``, the
+    target one level of parentheses (``因子(专业版).md``).
     Linear in the line: the text of every ``[`` inside one bracket ends at the same ``]``,
     so a failed link skips them all (a regular expression saying the same backtracks
     quadratically on ``[[[[...](``), and the ends of targets and titles are looked up once.
@@ -95,6 +96,10 @@ def links(text: str) -> Iterator[tuple[int, int, int, int]]:
                 stop = _TARGET_END.search(text, t0)
                 target_at, target_end = t0, stop.start() if stop else n
             t1 = target_end
+            if t1 < n and text[t1] == ")" and t1 - t0 <= 500 and text.count("(", t0, t1) > text.count(")", t0, t1):
+                after = _TARGET_END.search(text, t1 + 1)  # `因子(专业版).md)`: parentheses in the file name
+                if after is not None and text[after.start()] == ")":
+                    t1 = after.start()
             k = t1 + 1 if t1 < n and text[t1] == ">" else t1
             if t1 > t0 and k < n:
                 if text[k] == ")":

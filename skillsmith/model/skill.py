@@ -398,7 +398,7 @@ class Script:
         """What the script is, one of :data:`ROLES`; check and fix treat only "entry" as a script to run.
 
         Not entry scripts, whatever their mode: files under ``lib/``, test modules (``tests/``,
-        ``test_*.py``, ``*_test.py``), files under ``assets/`` or ``templates/`` or named as
+        ``test_*.py``, ``*_test.py``, ``x.test.sh``, ``test_x.sh``), files under ``assets/`` or ``templates/`` or named as
         templates (``x.tmpl``, ``hitl-loop.template.sh``), Python modules
         a sibling script, the code of SKILL.md or of the Markdown it links, or the module's own
         docstring imports (unless SKILL.md shows them run, or a ``__main__`` guard that reads
@@ -415,8 +415,9 @@ class Script:
             return "template"
         if self.language == "python":
             return self._python_role(folders, name)
-        if folders & TEST_DIRS:
-            return "test"
+        if folders & TEST_DIRS or name.endswith((".test.sh", "_test.sh", ".bats")) \
+                or name.startswith("test_") and name.endswith(".sh"):
+            return "test"  # tests/, cs-liste.test.sh, test_x.sh: a test of the skill's scripts
         tree = self.sh_tree
         if tree is None:
             return "entry"

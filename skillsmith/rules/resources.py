@@ -31,7 +31,7 @@ PLACEHOLDERS = frozenset({".gitkeep", ".keep", ".placeholder", ".empty"})
 NAMING_FILES = ("agents/openai.yaml",)
 TEST_FOLDERS = frozenset({"tests", "test", "__tests__", "fixtures", "testdata"})
 _NAME_TOKEN = re.compile(r"[\w@+%*][\w./@+%*-]*")
-_TOC = re.compile(r"^\s*#{1,6}\s*(table of contents|contents|toc)\b", re.I)
+_TOC = re.compile(r"^\s*#{1,6}\s*(table of contents|contents|toc\b|\ubaa9\ucc28|\u76ee\u5f55|\u76ee\u9304|\u76ee\u6b21|inhalt|sommaire|\u00edndice|indice)", re.I)  # 목차 目录 目錄 目次
 _ANCHOR_LINK = re.compile(r"\]\(#[^)]+\)")
 
 

@@ -599,7 +599,8 @@ _WHEN = re.compile(
 )
 
 
-_ENGLISH = re.compile(r"\b(?:the|and|of|to|for|with|from|in|on|a|an|or|by|using|is|are|your|this|that|into|via)\b", re.I)
+#: common English words, not a suffix after an apostrophe (Turkish "v1'in" is not "in")
+_ENGLISH = re.compile(r"(?<!['\u2019])\b(?:the|and|of|to|for|with|from|in|on|a|an|or|by|using|is|are|your|this|that|into|via)\b", re.I)
 
 
 def _mostly_latin(text: str) -> bool:
