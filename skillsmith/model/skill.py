@@ -225,38 +225,16 @@ class Skill(BashSyntaxMixin):
 
     def invocations_of(self, rel: str) -> list[str]:
         """The worked invocations of script *rel* in SKILL.md and the Markdown it links, in order."""
-        found: list[str] = []
-        fences: dict[str, set[int]] = {}
-        for f, c in self.linked_citations:
-            if c.target != rel or f.text is None:
-                continue
-            if f.rel not in fences:
-                fences[f.rel] = citations.fenced_lines(f.lines)
-            command = citations.invocation(f.lines, c, c.line in fences[f.rel])
-            if command and command not in found:
-                found.append(command)
-        return found
+        return _commands_of(rel, self.linked_citations)
 
     def prompt_invocations_of(self, rel: str) -> list[str]:
         """The worked invocations of script *rel* in the skill's prompt and plain-text files
         (``prompts/tasks/reflow.prompt``: ``python3 {skill_dir}/scripts/reflow_sentences.py <file>``),
         which subagents are given to read as the Markdown is."""
         name = PurePosixPath(rel).name
-        found: list[str] = []
-        for f in self.files.values():
-            if f.suffix not in PROMPT_SUFFIXES or f.rel.startswith("scripts/") or f.too_large:
-                continue
-            text = f.text
-            if text is None or name not in text:
-                continue
-            lines = f.lines
-            fences = citations.fenced_lines(lines)
-            for c in citations.extract(lines, 1, self.root.name):
-                if c.target == rel:
-                    command = citations.invocation(lines, c, c.line in fences)
-                    if command and command not in found:
-                        found.append(command)
-        return found
+        files = [f for f in self.files.values() if f.suffix in PROMPT_SUFFIXES and not f.rel.startswith("scripts/")
+                 and not f.too_large and f.text is not None and name in f.text]
+        return _commands_of(rel, [(f, c) for f in files for c in citations.extract(f.lines, 1, self.root.name)])
 
     def calls_through(self, rel: str) -> list[str]:
         """The worked invocations of another script of the skill that run script *rel* for it: a runner
@@ -327,6 +305,21 @@ class Loose(BashSyntaxMixin):
 
 #: text files a skill gives its agents to read besides Markdown: prompts for subagents, plain-text notes
 PROMPT_SUFFIXES = (".prompt", ".txt")
+
+
+def _commands_of(rel: str, cited) -> list[str]:
+    """The worked invocations of script *rel* among the (file, citation) pairs *cited*, in order, once each."""
+    found: list[str] = []
+    fences: dict[str, set[int]] = {}
+    for f, c in cited:
+        if c.target != rel or f.text is None:
+            continue
+        if f.rel not in fences:
+            fences[f.rel] = citations.fenced_lines(f.lines)
+        command = citations.invocation(f.lines, c, c.line in fences[f.rel])
+        if command and command not in found:
+            found.append(command)
+    return found
 
 
 def script_language(f: SourceFile) -> str | None:
