@@ -164,21 +164,68 @@ def _from_caller(expr: ast.AST, args: set[str], aliases: dict[str, str]) -> bool
     return False
 
 
-_CONFIRMS = re.compile(r"--(force|yes|dry-?run|confirm|apply|execute|no-dry-run|really)\b|\[y/n\]|\(y/n\)|y/N\b|Y/n\b",
-                       re.IGNORECASE)
+_CONFIRMS = re.compile(r"--(force|yes|dry-?run|confirm|apply|execute|no-dry-run|really|replace|overwrite)\b"
+                       r"|\[y/n\]|\(y/n\)|y/N\b|Y/n\b", re.IGNORECASE)
 
 
 def confirms(strings: set[str]) -> bool:
-    """Whether the script offers ``--force``, ``--yes``, ``--dry-run`` or a ``[y/N]`` prompt."""
+    """Whether the script offers ``--force``, ``--yes``, ``--dry-run`` (or an opt-in to replace:
+    ``--overwrite``, ``--replace-invalid-target``) or a ``[y/N]`` prompt."""
     return any(_CONFIRMS.search(s) for s in strings)
 
 
 def argument_removals(module: ast.Module, calls: list, aliases: dict[str, str], strings: set[str]) -> list[ast.Call]:
-    """``shutil.rmtree(...)`` of a path the caller gave, in a script with no way to confirm it."""
+    """``shutil.rmtree(...)`` of a path the caller gave, in a script with no way to confirm it; not the
+    rollback of a folder the script made itself (see :func:`rollbacks`)."""
     args = _args_names(module)
     found = [call for name, call in calls
              if name == "shutil.rmtree" and call.args and _from_caller(call.args[0], args, aliases)]
-    return [] if not found or confirms(strings) else found
+    if not found or confirms(strings):
+        return []
+    undone = rollbacks(module, calls)
+    return [call for call in found if call not in undone]
+
+
+def _last_name(expr: ast.AST) -> str | None:
+    """``media_dir`` of ``args.media_dir``, ``media_dir`` or ``Path(media_dir)``."""
+    if isinstance(expr, ast.Call) and len(expr.args) == 1:
+        expr = expr.args[0]
+    if isinstance(expr, ast.Attribute):
+        return expr.attr
+    return expr.id if isinstance(expr, ast.Name) else None
+
+
+def _made_new(calls: list) -> set[str]:
+    """The last names of the folders the script makes with a call that fails when they exist:
+    ``media_dir.mkdir(parents=True)``, ``os.makedirs(x)``, ``os.mkdir(x)`` (no ``exist_ok=True``)."""
+    made = set()
+    for name, call in calls:
+        exist_ok = keyword(call, "exist_ok")
+        if exist_ok is not None and not (isinstance(exist_ok.value, ast.Constant) and exist_ok.value.value is False):
+            continue
+        if name in ("os.makedirs", "os.mkdir") and call.args:
+            made.add(_last_name(call.args[0]))
+        elif isinstance(call.func, ast.Attribute) and call.func.attr == "mkdir" and not call.args:
+            made.add(_last_name(call.func.value))
+    made.discard(None)
+    return made
+
+
+def rollbacks(module: ast.Module, calls: list) -> set[ast.Call]:
+    """``shutil.rmtree`` calls that undo a failed run: in an ``except`` handler that raises again, of
+    a folder the script makes with a call that fails when it exists (``args.media_dir.mkdir(parents=True)``),
+    so what it removes is what the run made, never the caller's data."""
+    made = None
+    out = set()
+    for handler in facts(module).by_type.get(ast.ExceptHandler, ()):
+        if not handler.body or not isinstance(handler.body[-1], ast.Raise) or handler.body[-1].exc is not None:
+            continue
+        for node in walk(handler):
+            if isinstance(node, ast.Call) and node.args and (dotted(node.func) or "").endswith("rmtree"):
+                made = _made_new(calls) if made is None else made
+                if _last_name(node.args[0]) in made:
+                    out.add(node)
+    return out
 
 
 #: calls that make a write atomic or use a temporary file: a script with any of them is left alone

@@ -269,12 +269,17 @@ class Skill(BashSyntaxMixin):
         )
 
     def cited(self, rel: str) -> bool:
-        """Whether SKILL.md cites *rel* itself or a folder that holds it."""
+        """Whether SKILL.md cites *rel* itself or a folder that holds it; also through the skill's own
+        folder name (``tushare/references/x.md`` in tushare's SKILL.md: a path from the folder above,
+        which RES002 reports as broken; the file is cited all the same)."""
         doc = self.doc
         if doc is None:
             return False
+        owner = Path(self.root).name + "/"
         for _f, c in self.linked_citations:
             t = c.target.rstrip("/")
+            if t.startswith(owner) and not self.exists(t.split("/", 1)[0]):
+                t = t[len(owner):]
             if t == rel or (t and rel.startswith(t + "/")) or t.lower() == rel.lower():
                 return True
         return False

@@ -29,7 +29,7 @@ MARKDOWN = (".md", ".markdown")
 PLACEHOLDERS = frozenset({".gitkeep", ".keep", ".placeholder", ".empty"})
 #: where a skill names its files besides its Markdown: Codex's interface file
 NAMING_FILES = ("agents/openai.yaml",)
-TEST_FOLDERS = frozenset({"tests", "test", "__tests__", "fixtures", "testdata"})
+TEST_FOLDERS = frozenset({"tests", "test", "__tests__", "fixtures", "testdata", "evals"})
 _NAME_TOKEN = re.compile(r"[\w@+%*][\w./@+%*-]*")
 _TOC = re.compile(r"^\s*#{1,6}\s*(table of contents|contents|toc\b|\ubaa9\ucc28|\u76ee\u5f55|\u76ee\u9304|\u76ee\u6b21|inhalt|sommaire|\u00edndice|indice)", re.I)  # 목차 目录 目錄 目次
 _ANCHOR_LINK = re.compile(r"\]\(#[^)]+\)")
@@ -42,7 +42,7 @@ def is_human_doc(rel: str) -> bool:
 
 
 def is_test_data(rel: str) -> bool:
-    """Whether *rel* lies in a test folder (``tests/``, ``fixtures/``) or a hidden one (``.github/``),
+    """Whether *rel* lies in a test folder (``tests/``, ``fixtures/``, an eval harness's ``evals/``) or a hidden one (``.github/``),
     or is named as a fixture (``scripts/fixture_sample.jsonl``): data for the skill's tests or its
     repository's tools, not for the agent."""
     parts = rel.split("/")
@@ -241,9 +241,12 @@ def cited_path_missing(skill):
 
     Not flagged: paths the text gives as examples ("**Examples**: `references/finance.md` for
     financial schemas", a list under "Example: when building a `pdf-editor` skill ..."), files
-    the skill makes in the user's project ("Generate `scripts/lint.sh` from the template"), or
-    at run time wherever it names them ("Append to `references/domains/_pending.json` (create if
-    it doesn't exist)", then "Load `references/domains/_pending.json`"), files another
+    the skill makes in the user's project ("Generate `scripts/lint.sh` from the template", "create
+    `scripts/dev-start.sh` and `scripts/dev-stop.sh`", a code block whose first comment names the
+    file it shows: `# scripts/rollback.sh`), or at run time wherever it names them ("Append to
+    `references/domains/_pending.json` (create if it doesn't exist)", then "Load
+    `references/domains/_pending.json`"; "Store the plan in the target skill folder as:" a list
+    holding `references/plan.md`), places in a code base (`scripts/eval.ts:8`), files another
     skill holds ("the `neon-functions` skill's `references/ai-sdk.md`"), and placeholders:
     patterns (`references/*.md`, `{lang}/x.md`) and file names written as one
     (`references/prompts/0X-xxx.md` for the stages 01 to 08, `report-YYYY-MM-DD.md`).
@@ -273,9 +276,11 @@ def cited_path_missing(skill):
         if c.line in configs:
             continue  # a path in a project's config (a CI workflow's `run: ./scripts/deploy.sh`): the project's file
         if made is None:
-            made = made_by_skill(doc.citations)
-        if target in made:
+            made = made_by_skill(doc.file.lines, doc.citations)
+        if target in made or shows_the_file(doc.file.lines, c, fenced):
             continue  # a file the skill makes in the user's project: "Generate `scripts/lint.sh` from ..."
+        if _LINE_NUMBER.match(c.text, c.end):
+            continue  # a place in a code base (`scripts/eval.ts:8`): the user's project, not a file of the skill
         if c.line in fenced and asks_the_project(_just_before(c)):
             continue  # code that asks whether the project has it: `[[ -f scripts/x.sh ]]`, `git log -- scripts/x.sh`
         actual = skill.resolve_case(target)
@@ -392,19 +397,57 @@ _CREATED_IF_MISSING = re.compile(
     r"|(?:is\s+)?not\s+(?:yet\s+)?(?:exist|there|present|found))", re.I)
 
 
-def made_by_skill(cited) -> set[str]:
+#: what joins a path to the one before it in a list: "create `scripts/dev-start.sh` and `scripts/dev-stop.sh`"
+_JOINED = re.compile(r"^[`*_\"')]{0,3}\s{0,3}(?:,|and|or|&|/|\u3001|\u548c|\u53ca)\s{0,3}[`*_\"'(]{0,3}$")
+#: a list lead that stores what its items name: "Store the resulting plan artifact in the target skill folder as:"
+_STORED_AS = re.compile(r"\b(?:stor(?:e|es|ed|ing)|sav(?:e|es|ed|ing)|writ\w*)\b.{0,120}\b(?:to|into|as|in)\s*[*_]{0,2}[:\uff1a]\s*$", re.I)
+
+
+def made_by_skill(lines: list[str], cited) -> set[str]:
     """The paths SKILL.md says the skill makes: generated, created or written by it, copied or appended
-    to, or created when missing ("Append to `references/domains/_pending.json` (create if it doesn't exist)")."""
+    to, or created when missing ("Append to `references/domains/_pending.json` (create if it doesn't exist)");
+    the next of a list joined to one ("create `scripts/dev-start.sh` and `scripts/dev-stop.sh`"), and the
+    items of a list whose lead stores them ("Store the plan in the target skill folder as:")."""
     made = set()
+    previous = None
     for c in cited:
         before = _just_before(c)
         m = _MAKES.search(before)
-        if (m and not _TOOL_WORDS.search(m.group("between")) or _INTO.search(before)
-                or _CREATED_IF_MISSING.match(c.text[c.end:c.end + _LEAD_WINDOW])):
+        joined = (previous is not None and previous.line == c.line and previous.end <= c.column - 1
+                  and skill_path(previous.target).rel in made and _JOINED.match(c.text[previous.end:c.column - 1]))
+        lead = citations.list_lead(lines, c.line, reach=6) if citations.LIST_ITEM.match(c.text) else None
+        if (m and not _TOOL_WORDS.search(m.group("between")) or _INTO.search(before) or joined
+                or _CREATED_IF_MISSING.match(c.text[c.end:c.end + _LEAD_WINDOW])
+                or lead is not None and _STORED_AS.search(lead[-_LEAD_WINDOW:])):
             rel = skill_path(c.target).rel
             if rel:
                 made.add(rel)
+        previous = c
     return made
+
+
+#: a code block's first line that names the file it shows: ``# scripts/rollback.sh``, ``// scripts/x.ts``
+_NAMES_ITS_BLOCK = re.compile(r"^\s*(?:#|//|--|;|/\*|<!--)\s*[`'\"]?$")
+_SHEBANG_OR_BLANK = re.compile(r"^\s*(?:#!.*)?$")
+
+
+def shows_the_file(lines: list[str], c, fenced: set[int]) -> bool:
+    """Whether citation *c* is the comment atop a code block that names the file the block shows
+    (``#!/bin/bash`` then ``# scripts/rollback.sh``): the block is that file's text, which whoever
+    follows it makes, in their project."""
+    if c.line not in fenced or not _NAMES_ITS_BLOCK.match(c.text[:c.column - 1]) \
+            or c.text[c.end:].strip(" `'\"*/->") != "":
+        return False
+    above = c.line - 1
+    while above in fenced:
+        if not _SHEBANG_OR_BLANK.match(lines[above - 1]) or c.line - above > 2:
+            return False
+        above -= 1
+    return True
+
+
+#: right after a path, a line number: ``scripts/eval.ts:8`` is a place in a code base's source
+_LINE_NUMBER = re.compile(r":\d+\b")
 
 
 @rule("RES003", "path-escapes-skill", summary="SKILL.md cites an absolute, '~' or '..' path outside the skill.", seed="001 (paths)", scope="skill")
@@ -654,7 +697,16 @@ def directly_cited(skill) -> tuple[set[str], set[str], list[str]]:
                 linked.add(found)
         elif rel.rstrip("/") in skill.dirs:
             folders.append(rel.rstrip("/") + "/")
+    for m in _FOLDER_IN_CODE.finditer(skill.doc.file.text or ""):
+        rel = m.group(1).removeprefix("./").rstrip("/")
+        if rel in skill.dirs and rel + "/" not in folders:
+            folders.append(rel + "/")  # `reference/functions/` — INDEX, by-theme, by-name
     return linked, named, folders
+
+
+#: a subfolder written as code in SKILL.md: `reference/functions/` (under any folder; a top folder
+#: alone, "paths (`references/`) are relative to this skill", says where paths start, not what to read)
+_FOLDER_IN_CODE = re.compile(r"`((?:\./)?[\w.-]{1,100}(?:/[\w.-]{1,100}){1,8}/)`")
 
 
 @rule("RES009", "reference-chain", summary="A reference SKILL.md cites links to a document SKILL.md does not cite.",
@@ -668,7 +720,7 @@ def reference_chain(skill):
     `references/details.md`, outside code blocks) to another Markdown document of the skill
     that `SKILL.md` does not cite itself (by link or path), name (by its file name, a path
     pattern: `wiki/guides/*.md`, or a path with a placeholder: `{lang}/guide.md`, `assets/<document-type>.template.md`), nor cite a
-    folder of (`references/`): a chain
+    folder of (`references/`, or a subfolder written as code: `` `reference/functions/` ``): a chain
     two levels deep. Each intermediate document is reported once, at its first such link,
     with how many documents it leads to.
 

@@ -260,8 +260,9 @@ def unquoted_expansion(script):
     arguments. Not flagged: expansions inside `[[ ]]`, `[ ]`, arithmetic, assignments,
     declarations, `case` patterns, heredocs or strings; `$#`, `$?`, `$$`, `$!` and `${#x}`;
     arguments of `exit`, `return`, `wait`, `kill`, `shift` and `sleep` (numbers); alternate
-    values (`${arr[@]+"${arr[@]}"}`, `${X:+--flag "$X"}`) and variables named as option
-    lists (`$PYTEST_ARGS`, `$CURL_OPTS`), which are split on purpose. Nothing is flagged past a
+    values (`${arr[@]+"${arr[@]}"}`, `${X:+--flag "$X"}`), a substitution that prints one flag
+    or nothing (`$([ "$DRY" -eq 1 ] && echo --dry-run)`) and variables named as option or
+    package lists (`$PYTEST_ARGS`, `$CURL_OPTS`, `$CONDA_PKGS`), which are split on purpose. Nothing is flagged past a
     line the shell parser could not read (an escaped quote inside `"${1:?Usage: \"x\"}"`):
     from there on it may misjudge what is quoted. ShellCheck's `# shellcheck disable=SC2086`
     (its check of the same thing) says the author splits on purpose: before the first command

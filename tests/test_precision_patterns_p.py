@@ -1,0 +1,141 @@
+"""False findings seen on real public skills (sets K to O, after their samples), each beside the rule's own case.
+
+Every test writes a small skill with the pattern that used to give a wrong finding (no finding
+now) and the pattern the rule is for (still a finding), and runs ``check`` on it.
+"""
+
+from __future__ import annotations
+
+from conftest import run_cli
+from test_precision_contract import skill
+
+
+def lines_of(root, rule):
+    """(path, line) of the findings of *rule*."""
+    data = run_cli("check", ".", "--json", "--no-cache", "--select", f"ALL,{rule}", cwd=root).json()["data"]
+    return sorted((f["path"], f["line"]) for f in data if f["rule"] == rule)
+
+
+def test_paths_a_skill_makes_or_shows_are_not_its_missing_files(tmp_path):
+    """RES002 on real skills: start-new-project says the plan must "create `scripts/dev-start.sh` and
+    `scripts/dev-stop.sh`"; skill-creator says "Store the resulting plan artifact in the target skill
+    folder as:" over a list holding `references/plan.md`; 07-deploy-docker shows its rollback script in
+    a block that starts ``#!/bin/bash`` / ``# scripts/rollback.sh``; caveman-discover's sample table
+    cites `scripts/eval.ts:8`, a line of the user's code."""
+    body = "\n".join([
+        "The plan must include a step to create `scripts/dev-start.sh` and `scripts/dev-stop.sh`.",  # 5
+        "",
+        "Store the resulting plan artifact in the target skill folder as:",
+        "   - `references/plan.md` (preferred)",  # 8
+        "",
+        "```bash",
+        "#!/bin/bash",
+        "# scripts/rollback.sh",  # 12
+        "docker compose down",
+        "```",
+        "",
+        "| eval-suite | scripts/eval.ts:8 | env override |",  # 16
+        "",
+        "Read `references/guide.md` and `references/missing.md` before you start.",  # 18
+        "",
+        "```bash",
+        "# scripts/setup.sh",  # 21: the file this block shows
+        "bash scripts/gone.sh --all",  # 22
+        "```",
+    ])
+    root = skill(tmp_path, "made", body, {"references/guide.md": "# Guide\n"})
+    assert lines_of(root, "RES002") == [("SKILL.md", 18), ("SKILL.md", 22)]
+
+
+def test_a_link_through_the_skills_own_folder_and_eval_inputs_are_not_uncited(tmp_path):
+    """RES001 on real skills: tushare's SKILL.md links all 233 references as
+    ``tushare/references/...``, ``股票技术面因子(专业版).md`` among them (from the folder above: RES002 reports the broken links, and the files
+    are cited all the same); portfolio-feedback-v2's ``evals/files/portfolio-underseller.md`` is an
+    input of its eval harness (``evals/evals.json``), not a document for the agent."""
+    files = {"references/daily(pro).md": "# Daily\n", "references/weekly.md": "# Weekly\n",
+             "evals/files/sample-input.md": "# A sample portfolio\n",
+             "evals/evals.json": '{"files": ["evals/files/sample-input.md"]}\n', "notes/orphan.md": "# Orphan\n"}
+    body = "| [Daily](tushare/references/daily(pro).md) | daily bars |\n| [Weekly](references/weekly.md) | weekly bars |"
+    root = skill(tmp_path, "tushare", body, files)
+    assert lines_of(root, "RES001") == [("notes/orphan.md", 1)]
+    assert lines_of(root, "RES002") == [("SKILL.md", 5)]
+
+
+def test_a_folder_written_as_code_in_skill_md_is_cited_for_its_index_chain(tmp_path):
+    """RES009 on real skills: dolphindb's SKILL.md cites `reference/functions/` (INDEX, by-theme, by-name)
+    and tells the agent to look a function up in `reference/functions/INDEX.md`, then read the theme
+    file it points to; the folder is cited, as the rule's doc says is enough."""
+    index = "# Index\n\n- [Data](by-theme/data.md)\n"
+    files = {"reference/functions/INDEX.md": index, "reference/functions/by-theme/data.md": "# Data\n",
+             "reference/guides/INDEX.md": "# Guides\n\n- [Setup](setup.md)\n", "reference/guides/setup.md": "# Setup\n"}
+    body = ("- `reference/functions/` — INDEX, by-theme, by-name.\n\n"
+            "Look a function up in `reference/functions/INDEX.md`, then in `reference/guides/INDEX.md`.")
+    root = skill(tmp_path, "chain", body, files)
+    assert lines_of(root, "RES009") == [("reference/guides/INDEX.md", 3)]
+
+
+ROLLBACK = '''#!/usr/bin/env python3
+"""Build a media folder for a project.
+
+Usage: build.py --media-dir DIR
+"""
+import argparse
+import shutil
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--media-dir", required=True)
+    args = parser.parse_args()
+    if args.media_dir.exists():
+        raise SystemExit("media dir exists")
+    try:
+        args.media_dir.mkdir(parents=True)
+        build(args.media_dir)
+    except Exception:
+        if args.media_dir.exists():
+            shutil.rmtree(args.media_dir)
+        raise
+    {tail}
+
+
+def build(folder):
+    pass
+
+
+main()
+'''
+
+
+def test_the_rollback_of_a_folder_the_run_made_is_no_removal_of_the_callers(tmp_path):
+    """PYS056 on real skills: build_politics_relink_probe.py removes ``args.media_dir`` in the
+    ``except`` block that raises again, after ``args.media_dir.mkdir(parents=True)`` (which fails when
+    the folder exists) made it; build_politics_card_project.py removes it only behind
+    ``--replace-invalid-target``, an opt-in under another name."""
+    root = skill(tmp_path, "rollback", "Run `python3 scripts/build.py --media-dir out`.",
+                 {"scripts/build.py": ROLLBACK.replace("{tail}", "return 0")})
+    assert lines_of(root, "PYS056") == []
+    after = ROLLBACK.replace("{tail}", "shutil.rmtree(args.media_dir)  # the caller's folder, on success too")
+    root = skill(tmp_path, "removes", "Run `python3 scripts/build.py --media-dir out`.", {"scripts/build.py": after})
+    assert lines_of(root, "PYS056") == [("scripts/build.py", 23)]
+    flag = after.replace('    args = parser', '    parser.add_argument("--replace-invalid-target", action="store_true")\n    args = parser')
+    root = skill(tmp_path, "optin", "Run `python3 scripts/build.py --media-dir out`.", {"scripts/build.py": flag})
+    assert lines_of(root, "PYS056") == []
+
+
+SPLIT = '''#!/usr/bin/env bash
+# Install the browser tools into a conda environment.
+set -euo pipefail
+PW_CONDA_PKGS="playwright nodejs"
+mamba install -y $PW_CONDA_PKGS
+run --mode "$1" $([ "${DRY:-0}" -eq 1 ] && echo --dry-run)
+cp $1 /tmp/out
+'''
+
+
+def test_package_lists_and_a_substitution_that_prints_one_flag_are_split_on_purpose(tmp_path):
+    """SHL051 on real skills: kesif's bootstrap.sh runs ``mamba install $PW_CONDA_PKGS`` (a list of
+    package names), tescil-run.sh passes ``$([ "${TATBIKAT:-0}" -eq 1 ] && echo --tatbikat)``, which
+    prints the flag or nothing: quoting either breaks it. ``cp $1`` beside them is the rule's case."""
+    root = skill(tmp_path, "split", "Run `bash scripts/setup.sh in.txt`.", {"scripts/setup.sh": SPLIT})
+    assert lines_of(root, "SHL051") == [("scripts/setup.sh", 7)]
