@@ -87,3 +87,38 @@ def test_a_config_edit_in_an_outer_skill_rechecks_the_skill_nested_in_it(tmp_pat
     assert {f["message"] for f in edited.json()["data"]} == {"from the cache"}  # "plain" was not checked again
     fresh = run_cli("check", str(tmp_path / "skills"), "--json", "--no-cache", env=env)
     assert [(f["path"], f["rule"]) for f in edited.json()["data"]] == [(f["path"], f["rule"]) for f in fresh.json()["data"]]
+
+
+def test_an_edit_outside_the_skills_keeps_their_walk_digests_unless_a_unit_reads_it(tmp_path):
+    """A plugin's own script or README outside its skills is no skill's content: editing it keeps
+    every skill's digest (so the run takes them from the cache by the walk, with no pool); the
+    files a unit does read outside it (config, ignore files, a plugin's manifest) still count."""
+    from skillsmith.rules import snapshot
+
+    plugin = tmp_path / "plugin"
+    for name in ("one", "two"):
+        write_tree(plugin / "skills" / name, {"SKILL.md": ANGLE.format(name=name)})
+    write_tree(plugin, {"scripts/tool.py": "print('hi')\n", "README.md": "# Plugin\n",
+                        ".claude-plugin/plugin.json": '{"name": "plugin"}\n', "skillsmith.toml": "ignore = []\n"})
+    roots = [str(plugin / "skills" / "one"), str(plugin / "skills" / "two")]
+
+    def digests():
+        time.sleep(0.25)  # past the clock granularity (snapshot.racy)
+        return snapshot.unit_digests(snapshot.tree_state([str(plugin)], b"test"), roots)
+
+    first = digests()
+    assert set(first) == set(roots)
+    (plugin / "scripts" / "tool.py").write_text("print('hello')\n")
+    (plugin / "README.md").write_text("# Plugin, edited\n")
+    assert digests() == first
+    for rel, text in ((".claude-plugin/plugin.json", '{"name": "plugin", "version": "2"}\n'),
+                      ("skillsmith.toml", 'ignore = ["SPC011"]\n'), ("scripts/new.py", "")):
+        before = digests()
+        (plugin / rel).write_text(text)
+        after = digests()
+        assert after[roots[0]] != before[roots[0]] and after[roots[1]] != before[roots[1]], rel
+    before = digests()
+    skill_md = plugin / "skills" / "one" / "SKILL.md"
+    skill_md.write_text(skill_md.read_text() + "\nMore.\n")
+    after = digests()
+    assert after[roots[0]] != before[roots[0]] and after[roots[1]] == before[roots[1]]

@@ -168,13 +168,22 @@ def layout_key(state: TreeState) -> str | None:
     return h.hexdigest()
 
 
+#: the files outside all skills whose content a unit's check reads: the configuration, the
+#: ignore files (which files a unit holds), a plugin's manifest or marketplace (its target)
+_READ_OUTSIDE = frozenset({"skillsmith.toml", "pyproject.toml", ".gitignore", "plugin.json", "marketplace.json",
+                           "pyvenv.cfg"})
+
+
 def unit_digests(state: TreeState, roots: list[str]) -> dict[str, str]:
     """A digest for each of *roots* (folders below the walked paths) that changes when anything
     the walk saw below it changes, or anything outside all of them, or the context; a root with
     an entry too fresh to key on, or with nothing walked below it, has none.
 
     The walk is a superset of what a unit's own load sees, so an unchanged digest means unchanged
-    files; the entries outside the roots (config and ignore files between them) count for all.
+    files; the entries outside the roots count for all: their names and types, and the content
+    stamps of the files that can change a unit's findings (:data:`_READ_OUTSIDE`: config, ignore
+    files, a plugin's manifest). An edit of any other file outside the skills (a plugin's own
+    ``scripts/x.py``, a README) leaves the skills' digests as they are.
     Roots nested in one another (a skill inside a skill) are one cluster: each of them is keyed
     by everything below the outermost (a nested skill reads its outer skill's config, the outer
     one lists the nested folder), so a change anywhere in the cluster changes all their digests.
@@ -203,13 +212,15 @@ def unit_digests(state: TreeState, roots: list[str]) -> dict[str, str]:
     groups: dict[str | None, list[str]] = {}
     young: set[str | None] = set()
     current, inside = None, "\0"  # a root's entries come one after another: the last root seen
-    for path, line, fresh, _file in state.lines:
+    for path, line, fresh, is_file in state.lines:
         if path.startswith(inside):
             root = current
         else:
             root = path if path in wanted else owner(os.path.dirname(path))
             if root is not None:
                 current, inside = root, root + "/"
+        if root is None and is_file and os.path.basename(path) not in _READ_OUTSIDE:
+            line, fresh = line[:line.index("|", len(path) + 1)], False  # path|mode: its content is no unit's
         groups.setdefault(root, []).append(line)
         if fresh:
             young.add(root)
