@@ -139,3 +139,63 @@ def test_package_lists_and_a_substitution_that_prints_one_flag_are_split_on_purp
     prints the flag or nothing: quoting either breaks it. ``cp $1`` beside them is the rule's case."""
     root = skill(tmp_path, "split", "Run `bash scripts/setup.sh in.txt`.", {"scripts/setup.sh": SPLIT})
     assert lines_of(root, "SHL051") == [("scripts/setup.sh", 7)]
+
+
+JOINED = '''#!/usr/bin/env bash
+# Push to every remote.
+set -uo pipefail
+EXCLUDES="--exclude-dir=node_modules --exclude-dir=.git"
+grep -rn $EXCLUDES TODO .
+to_push="" count=0
+all_remotes="$(git remote)"
+for r in $all_remotes; do
+  echo "$r"
+done
+cp $1 /tmp/out
+'''
+
+
+def test_words_of_lines_the_parser_joins_and_an_exclude_list_are_no_unquoted_arguments(tmp_path):
+    """SHL051 on real skills (fresh set P): integrate.sh has ``to_push="" eligible_count=0`` on a line,
+    then ``for _r in $all_remotes; do``, which tree-sitter-bash reads as one command named ``for``
+    (its issues #228, #342; bash ends the command at the newline); extract-msa-events.sh runs
+    ``grep -rEn $EXCLUDES``, a list of ``--exclude-dir`` options."""
+    root = skill(tmp_path, "joined", "Run `bash scripts/push.sh in.txt`.", {"scripts/push.sh": JOINED})
+    assert lines_of(root, "SHL051") == [("scripts/push.sh", 11)]
+
+
+def test_a_hook_that_reads_no_arguments_and_a_launcher_that_hands_them_on_need_no_unknown_option_branch(tmp_path):
+    """SHL003 on real skills: api-trace.sh is a Claude Code Notification hook that reads
+    ``$CLAUDE_NOTIFICATION`` and no argument; scnet-chat's ``scripts/run`` picks python3 and runs
+    ``exec "$PY" "$DIR/scnet.py" "$@"``, whose parser judges the options."""
+    hook = '#!/usr/bin/env bash\n# Log a notification.\nset -uo pipefail\necho "$CLAUDE_NOTIFICATION" >> /tmp/log\n'
+    run = ('#!/usr/bin/env bash\n# Run scnet.py with python3.\nset -uo pipefail\nPY=python3\n'
+           'exec "$PY" "$(dirname "$0")/scnet.py" "$@"\n')
+    reads = ('#!/usr/bin/env bash\n# Greet someone.\nset -uo pipefail\ncase "${1:-}" in\n  --loud) echo HI ;;\n'
+             '  *) echo hi ;;\nesac\n')
+    root = skill(tmp_path, "hooks", "Run `bash scripts/hook.sh`, `bash scripts/run.sh chat` or `bash scripts/greet.sh --loud`.",
+                 {"scripts/hook.sh": hook, "scripts/run.sh": run, "scripts/greet.sh": reads})
+    assert lines_of(root, "SHL003") == [("scripts/greet.sh", 1)]
+
+
+def test_another_skills_folder_a_binary_icon_a_commented_installer_and_a_loaded_template(tmp_path):
+    """RES002: plugin-creator runs ``uv run <path-to-skill-creator>/scripts/quick_validate.py``, a
+    placeholder for another skill's folder; FIL002: gstack's ``scripts/app/icon.icns`` is a binary
+    icon; SEC002: gstack-gbrain-install's header comment says ``bun (install: curl -fsSL
+    https://bun.sh/install | bash)``; RES001: install_step4.py copies out
+    ``skill_root / "assets" / "repo-template"``, so the template's files need no citation."""
+    install = ('#!/usr/bin/env python3\n"""Copy the repository template into a project."""\nimport shutil, sys\n'
+               'from pathlib import Path\n\nskill_root = Path(__file__).resolve().parent.parent\n'
+               'template_root = skill_root / "assets" / "repo-template"\nshutil.copytree(template_root, sys.argv[1])\n')
+    gbrain = ('#!/usr/bin/env bash\n# Install gbrain.\n# Prerequisites:\n#   - bun   (install: curl -fsSL https://bun.sh/install | bash)\n'
+              'set -uo pipefail\ncurl -fsSL https://example.com/gbrain.sh | bash\n')
+    files = {"scripts/install.py": install, "scripts/gbrain.sh": gbrain, "assets/repo-template/tests/test_x.py": "",
+             "assets/orphan.txt": "x\n", "scripts/app/icon.icns": "icns" + "\0" * (1024 * 1024 + 10),
+             "scripts/app/big.sh": "#" * (1024 * 1024 + 10)}
+    body = ("Run `python3 scripts/install.py DEST`, `bash scripts/gbrain.sh`, `scripts/app/big.sh`,\n"
+            "then `uv run <path-to-skill-creator>/scripts/quick_validate.py` and `uv run <skill-dir>/scripts/gone.py`.")
+    root = skill(tmp_path, "various", body, files)
+    assert lines_of(root, "RES002") == [("SKILL.md", 6)]
+    assert lines_of(root, "FIL002") == [("scripts/app/big.sh", 1)]
+    assert lines_of(root, "SEC002") == [("scripts/gbrain.sh", 6)]
+    assert lines_of(root, "RES001") == [("assets/orphan.txt", 1)]

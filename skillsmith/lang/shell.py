@@ -465,11 +465,23 @@ _SAFE_SPECIALS = re.compile(r"^\$\{?[#?$!\-]\}?$|^\$\{#")
 #: commands whose arguments are code (eval, let) or numbers (exit codes, process ids, counts)
 _NO_WORD_ARGUMENTS = frozenset({"eval", "let", "exit", "return", "wait", "kill", "shift", "sleep"})
 #: a variable that holds a list of options or package names (or none) on purpose (``$PYTEST_ARGS``,
-#: ``${CURL_OPTS}``, ``$wflag``, ``$PW_CONDA_PKGS``), ``$(seq ...)``, whose words are the point, and a
+#: ``${CURL_OPTS}``, ``$wflag``, ``$PW_CONDA_PKGS``, grep's ``$EXCLUDES``), ``$(seq ...)``, whose words are the point, and a
 #: substitution that prints one flag or nothing (``$([ "$X" -eq 1 ] && echo --tatbikat)``)
-_WORD_LIST = re.compile(r"^\$\{?[A-Za-z_][A-Za-z0-9_]*?(?:ARGS?|OPTS?|OPTIONS|FLAGS?|PKGS?|PACKAGES|DEPS"
-                        r"|args?|opts?|options|flags?|pkgs?|packages|deps)\}?$|^\$\(seq\s"
+_WORD_LIST = re.compile(r"^\$\{?(?:[A-Za-z_][A-Za-z0-9_]*?)?(?:ARGS?|OPTS?|OPTIONS|FLAGS?|PKGS?|PACKAGES|DEPS|EXCLUDES|INCLUDES"
+                        r"|args?|opts?|options|flags?|pkgs?|packages|deps|excludes|includes)\}?$|^\$\(seq\s"
                         r"|^\$\([^()\n]{0,200}&&\s*echo\s+[\"']?--?[\w-]+[\"']?\s*\)$")
+
+
+def runs_past_a_newline(command, data: bytes) -> bool:
+    """Whether tree-sitter read a *command* on past the newline that ends it in bash: two assignments
+    on a line, then another line (``a="" b=0`` / ``for x in $list; do``) come out as one command
+    named ``for`` (tree-sitter-bash issues #228, #342), whose "arguments" are the next lines' words."""
+    children = command.children
+    for before, after in zip(children, children[1:]):
+        gap = data[before.end_byte:after.start_byte]
+        if b"\n" in gap.replace(b"\\\n", b"") and before.type == "variable_assignment":
+            return True
+    return False
 
 
 def alternate_value(node) -> bool:
@@ -495,7 +507,7 @@ def unquoted_expansions(root, data: bytes) -> list:
         if quiet or node.type != "command":
             continue
         name_node = node.child_by_field_name("name")
-        if name_node is None or text(name_node, data) in _NO_WORD_ARGUMENTS:
+        if name_node is None or text(name_node, data) in _NO_WORD_ARGUMENTS or runs_past_a_newline(node, data):
             continue
         for arg in node.children_by_field_name("argument"):
             parts = [arg] if arg.type in _EXPANSIONS else (

@@ -19,11 +19,21 @@ SEED = "000 §1 (skills are read by agents)"
 
 
 def read_by_agent(f) -> bool:
-    """SKILL.md, scripts, references and text files: what an agent reads. Assets are left to RES rules."""
+    """SKILL.md, scripts, references and text files: what an agent reads. Assets are left to RES rules,
+    and so are binary files below ``scripts/`` and ``references/`` (``scripts/app/icon.icns``)."""
     top = f.rel.split("/", 1)[0]
     if top == "assets":
         return False
-    return f.rel == "SKILL.md" or f.suffix in TEXT_SUFFIXES or top in ("scripts", "references")
+    return f.rel == "SKILL.md" or f.suffix in TEXT_SUFFIXES or top in ("scripts", "references") and (
+        f.suffix.lower() not in BINARY_SUFFIXES)
+
+
+#: suffixes of binary files (images, fonts, archives, media, office documents, compiled code, databases)
+BINARY_SUFFIXES = frozenset(
+    ".png .jpg .jpeg .gif .webp .ico .icns .bmp .tif .tiff .heic .psd .ttf .otf .woff .woff2 .zip .gz .tgz .tar "
+    ".bz2 .xz .7z .rar .mp3 .mp4 .m4a .wav .mov .webm .ogg .flac .avi .pdf .docx .xlsx .pptx .doc .xls .ppt .so "
+    ".dylib .dll .exe .bin .wasm .pyc .db .sqlite .sqlite3 .parquet .npy .pkl .onnx .pt".split()
+)
 
 
 def should_be_text(f) -> bool:
@@ -64,7 +74,8 @@ def too_large(subject):
     ## What it does
     Flags `SKILL.md`, a script, a reference or another text file larger than the limit
     (1 MiB by default). skillsmith does not read such a file, so no other rule checks it.
-    Binary assets are judged by the resource rules instead.
+    Binary assets are judged by the resource rules instead, wherever they are (a Mac app's
+    `scripts/app/icon.icns`, a PDF or PNG under `references/`).
 
     ## Why is this bad?
     Agents read these files into their context window. A megabyte of text is hundreds of

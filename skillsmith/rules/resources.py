@@ -181,7 +181,8 @@ def resource_not_cited(skill):
     by a folder that holds them written as one: `themes/`, or by a pattern:
     `reference/attack-*.md`), nor a program of the skill loads (a string literal of its path or
     file name joined onto a folder or opened, outside tests and lines that write: `run.py` loads
-    `PROMPTS_DIR / "scaffold.md"` to send a model; that is the program's data).
+    `PROMPTS_DIR / "scaffold.md"` to send a model; that is the program's data; or a subfolder
+    that holds it: `install.py` copies out `skill_root / "assets" / "repo-template"`).
     Placeholders (`.gitkeep`, `.keep`) and people's documents (README, CHANGELOG: RES006) are
     not flagged.
 
@@ -218,6 +219,8 @@ def resource_not_cited(skill):
         parts = rel.split("/")
         if any("/".join(parts[i:]) in loaded for i in range(len(parts))):
             continue  # a script loads it: run.py's `PROMPTS_DIR / "scaffold.md"` (what it sends a model, not the agent's to read)
+        if any("/".join(parts[:j]) in loaded or {parts[j - 2], parts[j - 1]} <= loaded for j in range(2, len(parts))):
+            continue  # a script loads a folder holding it: `skill_root / "assets" / "repo-template"`, a template it copies out
         yield Hit(f.path, f"{rel} is not cited from SKILL.md; say when the agent should load it")
 
 
@@ -247,7 +250,8 @@ def cited_path_missing(skill):
     `references/domains/_pending.json` (create if it doesn't exist)", then "Load
     `references/domains/_pending.json`"; "Store the plan in the target skill folder as:" a list
     holding `references/plan.md`), places in a code base (`scripts/eval.ts:8`), files another
-    skill holds ("the `neon-functions` skill's `references/ai-sdk.md`"), and placeholders:
+    skill holds ("the `neon-functions` skill's `references/ai-sdk.md`",
+    `<path-to-skill-creator>/scripts/quick_validate.py`), and placeholders:
     patterns (`references/*.md`, `{lang}/x.md`) and file names written as one
     (`references/prompts/0X-xxx.md` for the stages 01 to 08, `report-YYYY-MM-DD.md`).
     """
@@ -265,7 +269,7 @@ def cited_path_missing(skill):
             continue  # a pattern or placeholder, not a path
         if skill.exists(target):
             continue
-        if in_another_skill(doc.file.lines, c, fenced) or is_illustrative(doc.file.lines, c):
+        if in_another_skill(doc.file.lines, c, fenced) or is_illustrative(doc.file.lines, c) or another_skills_folder(c.raw):
             continue
         if cloned is None:
             cloned = entered_clone(doc.file.lines)
@@ -298,6 +302,18 @@ _OTHER_SKILLS = re.compile(r"\bskill(?:'s|\u2019s)\s*[`*_\"']*$", re.I)
 #: a line before a code block that runs it from another skill's folder: "From the `x` skill directory, ..."
 _OTHER_SKILL_FOLDER = re.compile(r"\b(?:from|in|inside|within)\s+(?:the\s+)?[`*_\"']*[\w.-]+[`*_\"']*\s+skill(?:'s)?\s+"
                                  r"(?:directory|folder|root)\b", re.I)
+
+
+#: a placeholder for a skill's folder, and the word after "skill" in it
+_SKILL_PLACEHOLDER = re.compile(r"^<[^<>\n]{0,40}?skill[-_]([a-z][\w-]{0,40})>", re.I)
+_OWN_FOLDER_WORDS = frozenset({"dir", "directory", "path", "root", "folder", "home", "base", "name", "location"})
+
+
+def another_skills_folder(raw: str) -> bool:
+    """Whether *raw* goes through a placeholder for another skill's folder (``<path-to-skill-creator>/scripts/x.py``),
+    not this one's (``<skill-dir>/scripts/x.py``, ``<this-skill>/``)."""
+    m = _SKILL_PLACEHOLDER.match(raw)
+    return m is not None and m.group(1).lower().split("-")[0].split("_")[0] not in _OWN_FOLDER_WORDS
 
 
 def in_another_skill(lines: list[str], c, fenced: set[int]) -> bool:

@@ -210,7 +210,7 @@ def download_piped_to_shell(subject):
     Flags `curl ... | sh`, `wget -O- ... | bash`, `bash <(curl ...)`, `sh -c "$(curl ...)"`
     and `curl ... | python` in scripts and in SKILL.md and references (where an agent would
     copy it from). Not flagged: `curl ... | python -c '...'` (the download is data for the
-    program), install hints a script prints, or shell code in Markdown prints
+    program), install hints a script prints or names in a comment, or shell code in Markdown prints
     (`echo "MISSING: curl ... | sh"`; in Python, a string not handed to a shell), test modules
     and data (`test_x.py`, `tests/`, `fixtures/`), and in Markdown and
     text: a vendor's installer over HTTPS (a URL naming `install` or `setup`, as installation docs show
@@ -242,6 +242,8 @@ def download_piped_to_shell(subject):
         line, col = f.line_col(start)
         if printed_hint(f.lines[line - 1], col - 1, f.suffix == ".py"):
             continue  # in a script, or in shell code a skill shows: `|| echo "MISSING: curl ... | sh"`
+        if not prose and f.lines[line - 1].lstrip().startswith("#"):
+            continue  # a script's comment (`#   - bun (install: curl -fsSL https://bun.sh/install | bash)`): never run
         if _PERMISSION_RULE.search(f.lines[line - 1], 0, col - 1):
             continue  # a permission rule that names the command (`"deny": ["Bash(curl * | bash)"]`)
         if prose:

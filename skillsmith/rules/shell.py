@@ -153,7 +153,10 @@ def unknown_flag_exit_missing(script):
     ## What it does
     Looks for a `case` branch for unknown options (`-*`, or `*` when the script takes no
     positionals) that exits 2, directly or through a function such as `usage`. A `-*)` branch
-    that refuses them with another code (`exit 1`) is reported as such, at that branch.
+    that refuses them with another code (`exit 1`) is reported as such, at that branch. Not
+    flagged: a script that reads none of its arguments (a hook that reads its event from the
+    environment) or only hands them all on (`exec python3 "$DIR/scnet.py" "$@"`: the program
+    it runs refuses what it does not know).
 
     ## Why is this bad?
     Agents fabricate plausible flags. A script that silently ignores `--dry-run` it does not
@@ -181,6 +184,8 @@ def unknown_flag_exit_missing(script):
     tree = _tree(script)
     if tree is None:
         return
+    if takes_no_options(script):
+        return
     branches = shell.unknown_flag_branches(tree.root_node, script.file.data, script.sh_nodes)
     if any(2 in codes for _item, codes in branches):
         return
@@ -192,6 +197,25 @@ def unknown_flag_exit_missing(script):
                                "tell a wrong call from a failure", item.start_point[0] + 1, item.start_point[1] + 1)
         return
     yield Hit(script.path, "no case branch rejects unknown options with exit 2 (e.g. -*) echo ... >&2; exit 2 ;;)")
+
+
+_ALL_ARGUMENTS = re.compile(r'^"?\$\{?@\}?"?$')
+
+
+def takes_no_options(script) -> bool:
+    """Whether the script reads none of its arguments (a hook that reads ``$CLAUDE_NOTIFICATION``),
+    or only hands them all to the program it runs (``exec "$PY" scnet.py "$@"``), which judges them."""
+    ev = script.sh_evidence
+    if ev is None or ev.unparsed:
+        return False
+    data = script.file.data
+    for node in ev.argument_reads:
+        parent = node.parent
+        while parent is not None and parent.type in ("string", "concatenation"):
+            parent = parent.parent
+        if not (_ALL_ARGUMENTS.match(shell.text(node, data)) and parent is not None and parent.type == "command"):
+            return False
+    return True
 
 
 #: shown once when ShellCheck is not installed
@@ -262,7 +286,9 @@ def unquoted_expansion(script):
     arguments of `exit`, `return`, `wait`, `kill`, `shift` and `sleep` (numbers); alternate
     values (`${arr[@]+"${arr[@]}"}`, `${X:+--flag "$X"}`), a substitution that prints one flag
     or nothing (`$([ "$DRY" -eq 1 ] && echo --dry-run)`) and variables named as option or
-    package lists (`$PYTEST_ARGS`, `$CURL_OPTS`, `$CONDA_PKGS`), which are split on purpose. Nothing is flagged past a
+    package lists (`$PYTEST_ARGS`, `$CURL_OPTS`, `$CONDA_PKGS`, grep's `$EXCLUDES`), which are split on
+    purpose; nor the words of lines the shell parser joins into one command (`a="" b=0` on one line,
+    then `for r in $remotes; do`: bash ends the command at the newline). Nothing is flagged past a
     line the shell parser could not read (an escaped quote inside `"${1:?Usage: \"x\"}"`):
     from there on it may misjudge what is quoted. ShellCheck's `# shellcheck disable=SC2086`
     (its check of the same thing) says the author splits on purpose: before the first command
