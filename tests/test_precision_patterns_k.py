@@ -413,3 +413,43 @@ def test_sample_22_patterns_parentheses_in_a_link_a_korean_toc_turkish_and_shell
     assert [f for f in findings(root, "CON006", "CON012") if "test" in f[0]] == []
     root = skill(tmp_path, "shplain", "List: `bash scripts/cs-liste.sh`.\n", {**files, "scripts/other.sh": sh}, mode=0o755)
     assert ("scripts/other.sh", "CON012") in findings(root, "CON012")
+
+
+LIB_DEMO = '''"""CV matcher: load and match CVs."""
+import sys
+
+
+def load_user_cvs(base):
+    return [base]
+
+
+# Example usage
+if __name__ == "__main__":
+    print(load_user_cvs(sys.argv[1]))
+'''
+LIB_SELFTEST = '''"""YAML utilities: load, save and validate recipes."""
+
+
+def validate(recipe):
+    return [k for k in ("id", "name") if k not in recipe]
+
+
+if __name__ == "__main__":
+    # Test validation
+    print(validate({"id": "x"}))
+'''
+
+
+def test_a_module_the_docs_import_with_a_demo_main_is_a_library(tmp_path):
+    """CON001 on real skills: job-analyzer's references/analysis-workflow.md does ``from cv_matcher import
+    load_user_cvs``, and cv_matcher.py's ``__main__`` is marked ``# Example usage``; recipe-manager's
+    yaml_utils.py has only a ``# Test validation`` self-test under its ``__main__``."""
+    doc = "# Workflow\n\n```python\nfrom cv_matcher import load_user_cvs\n```\n"
+    root = skill(tmp_path, "demo", "See `references/workflow.md`.",
+                 {"references/workflow.md": doc, "scripts/cv_matcher.py": LIB_DEMO, "scripts/yaml_utils.py": LIB_SELFTEST})
+    assert findings(root, "CON001", "CON006", "CON012") == []
+    # a main that reads its arguments with no mark, the docs importing nothing: an entry script
+    command = LIB_DEMO.replace("# Example usage\n", "")
+    root = skill(tmp_path, "command", "See `references/workflow.md`.",
+                 {"references/workflow.md": "# Workflow\n", "scripts/cv_matcher.py": command})
+    assert ("scripts/cv_matcher.py", "CON001") in findings(root, "CON001")

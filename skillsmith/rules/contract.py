@@ -57,6 +57,10 @@ def shebang_missing(script):
     """
     ## What it does
     Flags entry scripts (not sourced libraries) whose first line is not a `#!` shebang.
+    A module is no entry script when the skill's Markdown imports it and its `__main__` is
+    marked as a demo (`from cv_matcher import load_user_cvs` in `references/analysis-workflow.md`,
+    `# Example usage` above the guard), or when its `__main__` is a self-test that reads no
+    arguments (`# Test validation`) and the skill never shows it run.
 
     ## Why is this bad?
     Without a shebang the script cannot be run as `./script`; the agent has to guess the
