@@ -472,11 +472,12 @@ class Script:
 
     def _main_is_demo(self, module: ast.Module) -> bool:
         """Whether the module's ``__main__`` block is marked as its self-test or demo: a comment right above
-        it, or its first line, says so (``# Example usage``, ``# Test validation``, ``# Quick test``, ``# Demo``)."""
+        it, or its first line, says so (``# Example usage``, ``# Test validation``, ``# Quick test``, ``# Demo``),
+        and its docstring does not show it run by its file name."""
         lines = self.file.lines
         guard = next((n for n in module.body if _is_main_if(n)), None)
-        if guard is None or not guard.body:
-            return False
+        if guard is None or not guard.body or PurePosixPath(self.rel).name in (ast.get_docstring(module) or ""):
+            return False  # "Usage: python notebook_management.py": its docstring shows it run
         at = guard.lineno - 1  # the guard's line, 0-based
         above = next((lines[i] for i in range(at - 1, max(-1, at - 3), -1) if i < len(lines) and lines[i].strip()), "")
         opening = lines[at + 1] if at + 1 < len(lines) else ""  # a comment before its first statement
