@@ -453,3 +453,25 @@ def test_a_module_the_docs_import_with_a_demo_main_is_a_library(tmp_path):
     root = skill(tmp_path, "command", "See `references/workflow.md`.",
                  {"references/workflow.md": "# Workflow\n", "scripts/cv_matcher.py": command})
     assert ("scripts/cv_matcher.py", "CON001") in findings(root, "CON001")
+
+
+SH_WORK = "#!/usr/bin/env bash\n# Do the work.\n# Usage: mk.sh CMD\nset -u\necho \"$@\"\n"
+
+
+def test_calls_that_name_the_interpreter_need_no_exec_bit(tmp_path):
+    """CON003 on real skills: doc-refactor's "Run `scripts/diagnose.py` first" points to
+    ``python3 scripts/diagnose.py doc.md``; maas-kapisi stores ``MK=.../scripts/mk.sh`` and runs ``bash $MK al``;
+    end-of-term-teaching-materials names render_package.py only in ``python3 -m py_compile``."""
+    body = ("Run `scripts/echo.py` first.\n\n```bash\npython3 scripts/echo.py doc.md\n```\n\n"
+            "```bash\nMK=/config/.claude/skills/viaint/scripts/mk.sh\nbash $MK al 2026-07\n```\n\n"
+            "- [ ] `python3 -m py_compile scripts/check.py`\n")
+    files = {"scripts/echo.py": PY, "scripts/mk.sh": SH_WORK, "scripts/check.py": PY}
+    root = skill(tmp_path, "viaint", body, files)
+    assert findings(root, "CON003") == []
+    # run through the path: the bare call, the variable run as a command, the path alone
+    body = ("Run `scripts/echo.py` first.\n\n"
+            "```bash\nMK=/config/.claude/skills/direct/scripts/mk.sh\n$MK al 2026-07\n```\n\n"
+            "- [ ] `cat scripts/check.py`\n")
+    root = skill(tmp_path, "direct", body, files)
+    assert findings(root, "CON003") == [("scripts/check.py", "CON003"), ("scripts/echo.py", "CON003"),
+                                        ("scripts/mk.sh", "CON003")]

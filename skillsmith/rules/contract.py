@@ -146,7 +146,10 @@ def not_executable(script):
     it, or never names it (a worker another script starts with its interpreter). A script with no shebang is CON001's finding (its
     fix sets the bit too). Where SKILL.md and its Markdown show no call, the skill's `.prompt`
     and `.txt` files count (`prompts/tasks/reflow.prompt` handing a subagent
-    `python3 {skill_dir}/scripts/reflow_sentences.py <file>`).
+    `python3 {skill_dir}/scripts/reflow_sentences.py <file>`). A bare path with no arguments
+    beside worked calls that name the interpreter points to them ("Run `scripts/diagnose.py`
+    first" above `python3 scripts/diagnose.py doc.md`); a path stored in a variable that is run
+    as `bash $MK al 2026-07`, and a path given to `python3 -m py_compile`, name the interpreter too.
 
     ## Why is this bad?
     The agent runs `scripts/x.sh args` and gets "permission denied", then burns a turn
@@ -188,8 +191,30 @@ _EVERY_SCRIPT = re.compile(r"\b(?:bash|sh|python[23]?|uv\s+run)\s+(?:\S*/)?scrip
 
 #: the text right before a path its interpreter runs (``xargs -0 python3 "${CLAUDE_SKILL_DIR}/``), or that a
 #: test only looks at (``[ -f "${CLAUDE_SKILL_DIR}/``)
-_AFTER_INTERPRETER = re.compile(r"(?:(?<![\w-])(?:bash|sh|zsh|dash|python[23]?(?:\.\d+)?|pypy3?)|(?<![\w-])-[efrsx])\s+"
-                                r"[\"']?(?:\$\{?[A-Za-z_]\w*\}?/)?$")
+_AFTER_INTERPRETER = re.compile(r"(?:(?<![\w-])(?:bash|sh|zsh|dash|python[23]?(?:\.\d+)?(?:\s+-m\s+[\w.]+)?|pypy3?)"
+                                r"|(?<![\w-])-[efrsx])\s+[\"']?(?:\$\{?[A-Za-z_]\w*\}?/)?$")
+
+#: ``MK=/config/.claude/skills/NAME/scripts/mk.sh``: the path stored in a shell variable, right before the citation
+_STORED_IN = re.compile(r"(?:^|[\s;(])(?:export\s+)?([A-Za-z_]\w{0,40})=[\"']?$")
+
+
+def _stored_for_interpreter(f, c) -> bool:
+    """Whether the citation *c* in file *f* only stores the path in a shell variable (``MK=.../scripts/mk.sh``)
+    that every command of the file starting with it runs through an interpreter (``bash $MK al 2026-07``)."""
+    m = _STORED_IN.search(c.text[:max(0, c.column - 1)])
+    if m is None:
+        return False
+    use = re.compile(rf"[\"']?\$(?:\{{{m.group(1)}\}}|{m.group(1)}\b)")
+    runs = []
+    for text in f.lines:
+        for u in use.finditer(text) if "$" in text else ():
+            before = text[:u.start()]
+            command = re.split(r"&&|\|\||;|\||`|\$\(", before)[-1].strip()
+            if not re.sub(r"^\$\s*", "", command):
+                runs.append(False)  # `$MK al`: run through its path
+            elif _AFTER_INTERPRETER.search(before):
+                runs.append(True)
+    return bool(runs) and all(runs)
 
 
 def _runs_every_script(script) -> bool:
@@ -209,7 +234,10 @@ def run_by_path(script) -> bool:
     it is named; one the skill names only by its file name, imports, links to, or never names
     (a worker a sibling starts with ``sys.executable``) gives no evidence that the bit is used.
     """
-    calls = script.invocations
+    calls = list(script.invocations)
+    if any(_INTERPRETED.match(c) and len(c.split()) > 2 for c in calls):
+        # "Run `scripts/diagnose.py` first" beside `python3 scripts/diagnose.py doc.md`: a pointer to the worked call
+        calls = [c for c in calls if c.strip() not in (script.rel, "./" + script.rel)]
     if not calls and script.skill is not None and script.skill.doc is not None:
         calls = calls_by_name(script.skill.doc.file.lines, PurePosixPath(script.rel).name) \
             or script.skill.calls_through(script.rel)  # a runner run by its interpreter runs it with its own
@@ -220,7 +248,7 @@ def run_by_path(script) -> bool:
     if not calls:  # cited by its path (`scripts/x.sh`), or outside a skill: run as it is named
         found = _citations_of(script)
         return found is None or any(c.kind != "link" and not _AFTER_INTERPRETER.search(c.text[:max(0, c.column - 1)])
-                                    for _, c in found)
+                                    and not _stored_for_interpreter(f, c) for f, c in found)
     return any(not _INTERPRETED.match(call) and "/" in call.split(maxsplit=1)[0]
                for call in (c.split("| ")[-1] for c in calls) if call.strip())
 
