@@ -475,3 +475,46 @@ def test_calls_that_name_the_interpreter_need_no_exec_bit(tmp_path):
     root = skill(tmp_path, "direct", body, files)
     assert findings(root, "CON003") == [("scripts/check.py", "CON003"), ("scripts/echo.py", "CON003"),
                                         ("scripts/mk.sh", "CON003")]
+
+
+JS_RUNNER = "#!/usr/bin/env node\nconst path = require('path');\nconst HELPER = path.join(__dirname, 'safe-fs.py');\n"
+SH_NODE = '#!/usr/bin/env bash\n# Build the package.\n# Usage: build.sh IN\nset -u\nnode "$(dirname "$0")/publish.js" "$1"\n'
+
+
+def test_a_helper_that_the_skills_javascript_starts_is_reached(tmp_path):
+    """CON012 on real skills: teaching-design-package's cited build script runs ``node .../delivery-transaction.js``,
+    which starts ``path.join(__dirname, 'delivery-safe-fs.py')``."""
+    files = {"scripts/build.sh": SH_NODE, "scripts/publish.js": JS_RUNNER, "scripts/safe-fs.py": PY}
+    root = skill(tmp_path, "viajs", "Build: `bash scripts/build.sh in.md`.", files)
+    assert findings(root, "CON012") == []
+    # the JavaScript no cited script runs, nor SKILL.md names: the helper is not reached
+    root = skill(tmp_path, "unreached", "Build: `bash scripts/build.sh in.md`.",
+                 {**files, "scripts/build.sh": SH_NODE.replace("publish.js", "other.js")})
+    assert findings(root, "CON012") == [("scripts/safe-fs.py", "CON012")]
+
+
+SH_DISPATCH = ('#!/usr/bin/env bash\n# Run one command.\n# Usage: ios CMD [ARGS]\nHERE="$(dirname "$0")"\n'
+               'cmd="${1:-help}"; shift\nexec "${HERE}/${cmd}.sh" "$@"\n')
+
+
+def test_a_command_of_a_cited_dispatcher_is_reached(tmp_path):
+    """CON012 on real skills: ios-remote-control's ``scripts/ios`` runs ``"${HERE}/${cmd}.sh"``, and SKILL.md lists
+    ``swipe X1 Y1 X2 Y2`` among its commands."""
+    body = "Run `scripts/ios tap 1 2`.\n\n| Command | Purpose |\n| --- | --- |\n| `swipe X1 Y1 X2 Y2` | Swipe. |\n"
+    files = {"scripts/ios": SH_DISPATCH, "scripts/swipe.sh": SH_WORK, "scripts/tap.sh": SH_WORK,
+             "scripts/reset.sh": SH_WORK}
+    root = skill(tmp_path, "dispatch", body, files, mode=0o755)
+    # reset.sh: a command nothing names (neither SKILL.md nor the dispatcher)
+    assert findings(root, "CON012") == [("scripts/reset.sh", "CON012")]
+
+
+def test_a_doc_named_from_the_repository_root_is_linked(tmp_path):
+    """CON012 on real skills: brainstorming's SKILL.md says read ``skills/brainstorming/visual-companion.md``,
+    which runs ``scripts/start-server.sh --project-dir ...``."""
+    doc = "# Companion\n\n```bash\nscripts/where.sh --project-dir /path/to/project\n```\n"
+    body = "If they agree, read `skills/fromroot/companion.md` before proceeding.\n"
+    root = skill(tmp_path, "fromroot", body, {"companion.md": doc, "scripts/where.sh": SH_WORK}, mode=0o755)
+    assert findings(root, "CON012") == []
+    body = "If they agree, read `skills/other/companion.md` before proceeding.\n"
+    root = skill(tmp_path, "elsewhere", body, {"companion.md": doc, "scripts/where.sh": SH_WORK}, mode=0o755)
+    assert findings(root, "CON012") == [("scripts/where.sh", "CON012")]

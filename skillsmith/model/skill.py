@@ -209,11 +209,21 @@ class Skill(BashSyntaxMixin):
         doc = self.doc
         found: dict[str, SourceFile] = {}
         for c in doc.citations if doc is not None else ():
-            rel = self.resolve_case(c.target)
+            rel = self.resolve_case(c.target) or self._own_from_above(c.target)
             f = self.files.get(rel) if rel else None
             if f is not None and rel != "SKILL.md" and rel not in found and f.suffix in (".md", ".markdown") and f.text is not None:
                 found[rel] = f
         return list(found.values())
+
+    def _own_from_above(self, target: str) -> str | None:
+        """The skill's own file that *target* names from a folder above the skill, through the skill's
+        folder name (``skills/brainstorming/visual-companion.md`` in brainstorming's SKILL.md), or None."""
+        lead = self.root.name + "/"
+        at = target.rfind(lead)
+        if at < 0 or at and target[at - 1] != "/" or target.startswith(("/", "../", "~")):
+            return None
+        rel = target[at + len(lead):]
+        return rel if rel in self.files else None
 
     def resolve_case(self, rel: str) -> str | None:
         """*rel* itself when it exists, else the one file whose path matches it ignoring case."""

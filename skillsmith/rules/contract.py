@@ -848,7 +848,11 @@ def script_not_cited(script):
     A helper that a script the skill names runs itself (`"$DIR/gh-readonly.sh"` in the cited
     `activate.sh`), or that a module of the skill runs by its file name (`run_client("boj_client.py")`
     in a module the cited `pack.py` imports), is reached through that script and needs no
-    citation of its own. Nor does a script SKILL.md's frontmatter `hooks` run (`command: "bash
+    citation of its own; so is one that JavaScript or TypeScript of the skill starts, which SKILL.md
+    or a script it names runs (`path.join(__dirname, 'delivery-safe-fs.py')` in the
+    `delivery-transaction.js` that the cited `teaching-design-package.sh` runs with `node`), and one
+    that a dispatcher the skill names runs as its command (`scripts/ios` runs `"${HERE}/${cmd}.sh"`,
+    and SKILL.md lists `swipe X1 Y1 X2 Y2` for `swipe.sh`). Nor does a script SKILL.md's frontmatter `hooks` run (`command: "bash
     .claude/skills/NAME/scripts/stop-hook.sh"`): the host runs it, not the agent.
 
     ## Severity
@@ -872,7 +876,45 @@ def run_by_cited_sibling(script) -> bool:
     shown = skill.doc.file.text or "" if skill.doc is not None else ""
     return any(other is not script and other.file.text is not None and word.search(other.file.text)
                and (PurePosixPath(other.rel).name in shown or named_by_skill(other) or other.role == "library")
-               for other in skill.scripts)
+               for other in skill.scripts) \
+        or any(word.search(f.text) for f in _reached_code(skill, shown)) \
+        or any(other is not script and _dispatches_to(other, script, shown) for other in skill.scripts)
+
+
+#: a path made of a command's name and a suffix: ``exec "${HERE}/${cmd}.sh" "$@"``
+_DISPATCH = re.compile(r"/\$\{?[A-Za-z_]\w{0,30}\}?(\.(?:sh|bash|py))\b")
+
+
+def _dispatches_to(other, script, shown: str) -> bool:
+    """Whether *other*, a dispatcher the skill names in its folder, runs *script* as one of its commands:
+    it runs ``"$HERE/${cmd}.sh"``, and it or SKILL.md names the command (``swipe X1 Y1 X2 Y2`` for swipe.sh)."""
+    path, here = PurePosixPath(script.rel), PurePosixPath(other.rel)
+    text = other.file.text
+    if text is None or path.parent != here.parent or "$" not in text \
+            or not any(m.group(1) == path.suffix for m in _DISPATCH.finditer(text)):
+        return False
+    stem = re.compile(rf"(?<![\w.-]){re.escape(path.stem)}(?![\w.-])")
+    return bool(stem.search(text) or stem.search(shown)) and (here.name in shown or named_by_skill(other))
+
+
+#: code in other languages under scripts/ that may start the skill's scripts (``path.join(__dirname, 'x.py')``)
+OTHER_CODE = (".js", ".mjs", ".cjs", ".ts", ".mts")
+
+
+def _reached_code(skill, shown: str) -> list:
+    """The skill's JavaScript and TypeScript files under scripts/ that SKILL.md names, or that a script
+    the skill names names in its code (``node "${SCRIPT_DIR}/delivery-transaction.js" publish``)."""
+    found = []
+    for f in skill.files.values():
+        if not f.rel.startswith("scripts/") or f.suffix not in OTHER_CODE or f.too_large or f.text is None:
+            continue
+        name = PurePosixPath(f.rel).name
+        word = re.compile(rf"(?<![\w.-]){re.escape(name)}(?![\w-])")
+        if name in shown or skill.cited(f.rel) or any(
+                other.file.text is not None and word.search(other.file.text) and named_by_skill(other)
+                for other in skill.scripts):
+            found.append(f)
+    return found
 
 
 def named_by_skill(script) -> bool:
