@@ -518,3 +518,50 @@ def test_a_doc_named_from_the_repository_root_is_linked(tmp_path):
     body = "If they agree, read `skills/other/companion.md` before proceeding.\n"
     root = skill(tmp_path, "elsewhere", body, {"companion.md": doc, "scripts/where.sh": SH_WORK}, mode=0o755)
     assert findings(root, "CON012") == [("scripts/where.sh", "CON012")]
+
+
+PY_NEEDS = ('#!/usr/bin/env python3\n"""Compare two cycles."""\nimport argparse\n\np = argparse.ArgumentParser()\n'
+            'p.add_argument("plan")\nprint(p.parse_args().plan)\n')
+
+
+def test_a_path_through_a_variable_named_after_the_skill_is_a_worked_invocation(tmp_path):
+    """CON013 on real skills: skill-evaluator's link index cites ``scripts/compare_cycles.py``, and its linked reference
+    runs ``python3 "$SKILL_EVALUATOR_DIR/scripts/compare_cycles.py" comparison-plan.json``."""
+    doc = '# Cycles\n\n```bash\npython3 "$SKILL_EVAL_DIR/scripts/compare.py" comparison-plan.json\n```\n'
+    body = "- Code: [comparator](scripts/compare.py); see [cycles](references/cycles.md).\n"
+    root = skill(tmp_path, "skill-eval", body, {"references/cycles.md": doc, "scripts/compare.py": PY_NEEDS})
+    assert findings(root, "CON013") == []
+    # a variable named after another folder: not this skill's path
+    root = skill(tmp_path, "other-skill", body, {"references/cycles.md": doc, "scripts/compare.py": PY_NEEDS})
+    assert findings(root, "CON013") == [("SKILL.md", "CON013")]
+
+
+def test_a_placeholder_for_the_skill_folder_is_the_skills_path(tmp_path):
+    """CON013 on real skills: ppt-keycolor-changer runs ``python /abs/path/to/scripts/ppt_keycolor_changer.py discover
+    --input "path/to/file.pptx"``."""
+    body = ("The script is at `scripts/compare.py`.\n\n```bash\npython /abs/path/to/scripts/compare.py plan.json\n"
+            "```\n")
+    root = skill(tmp_path, "placeholder", body, {"scripts/compare.py": PY_NEEDS})
+    assert findings(root, "CON013") == []
+    # a project's folder is not the skill's
+    body = body.replace("/abs/path/to/", "/path/to/project/")
+    root = skill(tmp_path, "projectdir", body, {"scripts/compare.py": PY_NEEDS})
+    assert findings(root, "CON013") == [("SKILL.md", "CON013")]
+
+
+SH_NO_ARGS = ("#!/usr/bin/env bash\n#\n# fetch.sh - refresh the vendored sources.\n#\n# Usage:\n"
+              "#   bash scripts/fetch.sh                 # pin to $TAG (default below)\n"
+              "#   TAG=latest bash scripts/fetch.sh      # newest tag\n#\nset -u\n"
+              'TAG="${TAG:-v1}"\necho "fetching $TAG"\n')
+
+
+def test_a_usage_line_that_shows_the_bare_call_takes_nothing(tmp_path):
+    """CON013 on real skills: akeneo-magento2-connector's fetch_docs.sh reads no arguments; its Usage shows
+    ``bash scripts/akeneo-magento2/fetch_docs.sh   # pin to $CONNECTOR_TAG``."""
+    body = "**Refresh:** `bash scripts/fetch.sh` (`TAG=latest` for the newest tag).\n"
+    root = skill(tmp_path, "bare", body, {"scripts/fetch.sh": SH_NO_ARGS})
+    assert findings(root, "CON013") == []
+    needs = SH_NO_ARGS.replace("scripts/fetch.sh                 #", "scripts/fetch.sh DEST            #") \
+        .replace("scripts/fetch.sh      #", "scripts/fetch.sh DEST #")
+    root = skill(tmp_path, "needs", body, {"scripts/fetch.sh": needs})
+    assert findings(root, "CON013") == [("SKILL.md", "CON013")]

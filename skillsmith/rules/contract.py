@@ -978,7 +978,12 @@ def script_cited_bare(script):
     Flags scripts that `SKILL.md` mentions only as a bare path, never followed by at least
     one argument, nor shown run by its file name (`python3 sketch_ops.py dups <file>` after
     "All via `scripts/sketch_ops.py`") or through a shell variable that holds its path
-    (`SCRIPT="$SKILL_DIR/scripts/x.py"`, then `python3 "$SCRIPT" --all`).
+    (`SCRIPT="$SKILL_DIR/scripts/x.py"`, then `python3 "$SCRIPT" --all`). A path through a
+    variable named after the skill (`python3 "$SKILL_EVALUATOR_DIR/scripts/compare_cycles.py"
+    comparison-plan.json` in skill-evaluator) or through a placeholder for its folder (`python
+    /abs/path/to/scripts/ppt_keycolor_changer.py discover --input x.pptx`) is a worked call; a bare
+    call is whole when one of the header's Usage lines shows it so (`bash
+    scripts/akeneo-magento2/fetch_docs.sh   # pin to $CONNECTOR_TAG`).
 
     ## Why is this bad?
     A bare path leaves the agent to work out the arguments, usually by running `--help` or
@@ -1067,9 +1072,18 @@ def takes_nothing(script) -> bool:
     if ev is None or ev.unparsed or ev.needs_arguments:
         return False
     usage = script.header.fields.get("Usage") if script.header is not None else None
+    name = PurePosixPath(script.rel).name
+    calls = [ln for ln in (usage.value_line, *usage.items) if name in ln] if usage is not None else []
+    if calls:  # `bash scripts/x/fetch_docs.sh   # pin to $CONNECTOR_TAG`: one usage line shows the bare call
+        return any(not _REQUIRED_WORD.search(re.sub(r"\[[^\]]*\]", "", re.sub(r"\s#\s.*$", "", ln).partition(name)[2]))
+                   for ln in calls)
     words = (usage.value if usage is not None else "").split(None, 1)
     shown = re.sub(r"\[[^\]]*\]", "", words[1] if len(words) > 1 else "")  # what is left outside [optional] parts
-    return not re.search(r"<[^>]+>|(?<![\w-])[A-Z][A-Z0-9_]{1,}(?![\w-])", shown)  # no required FILE or <file>
+    return not _REQUIRED_WORD.search(shown)  # no required FILE or <file>
+
+
+#: a required word in a usage line: ``FILE``, ``<file>``
+_REQUIRED_WORD = re.compile(r"<[^>]+>|(?<![\w-])[A-Z][A-Z0-9_]{1,}(?![\w-])")
 
 
 @rule("CON014", "exit-code-literal", summary="A literal non-zero exit code instead of a named constant.", seed="000 §5", scope="script", fix="safe", severity="info", opt_in=True)
