@@ -547,6 +547,10 @@ def test_a_placeholder_for_the_skill_folder_is_the_skills_path(tmp_path):
     body = body.replace("/abs/path/to/", "/path/to/project/")
     root = skill(tmp_path, "projectdir", body, {"scripts/compare.py": PY_NEEDS})
     assert findings(root, "CON013") == [("SKILL.md", "CON013")]
+    # nor is a folder of skills (sumrae412's /path/to/claude-skills/scripts/build_doc_graph.py: the repository's)
+    body = body.replace("/path/to/project/", "/path/to/claude-skills/")
+    root = skill(tmp_path, "skillsrepo", body, {"scripts/compare.py": PY_NEEDS})
+    assert findings(root, "CON013") == [("SKILL.md", "CON013")]
 
 
 SH_NO_ARGS = ("#!/usr/bin/env bash\n#\n# fetch.sh - refresh the vendored sources.\n#\n# Usage:\n"
@@ -564,4 +568,18 @@ def test_a_usage_line_that_shows_the_bare_call_takes_nothing(tmp_path):
     needs = SH_NO_ARGS.replace("scripts/fetch.sh                 #", "scripts/fetch.sh DEST            #") \
         .replace("scripts/fetch.sh      #", "scripts/fetch.sh DEST #")
     root = skill(tmp_path, "needs", body, {"scripts/fetch.sh": needs})
+    assert findings(root, "CON013") == [("SKILL.md", "CON013")]
+
+
+SH_TIERS = ('#!/usr/bin/env bash\n# Map changed files to test tiers.\n# Usage: tiers.sh FILE...\nset -u\n'
+            'if [ $# -gt 0 ]; then printf "%s\\n" "$@"; else cat; fi\n')
+
+
+def test_a_call_fed_through_a_pipe_is_worked(tmp_path):
+    """CON013 on real skills: test-verifier shows ``git diff --name-only HEAD | scripts/detect-tiers.sh``."""
+    body = "The `scripts/tiers.sh` script maps them:\n\n```bash\ngit diff --name-only HEAD | scripts/tiers.sh\n```\n"
+    root = skill(tmp_path, "piped", body, {"scripts/tiers.sh": SH_TIERS}, mode=0o755)
+    assert findings(root, "CON013") == []
+    root = skill(tmp_path, "barecite", "The `scripts/tiers.sh` script maps them.\n", {"scripts/tiers.sh": SH_TIERS},
+                 mode=0o755)
     assert findings(root, "CON013") == [("SKILL.md", "CON013")]

@@ -221,7 +221,8 @@ _FENCE_RUN = re.compile(r"^\s*(`{3,}|~{3,})\s*([^\s`]*)")
 def _placeholder_paths(text: str, owner: str) -> list[re.Match]:
     """The paths in *text* that name a file of the skill *owner* through a stand-in for its folder: a
     variable named after it (``$SKILL_EVALUATOR_DIR/scripts/x.py`` in skill-evaluator), or a placeholder
-    (``/abs/path/to/scripts/x.py``, ``/path/to/skill/scripts/x.py``; not ``/path/to/project/scripts/x.sh``).
+    (``/abs/path/to/scripts/x.py``, ``/path/to/skill/scripts/x.py``; not ``/path/to/project/scripts/x.sh``,
+    nor ``/path/to/claude-skills/scripts/x.py``, a folder of skills).
     Group 2 of each match is the path inside the skill."""
     found = []
     if "$" in text:
@@ -230,7 +231,7 @@ def _placeholder_paths(text: str, owner: str) -> list[re.Match]:
                   if m.group(1) in (f"{own}_{end}" for end in ("DIR", "ROOT", "PATH", "HOME"))]
     if "/path/to/" in text:
         found += [m for m in _PLACEHOLDER_PATH.finditer(text)
-                  if m.group(1) is None or m.group(1) == owner or "skill" in m.group(1).lower()]
+                  if m.group(1) is None or m.group(1) == owner or re.search(r"skill(?!s)", m.group(1), re.I)]
     return sorted(found, key=lambda m: m.start())
 
 

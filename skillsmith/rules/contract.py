@@ -983,7 +983,8 @@ def script_cited_bare(script):
     comparison-plan.json` in skill-evaluator) or through a placeholder for its folder (`python
     /abs/path/to/scripts/ppt_keycolor_changer.py discover --input x.pptx`) is a worked call; a bare
     call is whole when one of the header's Usage lines shows it so (`bash
-    scripts/akeneo-magento2/fetch_docs.sh   # pin to $CONNECTOR_TAG`).
+    scripts/akeneo-magento2/fetch_docs.sh   # pin to $CONNECTOR_TAG`), and a call fed its input
+    through a pipe is worked (`git diff --name-only HEAD | scripts/detect-tiers.sh`).
 
     ## Why is this bad?
     A bare path leaves the agent to work out the arguments, usually by running `--help` or
@@ -1007,8 +1008,9 @@ def script_cited_bare(script):
     if not found:
         return
     if any(_ARG.match(c.text, c.end) for _f, c in found) or any(
-            _ARG.match(command.partition(script.rel)[2].lstrip("\"'")) for command in script.invocations):
-        return  # an argument after the path, or on the next line of the command ("$HOME/.../x.sh" \ --slug t)
+            _ARG.match(command.partition(script.rel)[2].lstrip("\"'")) or "| " in command.partition(script.rel)[0]
+            for command in script.invocations):
+        return  # an argument after the path, or on the next line of the command ("$HOME/.../x.sh" \ --slug t), or its input piped in
     if takes_nothing(script):
         return  # a script that reads no arguments is fully shown by its bare path
     if run_under_link_name(script):
@@ -1073,7 +1075,8 @@ def takes_nothing(script) -> bool:
         return False
     usage = script.header.fields.get("Usage") if script.header is not None else None
     name = PurePosixPath(script.rel).name
-    calls = [ln for ln in (usage.value_line, *usage.items) if name in ln] if usage is not None else []
+    calls = [ln for ln in (usage.value_line, *usage.items) if name in ln and "|" not in ln.partition(name)[0]] \
+        if usage is not None else []  # not `git diff | detect-tiers.sh`: that call reads stdin
     if calls:  # `bash scripts/x/fetch_docs.sh   # pin to $CONNECTOR_TAG`: one usage line shows the bare call
         return any(not _REQUIRED_WORD.search(re.sub(r"\[[^\]]*\]", "", re.sub(r"\s#\s.*$", "", ln).partition(name)[2]))
                    for ln in calls)
