@@ -461,13 +461,14 @@ class Script:
         # a __main__ that reads arguments makes an imported module a command too (one a sibling
         # imports: with a shebang); one that reads none is its self-test or demo ("# Quick test",
         # "CLI entry point for testing")
-        # so does a __main__ marked as one ("# Example usage"), even where it reads arguments
-        demo = facts.has_main_guard and self._main_is_demo(module)
         reads_arguments = facts.reads_argv or facts.uses_argparse
-        command = facts.has_main_guard and reads_arguments and not demo
+        command = facts.has_main_guard and reads_arguments
         if self.imported_by_sibling and not self.invoked and not (command and self.file.shebang is not None):
             return "library"
-        if (self.imported_by_skill_md or self.says_it_is_imported) and not self.invoked and not command:
+        # for a module the skill's Markdown imports, a __main__ marked as its demo ("# Example usage") is
+        # no command either, even where it reads arguments (job-analyzer's cv_matcher.py)
+        demo = facts.has_main_guard and self._main_is_demo(module)
+        if (self.imported_by_skill_md or self.says_it_is_imported) and not self.invoked and not (command and not demo):
             return "library"
         if demo and not reads_arguments and not self.invoked:
             return "library"  # a __main__ self-test ("# Test validation") that takes nothing, and no one is told to run
