@@ -413,3 +413,173 @@ def test_sample_22_patterns_parentheses_in_a_link_a_korean_toc_turkish_and_shell
     assert [f for f in findings(root, "CON006", "CON012") if "test" in f[0]] == []
     root = skill(tmp_path, "shplain", "List: `bash scripts/cs-liste.sh`.\n", {**files, "scripts/other.sh": sh}, mode=0o755)
     assert ("scripts/other.sh", "CON012") in findings(root, "CON012")
+
+
+LIB_DEMO = '''"""CV matcher: load and match CVs."""
+import sys
+
+
+def load_user_cvs(base):
+    return [base]
+
+
+# Example usage
+if __name__ == "__main__":
+    print(load_user_cvs(sys.argv[1]))
+'''
+LIB_SELFTEST = '''"""YAML utilities: load, save and validate recipes."""
+
+
+def validate(recipe):
+    return [k for k in ("id", "name") if k not in recipe]
+
+
+if __name__ == "__main__":
+    # Test validation
+    print(validate({"id": "x"}))
+'''
+
+
+def test_a_module_the_docs_import_with_a_demo_main_is_a_library(tmp_path):
+    """CON001 on real skills: job-analyzer's references/analysis-workflow.md does ``from cv_matcher import
+    load_user_cvs``, and cv_matcher.py's ``__main__`` is marked ``# Example usage``; recipe-manager's
+    yaml_utils.py has only a ``# Test validation`` self-test under its ``__main__``."""
+    doc = "# Workflow\n\n```python\nfrom cv_matcher import load_user_cvs\n```\n"
+    root = skill(tmp_path, "demo", "See `references/workflow.md`.",
+                 {"references/workflow.md": doc, "scripts/cv_matcher.py": LIB_DEMO, "scripts/yaml_utils.py": LIB_SELFTEST})
+    assert findings(root, "CON001", "CON006", "CON012") == []
+    # a main that reads its arguments with no mark, the docs importing nothing: an entry script
+    command = LIB_DEMO.replace("# Example usage\n", "")
+    root = skill(tmp_path, "command", "See `references/workflow.md`.",
+                 {"references/workflow.md": "# Workflow\n", "scripts/cv_matcher.py": command})
+    assert ("scripts/cv_matcher.py", "CON001") in findings(root, "CON001")
+
+
+SH_WORK = "#!/usr/bin/env bash\n# Do the work.\n# Usage: mk.sh CMD\nset -u\necho \"$@\"\n"
+
+
+def test_calls_that_name_the_interpreter_need_no_exec_bit(tmp_path):
+    """CON003 on real skills: doc-refactor's "Run `scripts/diagnose.py` first" points to
+    ``python3 scripts/diagnose.py doc.md``; maas-kapisi stores ``MK=.../scripts/mk.sh`` and runs ``bash $MK al``;
+    end-of-term-teaching-materials names render_package.py only in ``python3 -m py_compile``."""
+    body = ("Run `scripts/echo.py` first.\n\n```bash\npython3 scripts/echo.py doc.md\n```\n\n"
+            "```bash\nMK=/config/.claude/skills/viaint/scripts/mk.sh\nbash $MK al 2026-07\n```\n\n"
+            "- [ ] `python3 -m py_compile scripts/check.py`\n")
+    files = {"scripts/echo.py": PY, "scripts/mk.sh": SH_WORK, "scripts/check.py": PY}
+    root = skill(tmp_path, "viaint", body, files)
+    assert findings(root, "CON003") == []
+    # run through the path: the bare call, the variable run as a command, the path alone
+    body = ("Run `scripts/echo.py` first.\n\n"
+            "```bash\nMK=/config/.claude/skills/direct/scripts/mk.sh\n$MK al 2026-07\n```\n\n"
+            "- [ ] `cat scripts/check.py`\n")
+    root = skill(tmp_path, "direct", body, files)
+    assert findings(root, "CON003") == [("scripts/check.py", "CON003"), ("scripts/echo.py", "CON003"),
+                                        ("scripts/mk.sh", "CON003")]
+
+
+JS_RUNNER = "#!/usr/bin/env node\nconst path = require('path');\nconst HELPER = path.join(__dirname, 'safe-fs.py');\n"
+SH_NODE = '#!/usr/bin/env bash\n# Build the package.\n# Usage: build.sh IN\nset -u\nnode "$(dirname "$0")/publish.js" "$1"\n'
+
+
+def test_a_helper_that_the_skills_javascript_starts_is_reached(tmp_path):
+    """CON012 on real skills: teaching-design-package's cited build script runs ``node .../delivery-transaction.js``,
+    which starts ``path.join(__dirname, 'delivery-safe-fs.py')``."""
+    files = {"scripts/build.sh": SH_NODE, "scripts/publish.js": JS_RUNNER, "scripts/safe-fs.py": PY}
+    root = skill(tmp_path, "viajs", "Build: `bash scripts/build.sh in.md`.", files)
+    assert findings(root, "CON012") == []
+    # the JavaScript no cited script runs, nor SKILL.md names: the helper is not reached
+    root = skill(tmp_path, "unreached", "Build: `bash scripts/build.sh in.md`.",
+                 {**files, "scripts/build.sh": SH_NODE.replace("publish.js", "other.js")})
+    assert findings(root, "CON012") == [("scripts/safe-fs.py", "CON012")]
+
+
+SH_DISPATCH = ('#!/usr/bin/env bash\n# Run one command.\n# Usage: ios CMD [ARGS]\nHERE="$(dirname "$0")"\n'
+               'cmd="${1:-help}"; shift\nexec "${HERE}/${cmd}.sh" "$@"\n')
+
+
+def test_a_command_of_a_cited_dispatcher_is_reached(tmp_path):
+    """CON012 on real skills: ios-remote-control's ``scripts/ios`` runs ``"${HERE}/${cmd}.sh"``, and SKILL.md lists
+    ``swipe X1 Y1 X2 Y2`` among its commands."""
+    body = "Run `scripts/ios tap 1 2`.\n\n| Command | Purpose |\n| --- | --- |\n| `swipe X1 Y1 X2 Y2` | Swipe. |\n"
+    files = {"scripts/ios": SH_DISPATCH, "scripts/swipe.sh": SH_WORK, "scripts/tap.sh": SH_WORK,
+             "scripts/reset.sh": SH_WORK}
+    root = skill(tmp_path, "dispatch", body, files, mode=0o755)
+    # reset.sh: a command nothing names (neither SKILL.md nor the dispatcher)
+    assert findings(root, "CON012") == [("scripts/reset.sh", "CON012")]
+
+
+def test_a_doc_named_from_the_repository_root_is_linked(tmp_path):
+    """CON012 on real skills: brainstorming's SKILL.md says read ``skills/brainstorming/visual-companion.md``,
+    which runs ``scripts/start-server.sh --project-dir ...``."""
+    doc = "# Companion\n\n```bash\nscripts/where.sh --project-dir /path/to/project\n```\n"
+    body = "If they agree, read `skills/fromroot/companion.md` before proceeding.\n"
+    root = skill(tmp_path, "fromroot", body, {"companion.md": doc, "scripts/where.sh": SH_WORK}, mode=0o755)
+    assert findings(root, "CON012") == []
+    body = "If they agree, read `skills/other/companion.md` before proceeding.\n"
+    root = skill(tmp_path, "elsewhere", body, {"companion.md": doc, "scripts/where.sh": SH_WORK}, mode=0o755)
+    assert findings(root, "CON012") == [("scripts/where.sh", "CON012")]
+
+
+PY_NEEDS = ('#!/usr/bin/env python3\n"""Compare two cycles."""\nimport argparse\n\np = argparse.ArgumentParser()\n'
+            'p.add_argument("plan")\nprint(p.parse_args().plan)\n')
+
+
+def test_a_path_through_a_variable_named_after_the_skill_is_a_worked_invocation(tmp_path):
+    """CON013 on real skills: skill-evaluator's link index cites ``scripts/compare_cycles.py``, and its linked reference
+    runs ``python3 "$SKILL_EVALUATOR_DIR/scripts/compare_cycles.py" comparison-plan.json``."""
+    doc = '# Cycles\n\n```bash\npython3 "$SKILL_EVAL_DIR/scripts/compare.py" comparison-plan.json\n```\n'
+    body = "- Code: [comparator](scripts/compare.py); see [cycles](references/cycles.md).\n"
+    root = skill(tmp_path, "skill-eval", body, {"references/cycles.md": doc, "scripts/compare.py": PY_NEEDS})
+    assert findings(root, "CON013") == []
+    # a variable named after another folder: not this skill's path
+    root = skill(tmp_path, "other-skill", body, {"references/cycles.md": doc, "scripts/compare.py": PY_NEEDS})
+    assert findings(root, "CON013") == [("SKILL.md", "CON013")]
+
+
+def test_a_placeholder_for_the_skill_folder_is_the_skills_path(tmp_path):
+    """CON013 on real skills: ppt-keycolor-changer runs ``python /abs/path/to/scripts/ppt_keycolor_changer.py discover
+    --input "path/to/file.pptx"``."""
+    body = ("The script is at `scripts/compare.py`.\n\n```bash\npython /abs/path/to/scripts/compare.py plan.json\n"
+            "```\n")
+    root = skill(tmp_path, "placeholder", body, {"scripts/compare.py": PY_NEEDS})
+    assert findings(root, "CON013") == []
+    # a project's folder is not the skill's
+    body = body.replace("/abs/path/to/", "/path/to/project/")
+    root = skill(tmp_path, "projectdir", body, {"scripts/compare.py": PY_NEEDS})
+    assert findings(root, "CON013") == [("SKILL.md", "CON013")]
+    # nor is a folder of skills (sumrae412's /path/to/claude-skills/scripts/build_doc_graph.py: the repository's)
+    body = body.replace("/path/to/project/", "/path/to/claude-skills/")
+    root = skill(tmp_path, "skillsrepo", body, {"scripts/compare.py": PY_NEEDS})
+    assert findings(root, "CON013") == [("SKILL.md", "CON013")]
+
+
+SH_NO_ARGS = ("#!/usr/bin/env bash\n#\n# fetch.sh - refresh the vendored sources.\n#\n# Usage:\n"
+              "#   bash scripts/fetch.sh                 # pin to $TAG (default below)\n"
+              "#   TAG=latest bash scripts/fetch.sh      # newest tag\n#\nset -u\n"
+              'TAG="${TAG:-v1}"\necho "fetching $TAG"\n')
+
+
+def test_a_usage_line_that_shows_the_bare_call_takes_nothing(tmp_path):
+    """CON013 on real skills: akeneo-magento2-connector's fetch_docs.sh reads no arguments; its Usage shows
+    ``bash scripts/akeneo-magento2/fetch_docs.sh   # pin to $CONNECTOR_TAG``."""
+    body = "**Refresh:** `bash scripts/fetch.sh` (`TAG=latest` for the newest tag).\n"
+    root = skill(tmp_path, "bare", body, {"scripts/fetch.sh": SH_NO_ARGS})
+    assert findings(root, "CON013") == []
+    needs = SH_NO_ARGS.replace("scripts/fetch.sh                 #", "scripts/fetch.sh DEST            #") \
+        .replace("scripts/fetch.sh      #", "scripts/fetch.sh DEST #")
+    root = skill(tmp_path, "needs", body, {"scripts/fetch.sh": needs})
+    assert findings(root, "CON013") == [("SKILL.md", "CON013")]
+
+
+SH_TIERS = ('#!/usr/bin/env bash\n# Map changed files to test tiers.\n# Usage: tiers.sh FILE...\nset -u\n'
+            'if [ $# -gt 0 ]; then printf "%s\\n" "$@"; else cat; fi\n')
+
+
+def test_a_call_fed_through_a_pipe_is_worked(tmp_path):
+    """CON013 on real skills: test-verifier shows ``git diff --name-only HEAD | scripts/detect-tiers.sh``."""
+    body = "The `scripts/tiers.sh` script maps them:\n\n```bash\ngit diff --name-only HEAD | scripts/tiers.sh\n```\n"
+    root = skill(tmp_path, "piped", body, {"scripts/tiers.sh": SH_TIERS}, mode=0o755)
+    assert findings(root, "CON013") == []
+    root = skill(tmp_path, "barecite", "The `scripts/tiers.sh` script maps them.\n", {"scripts/tiers.sh": SH_TIERS},
+                 mode=0o755)
+    assert findings(root, "CON013") == [("SKILL.md", "CON013")]

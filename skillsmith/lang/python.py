@@ -293,6 +293,11 @@ def _collect_constants(node: ast.AST, into: dict[str, int], prefix: str) -> None
                 into.setdefault(prefix + t.id, value.value)
 
 
+def is_main_guard(test: ast.expr) -> bool:
+    """Whether *test* is ``__name__ == "__main__"``."""
+    return _is_main_guard(test)
+
+
 def _is_main_guard(test: ast.expr) -> bool:
     return (
         isinstance(test, ast.Compare)

@@ -29,6 +29,11 @@ _PATH = re.compile(rf"(?<![\w.@/$-])((?:{_SKILL_VAR}|\./)?(?:scripts|references|
 #: ``$SKILL_DIR/../NAME/scripts/x.sh``, ``skills/group/NAME/scripts/x.py``, from the folder above the skill
 #: ``NAME/scripts/x`` (NAME is checked by the caller)
 _OWNED_PATH = re.compile(r"(?:/|(?<![\w.@/$-]))([\w.-]+)/((?:scripts|references|assets)/[\w.@+%/-]*[\w@+%/-])")
+#: a path through a variable named after the skill: ``$SKILL_EVALUATOR_DIR/scripts/x.py`` in skill-evaluator
+_NAMED_VAR_PATH = re.compile(r"\$\{?([A-Z][A-Z0-9_]{0,60})\}?/((?:scripts|references|assets)/[\w.@+%/-]*[\w@+%/-])")
+#: a path through a placeholder for the skill's folder: ``/abs/path/to/scripts/x.py``, ``/path/to/skill/scripts/x.py``
+_PLACEHOLDER_PATH = re.compile(r"(?<![\w.@/$-])(?:/abs(?:olute)?)?/path/to/(?:([\w<>{}.-]{1,80})/)?"
+                               r"((?:scripts|references|assets)/[\w.@+%/-]*[\w@+%/-])")
 _TOKEN_START = re.compile(r"[\s`'\"(\[<=]")
 #: a Markdown file named in prose, or handed over as Claude Code's ``@prompts/orchestrator.md`` (not ``me@x.md``)
 _MENTION = re.compile(r"(?<![\w./$@-])@?((?:\./)?[\w-][\w./-]*\.md)\b(?![\w/(-])")
@@ -188,6 +193,15 @@ def extract(lines: list[str], first_line: int, owner: str | None = None) -> list
                     and _names_launcher(text[:start - 1]):
                 start, end = start - 1, end + 1  # bash "${CLAUDE_PLUGIN_ROOT}/skills/NAME/scripts/x.sh" arg
             found.append(Citation(m.group(2), raw, lineno, start + 1, "installed", text, end))
+        for m in _placeholder_paths(text, owner) if has_path and owner else ():
+            if not (_within(path_starts, path_ends, m.start()) or _within(link_starts, link_ends, m.start())):
+                start, end = m.start(), m.end()
+                at = bisect.bisect_right(path_starts, start)  # kept in order for _within
+                path_starts.insert(at, start)
+                path_ends.insert(at, end)
+                if start and text[start - 1] in "\"'" and text[end:end + 1] == text[start - 1]:
+                    start, end = start - 1, end + 1  # python3 "$SKILL_EVALUATOR_DIR/scripts/x.py" plan.json
+                found.append(Citation(m.group(2), m.group(), lineno, start + 1, "path", text, end))
         if ".md" in text:
             for m in _MENTION.finditer(text):
                 at = m.start()
@@ -202,6 +216,23 @@ def extract(lines: list[str], first_line: int, owner: str | None = None) -> list
 #: a fence line; indented as deep as the list item it belongs to (a fence under ``   - step:`` is
 #: still a fence, though CommonMark's 0-3 spaces hold only outside lists)
 _FENCE_RUN = re.compile(r"^\s*(`{3,}|~{3,})\s*([^\s`]*)")
+
+
+def _placeholder_paths(text: str, owner: str) -> list[re.Match]:
+    """The paths in *text* that name a file of the skill *owner* through a stand-in for its folder: a
+    variable named after it (``$SKILL_EVALUATOR_DIR/scripts/x.py`` in skill-evaluator), or a placeholder
+    (``/abs/path/to/scripts/x.py``, ``/path/to/skill/scripts/x.py``; not ``/path/to/project/scripts/x.sh``,
+    nor ``/path/to/claude-skills/scripts/x.py``, a folder of skills).
+    Group 2 of each match is the path inside the skill."""
+    found = []
+    if "$" in text:
+        own = re.sub(r"\W", "_", owner).upper()
+        found += [m for m in _NAMED_VAR_PATH.finditer(text)
+                  if m.group(1) in (f"{own}_{end}" for end in ("DIR", "ROOT", "PATH", "HOME"))]
+    if "/path/to/" in text:
+        found += [m for m in _PLACEHOLDER_PATH.finditer(text)
+                  if m.group(1) is None or m.group(1) == owner or re.search(r"skill(?!s)", m.group(1), re.I)]
+    return sorted(found, key=lambda m: m.start())
 
 
 def fence_info(lines: list[str]) -> dict[int, str]:

@@ -209,11 +209,21 @@ class Skill(BashSyntaxMixin):
         doc = self.doc
         found: dict[str, SourceFile] = {}
         for c in doc.citations if doc is not None else ():
-            rel = self.resolve_case(c.target)
+            rel = self.resolve_case(c.target) or self._own_from_above(c.target)
             f = self.files.get(rel) if rel else None
             if f is not None and rel != "SKILL.md" and rel not in found and f.suffix in (".md", ".markdown") and f.text is not None:
                 found[rel] = f
         return list(found.values())
+
+    def _own_from_above(self, target: str) -> str | None:
+        """The skill's own file that *target* names from a folder above the skill, through the skill's
+        folder name (``skills/brainstorming/visual-companion.md`` in brainstorming's SKILL.md), or None."""
+        lead = self.root.name + "/"
+        at = target.rfind(lead)
+        if at < 0 or at and target[at - 1] != "/" or target.startswith(("/", "../", "~")):
+            return None
+        rel = target[at + len(lead):]
+        return rel if rel in self.files else None
 
     def resolve_case(self, rel: str) -> str | None:
         """*rel* itself when it exists, else the one file whose path matches it ignoring case."""
@@ -327,6 +337,16 @@ def _commands_of(rel: str, cited) -> list[str]:
     return found
 
 
+#: a comment that marks a ``__main__`` block as a module's self-test or demo, not its command line
+_DEMO_COMMENT = re.compile(r"\s*#\s*(?:(?:quick|simple|basic|self|smoke|example|sample)[- ]?)?(?:tests?|testing|examples?|demo|demonstration)\b"
+                           r"(?:\s+[\w-]+){0,3}\s*:?\s*$", re.IGNORECASE)
+
+
+def _is_main_if(node: ast.stmt) -> bool:
+    """Whether *node* is the module's ``if __name__ == "__main__":`` block."""
+    return isinstance(node, ast.If) and python.is_main_guard(node.test)
+
+
 def script_language(f: SourceFile) -> str | None:
     """``python`` or ``shell`` for files the script contract covers, else None."""
     lang = SCRIPT_SUFFIXES.get(f.suffix)
@@ -400,8 +420,10 @@ class Script:
         templates (``x.tmpl``, ``hitl-loop.template.sh``), Python modules
         a sibling script, the code of SKILL.md or of the Markdown it links, or the module's own
         docstring imports (unless SKILL.md shows them run, or a ``__main__`` guard that reads
-        arguments makes them a command too; with a shebang, for a module a sibling imports), shell files a sibling sources, and files with no
-        entry point (only definitions).
+        arguments makes them a command too; with a shebang, for a module a sibling imports; not one a comment
+        marks as the module's demo, ``# Example usage``), modules whose ``__main__`` is marked as their self-test
+        (``# Test validation``) and reads no arguments, unless SKILL.md shows them run, shell files a sibling
+        sources, and files with no entry point (only definitions).
         """
         parts = PurePosixPath(self.rel).parts
         folders = {p.lower() for p in parts[:-1]}
@@ -444,11 +466,17 @@ class Script:
         # a __main__ that reads arguments makes an imported module a command too (one a sibling
         # imports: with a shebang); one that reads none is its self-test or demo ("# Quick test",
         # "CLI entry point for testing")
-        command = facts.has_main_guard and (facts.reads_argv or facts.uses_argparse)
+        reads_arguments = facts.reads_argv or facts.uses_argparse
+        command = facts.has_main_guard and reads_arguments
         if self.imported_by_sibling and not self.invoked and not (command and self.file.shebang is not None):
             return "library"
-        if (self.imported_by_skill_md or self.says_it_is_imported) and not self.invoked and not command:
+        # for a module the skill's Markdown imports, a __main__ marked as its demo ("# Example usage") is
+        # no command either, even where it reads arguments (job-analyzer's cv_matcher.py)
+        demo = facts.has_main_guard and self._main_is_demo(module)
+        if (self.imported_by_skill_md or self.says_it_is_imported) and not self.invoked and not (command and not demo):
             return "library"
+        if demo and not reads_arguments and not self.invoked:
+            return "library"  # a __main__ self-test ("# Test validation") that takes nothing, and no one is told to run
         entry_point = facts.has_main_guard or not python.only_definitions(module)
         if not entry_point:
             return "library"
@@ -457,6 +485,19 @@ class Script:
         if not self.invoked and any(isinstance(n, ast.ImportFrom) and n.level for n in module.body):
             return "library"  # `from . import _engine`: run as a file it fails; `python -m pkg.cli` runs it
         return "entry"
+
+    def _main_is_demo(self, module: ast.Module) -> bool:
+        """Whether the module's ``__main__`` block is marked as its self-test or demo: a comment right above
+        it, or its first line, says so (``# Example usage``, ``# Test validation``, ``# Quick test``, ``# Demo``),
+        and its docstring does not show it run by its file name."""
+        lines = self.file.lines
+        guard = next((n for n in module.body if _is_main_if(n)), None)
+        if guard is None or not guard.body or PurePosixPath(self.rel).name in (ast.get_docstring(module) or ""):
+            return False  # "Usage: python notebook_management.py": its docstring shows it run
+        at = guard.lineno - 1  # the guard's line, 0-based
+        above = next((lines[i] for i in range(at - 1, max(-1, at - 3), -1) if i < len(lines) and lines[i].strip()), "")
+        opening = lines[at + 1] if at + 1 < len(lines) else ""  # a comment before its first statement
+        return any(_DEMO_COMMENT.match(ln) for ln in (above, opening) if ln)
 
     def _tests_a_sibling(self, name: str) -> bool:
         """Whether ``test_streaming_mock.py`` tests a script beside it whose name its own name holds

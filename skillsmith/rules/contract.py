@@ -57,6 +57,10 @@ def shebang_missing(script):
     """
     ## What it does
     Flags entry scripts (not sourced libraries) whose first line is not a `#!` shebang.
+    A module is no entry script when the skill's Markdown imports it and its `__main__` is
+    marked as a demo (`from cv_matcher import load_user_cvs` in `references/analysis-workflow.md`,
+    `# Example usage` above the guard), or when its `__main__` is a self-test that reads no
+    arguments (`# Test validation`) and the skill never shows it run.
 
     ## Why is this bad?
     Without a shebang the script cannot be run as `./script`; the agent has to guess the
@@ -142,7 +146,10 @@ def not_executable(script):
     it, or never names it (a worker another script starts with its interpreter). A script with no shebang is CON001's finding (its
     fix sets the bit too). Where SKILL.md and its Markdown show no call, the skill's `.prompt`
     and `.txt` files count (`prompts/tasks/reflow.prompt` handing a subagent
-    `python3 {skill_dir}/scripts/reflow_sentences.py <file>`).
+    `python3 {skill_dir}/scripts/reflow_sentences.py <file>`). A bare path with no arguments
+    beside worked calls that name the interpreter points to them ("Run `scripts/diagnose.py`
+    first" above `python3 scripts/diagnose.py doc.md`); a path stored in a variable that is run
+    as `bash $MK al 2026-07`, and a path given to `python3 -m py_compile`, name the interpreter too.
 
     ## Why is this bad?
     The agent runs `scripts/x.sh args` and gets "permission denied", then burns a turn
@@ -184,8 +191,30 @@ _EVERY_SCRIPT = re.compile(r"\b(?:bash|sh|python[23]?|uv\s+run)\s+(?:\S*/)?scrip
 
 #: the text right before a path its interpreter runs (``xargs -0 python3 "${CLAUDE_SKILL_DIR}/``), or that a
 #: test only looks at (``[ -f "${CLAUDE_SKILL_DIR}/``)
-_AFTER_INTERPRETER = re.compile(r"(?:(?<![\w-])(?:bash|sh|zsh|dash|python[23]?(?:\.\d+)?|pypy3?)|(?<![\w-])-[efrsx])\s+"
-                                r"[\"']?(?:\$\{?[A-Za-z_]\w*\}?/)?$")
+_AFTER_INTERPRETER = re.compile(r"(?:(?<![\w-])(?:bash|sh|zsh|dash|python[23]?(?:\.\d+)?(?:\s+-m\s+[\w.]+)?|pypy3?)"
+                                r"|(?<![\w-])-[efrsx])\s+[\"']?(?:\$\{?[A-Za-z_]\w*\}?/)?$")
+
+#: ``MK=/config/.claude/skills/NAME/scripts/mk.sh``: the path stored in a shell variable, right before the citation
+_STORED_IN = re.compile(r"(?:^|[\s;(])(?:export\s+)?([A-Za-z_]\w{0,40})=[\"']?$")
+
+
+def _stored_for_interpreter(f, c) -> bool:
+    """Whether the citation *c* in file *f* only stores the path in a shell variable (``MK=.../scripts/mk.sh``)
+    that every command of the file starting with it runs through an interpreter (``bash $MK al 2026-07``)."""
+    m = _STORED_IN.search(c.text[:max(0, c.column - 1)])
+    if m is None:
+        return False
+    use = re.compile(rf"[\"']?\$(?:\{{{m.group(1)}\}}|{m.group(1)}\b)")
+    runs = []
+    for text in f.lines:
+        for u in use.finditer(text) if "$" in text else ():
+            before = text[:u.start()]
+            command = re.split(r"&&|\|\||;|\||`|\$\(", before)[-1].strip()
+            if not re.sub(r"^\$\s*", "", command):
+                runs.append(False)  # `$MK al`: run through its path
+            elif _AFTER_INTERPRETER.search(before):
+                runs.append(True)
+    return bool(runs) and all(runs)
 
 
 def _runs_every_script(script) -> bool:
@@ -205,7 +234,10 @@ def run_by_path(script) -> bool:
     it is named; one the skill names only by its file name, imports, links to, or never names
     (a worker a sibling starts with ``sys.executable``) gives no evidence that the bit is used.
     """
-    calls = script.invocations
+    calls = list(script.invocations)
+    if any(_INTERPRETED.match(c) and len(c.split()) > 2 for c in calls):
+        # "Run `scripts/diagnose.py` first" beside `python3 scripts/diagnose.py doc.md`: a pointer to the worked call
+        calls = [c for c in calls if c.strip() not in (script.rel, "./" + script.rel)]
     if not calls and script.skill is not None and script.skill.doc is not None:
         calls = calls_by_name(script.skill.doc.file.lines, PurePosixPath(script.rel).name) \
             or script.skill.calls_through(script.rel)  # a runner run by its interpreter runs it with its own
@@ -216,7 +248,7 @@ def run_by_path(script) -> bool:
     if not calls:  # cited by its path (`scripts/x.sh`), or outside a skill: run as it is named
         found = _citations_of(script)
         return found is None or any(c.kind != "link" and not _AFTER_INTERPRETER.search(c.text[:max(0, c.column - 1)])
-                                    for _, c in found)
+                                    and not _stored_for_interpreter(f, c) for f, c in found)
     return any(not _INTERPRETED.match(call) and "/" in call.split(maxsplit=1)[0]
                for call in (c.split("| ")[-1] for c in calls) if call.strip())
 
@@ -816,7 +848,11 @@ def script_not_cited(script):
     A helper that a script the skill names runs itself (`"$DIR/gh-readonly.sh"` in the cited
     `activate.sh`), or that a module of the skill runs by its file name (`run_client("boj_client.py")`
     in a module the cited `pack.py` imports), is reached through that script and needs no
-    citation of its own. Nor does a script SKILL.md's frontmatter `hooks` run (`command: "bash
+    citation of its own; so is one that JavaScript or TypeScript of the skill starts, which SKILL.md
+    or a script it names runs (`path.join(__dirname, 'delivery-safe-fs.py')` in the
+    `delivery-transaction.js` that the cited `teaching-design-package.sh` runs with `node`), and one
+    that a dispatcher the skill names runs as its command (`scripts/ios` runs `"${HERE}/${cmd}.sh"`,
+    and SKILL.md lists `swipe X1 Y1 X2 Y2` for `swipe.sh`). Nor does a script SKILL.md's frontmatter `hooks` run (`command: "bash
     .claude/skills/NAME/scripts/stop-hook.sh"`): the host runs it, not the agent.
 
     ## Severity
@@ -840,7 +876,45 @@ def run_by_cited_sibling(script) -> bool:
     shown = skill.doc.file.text or "" if skill.doc is not None else ""
     return any(other is not script and other.file.text is not None and word.search(other.file.text)
                and (PurePosixPath(other.rel).name in shown or named_by_skill(other) or other.role == "library")
-               for other in skill.scripts)
+               for other in skill.scripts) \
+        or any(word.search(f.text) for f in _reached_code(skill, shown)) \
+        or any(other is not script and _dispatches_to(other, script, shown) for other in skill.scripts)
+
+
+#: a path made of a command's name and a suffix: ``exec "${HERE}/${cmd}.sh" "$@"``
+_DISPATCH = re.compile(r"/\$\{?[A-Za-z_]\w{0,30}\}?(\.(?:sh|bash|py))\b")
+
+
+def _dispatches_to(other, script, shown: str) -> bool:
+    """Whether *other*, a dispatcher the skill names in its folder, runs *script* as one of its commands:
+    it runs ``"$HERE/${cmd}.sh"``, and it or SKILL.md names the command (``swipe X1 Y1 X2 Y2`` for swipe.sh)."""
+    path, here = PurePosixPath(script.rel), PurePosixPath(other.rel)
+    text = other.file.text
+    if text is None or path.parent != here.parent or "$" not in text \
+            or not any(m.group(1) == path.suffix for m in _DISPATCH.finditer(text)):
+        return False
+    stem = re.compile(rf"(?<![\w.-]){re.escape(path.stem)}(?![\w.-])")
+    return bool(stem.search(text) or stem.search(shown)) and (here.name in shown or named_by_skill(other))
+
+
+#: code in other languages under scripts/ that may start the skill's scripts (``path.join(__dirname, 'x.py')``)
+OTHER_CODE = (".js", ".mjs", ".cjs", ".ts", ".mts")
+
+
+def _reached_code(skill, shown: str) -> list:
+    """The skill's JavaScript and TypeScript files under scripts/ that SKILL.md names, or that a script
+    the skill names names in its code (``node "${SCRIPT_DIR}/delivery-transaction.js" publish``)."""
+    found = []
+    for f in skill.files.values():
+        if not f.rel.startswith("scripts/") or f.suffix not in OTHER_CODE or f.too_large or f.text is None:
+            continue
+        name = PurePosixPath(f.rel).name
+        word = re.compile(rf"(?<![\w.-]){re.escape(name)}(?![\w-])")
+        if name in shown or skill.cited(f.rel) or any(
+                other.file.text is not None and word.search(other.file.text) and named_by_skill(other)
+                for other in skill.scripts):
+            found.append(f)
+    return found
 
 
 def named_by_skill(script) -> bool:
@@ -904,7 +978,13 @@ def script_cited_bare(script):
     Flags scripts that `SKILL.md` mentions only as a bare path, never followed by at least
     one argument, nor shown run by its file name (`python3 sketch_ops.py dups <file>` after
     "All via `scripts/sketch_ops.py`") or through a shell variable that holds its path
-    (`SCRIPT="$SKILL_DIR/scripts/x.py"`, then `python3 "$SCRIPT" --all`).
+    (`SCRIPT="$SKILL_DIR/scripts/x.py"`, then `python3 "$SCRIPT" --all`). A path through a
+    variable named after the skill (`python3 "$SKILL_EVALUATOR_DIR/scripts/compare_cycles.py"
+    comparison-plan.json` in skill-evaluator) or through a placeholder for its folder (`python
+    /abs/path/to/scripts/ppt_keycolor_changer.py discover --input x.pptx`) is a worked call; a bare
+    call is whole when one of the header's Usage lines shows it so (`bash
+    scripts/akeneo-magento2/fetch_docs.sh   # pin to $CONNECTOR_TAG`), and a call fed its input
+    through a pipe is worked (`git diff --name-only HEAD | scripts/detect-tiers.sh`).
 
     ## Why is this bad?
     A bare path leaves the agent to work out the arguments, usually by running `--help` or
@@ -928,8 +1008,9 @@ def script_cited_bare(script):
     if not found:
         return
     if any(_ARG.match(c.text, c.end) for _f, c in found) or any(
-            _ARG.match(command.partition(script.rel)[2].lstrip("\"'")) for command in script.invocations):
-        return  # an argument after the path, or on the next line of the command ("$HOME/.../x.sh" \ --slug t)
+            _ARG.match(command.partition(script.rel)[2].lstrip("\"'")) or "| " in command.partition(script.rel)[0]
+            for command in script.invocations):
+        return  # an argument after the path, or on the next line of the command ("$HOME/.../x.sh" \ --slug t), or its input piped in
     if takes_nothing(script):
         return  # a script that reads no arguments is fully shown by its bare path
     if run_under_link_name(script):
@@ -993,9 +1074,19 @@ def takes_nothing(script) -> bool:
     if ev is None or ev.unparsed or ev.needs_arguments:
         return False
     usage = script.header.fields.get("Usage") if script.header is not None else None
+    name = PurePosixPath(script.rel).name
+    calls = [ln for ln in (usage.value_line, *usage.items) if name in ln and "|" not in ln.partition(name)[0]] \
+        if usage is not None else []  # not `git diff | detect-tiers.sh`: that call reads stdin
+    if calls:  # `bash scripts/x/fetch_docs.sh   # pin to $CONNECTOR_TAG`: one usage line shows the bare call
+        return any(not _REQUIRED_WORD.search(re.sub(r"\[[^\]]*\]", "", re.sub(r"\s#\s.*$", "", ln).partition(name)[2]))
+                   for ln in calls)
     words = (usage.value if usage is not None else "").split(None, 1)
     shown = re.sub(r"\[[^\]]*\]", "", words[1] if len(words) > 1 else "")  # what is left outside [optional] parts
-    return not re.search(r"<[^>]+>|(?<![\w-])[A-Z][A-Z0-9_]{1,}(?![\w-])", shown)  # no required FILE or <file>
+    return not _REQUIRED_WORD.search(shown)  # no required FILE or <file>
+
+
+#: a required word in a usage line: ``FILE``, ``<file>``
+_REQUIRED_WORD = re.compile(r"<[^>]+>|(?<![\w-])[A-Z][A-Z0-9_]{1,}(?![\w-])")
 
 
 @rule("CON014", "exit-code-literal", summary="A literal non-zero exit code instead of a named constant.", seed="000 §5", scope="script", fix="safe", severity="info", opt_in=True)
