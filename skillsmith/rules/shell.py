@@ -156,7 +156,7 @@ def unknown_flag_exit_missing(script):
     that refuses them with another code (`exit 1`) is reported as such, at that branch. Not
     flagged: a script that reads none of its arguments (a hook that reads its event from the
     environment) or only hands them all on (`exec python3 "$DIR/scnet.py" "$@"`: the program
-    it runs refuses what it does not know).
+    it runs refuses what it does not know), unless the skill calls it with an option.
 
     ## Why is this bad?
     Agents fabricate plausible flags. A script that silently ignores `--dry-run` it does not
@@ -200,6 +200,7 @@ def unknown_flag_exit_missing(script):
 
 
 _ALL_ARGUMENTS = re.compile(r'^"?\$\{?@\}?"?$')
+_OPTION_AFTER = re.compile(r"(?<!\S)--?[A-Za-z]")
 
 
 def takes_no_options(script) -> bool:
@@ -208,6 +209,8 @@ def takes_no_options(script) -> bool:
     ev = script.sh_evidence
     if ev is None or ev.unparsed:
         return False
+    if any(_OPTION_AFTER.search(command.partition(script.rel)[2]) for command in script.invocations):
+        return False  # the skill calls it with options (`scripts/fetch.sh --help`) that it would ignore
     data = script.file.data
     for node in ev.argument_reads:
         parent = node.parent
