@@ -227,3 +227,74 @@ def test_a_folder_of_many_scripts_is_fixed_in_units_and_each_file_parsed_once_pe
         assert seen["compiled"][rel] == [1, 1], f"{rel}: ast parses of the original and of the fixed text"
         assert seen["cst_parsed"][rel] == 1, f"{rel}: libcst parses"
     assert seen["codegen"] <= 1.25 * seen["codegen_floor"], (seen["codegen"], seen["codegen_floor"])
+
+
+def test_the_check_after_the_fix_reruns_file_rules_only_on_the_written_files(tmp_path, monkeypatch):
+    """The check after writing reruns the file-scope rules on the files the fix wrote only, and keeps
+    what it knows of SKILL.md (parsed once); its findings are those of a fresh check of the fixed skill."""
+    from skillsmith import api
+    from skillsmith.model import frontmatter
+    from skillsmith.rules import registry
+
+    skill = tmp_path / "demo"
+    make_skill(skill)
+    monkeypatch.setenv("SKILLSMITH_CACHE_DIR", str(tmp_path / "cache"))
+    registry.load_rules()
+    checked = collections.Counter()  # rel -> file-scope rule runs on it
+    parsed = collections.Counter()  # SKILL.md frontmatter parses
+    real_parse = frontmatter.parse
+
+    def counting_parse(text, *args, **kwargs):
+        parsed[text] += 1
+        return real_parse(text, *args, **kwargs)
+
+    def counting(check):
+        def counted(subject):
+            checked[subject[1].rel] += 1
+            return check(subject)
+        return counted
+
+    monkeypatch.setattr(frontmatter, "parse", counting_parse)
+    file_rules = [(r, r.check) for r in registry.all_rules() if r.scope == "file"]
+    for r, check in file_rules:
+        object.__setattr__(r, "check", counting(check))  # rules are frozen dataclasses
+    try:
+        result = api.fix([skill])
+    finally:
+        for r, check in file_rules:
+            object.__setattr__(r, "check", check)
+
+    written = {f.file.path.relative_to(skill).as_posix() for f in result.changed}
+    assert written == {"scripts/words.py", "scripts/lines.py", "scripts/chars.py", "scripts/tidy.sh", "scripts/list.sh"}
+    once = checked["SKILL.md"]  # SKILL.md is not written: checked by the check before the fix only
+    assert once > 0
+    for rel in {p.relative_to(skill).as_posix() for p in skill.rglob("*") if p.is_file()}:
+        assert checked[rel] == (2 if rel in written else 1) * once, rel
+    assert list(parsed.values()) == [1], "SKILL.md parsed once, for the check before the fix"
+    monkeypatch.setenv("SKILLSMITH_CACHE_DIR", str(tmp_path / "fresh-cache"))
+    assert result.remaining == api.check([skill])
+
+
+def test_a_revised_skill_keeps_what_skill_md_says_while_it_and_the_markdown_it_cites_are_the_same(tmp_path):
+    from skillsmith.model.skill import Skill
+    from skillsmith.model.sourcefile import SourceFile
+
+    def file(rel, text):
+        return SourceFile.from_bytes(tmp_path / rel, rel, text.encode())
+
+    files = {f.rel: f for f in (
+        file("SKILL.md", "---\nname: demo\ndescription: Demo.\n---\nSee [notes](references/notes.md).\n"),
+        file("references/notes.md", "Run `python scripts/a.py --json x`.\n"),
+        file("scripts/a.py", "print(1)\n"),
+    )}
+    skill = Skill(tmp_path, files)
+    assert [s.invocations for s in skill.scripts] == [("python scripts/a.py --json x",)]
+
+    new_script = skill.revised({**files, "scripts/a.py": file("scripts/a.py", "print(2)\n")})
+    assert new_script.doc is skill.doc and new_script.linked_citations is skill.linked_citations
+    assert new_script.scripts[0].invocations is skill.scripts[0].invocations
+
+    notes = file("references/notes.md", "Run `python scripts/a.py --json y`.\n")
+    new_notes = skill.revised({**files, "references/notes.md": notes})
+    assert new_notes.doc is not skill.doc
+    assert [s.invocations for s in new_notes.scripts] == [("python scripts/a.py --json y",)]

@@ -438,10 +438,17 @@ def fix_batch(units: list, check_options, options: FixOptions) -> list[UnitFix]:
 
 
 def fix_unit(prepared, check_options, options: FixOptions) -> UnitFix:
-    """Check one prepared unit (or take its cached result), fix its fixable findings, check it again."""
+    """Check one prepared unit (or take its cached result), fix its fixable findings, check it again.
+
+    The check again reruns the file-scope rules only on the files the fix wrote: the others
+    are the same objects, whose hits the first check kept (``Prepared.file_hits``).
+    """
     from skillsmith.rules import engine
 
-    before = prepared.result if prepared.result is not None else engine.evaluate_unit(prepared, check_options)
+    before = prepared.result
+    if before is None:
+        prepared.file_hits = {}
+        before = engine.evaluate_unit(prepared, check_options)
     if options.write and options.started:
         from skillsmith.fix.atomic import remove_stale_temps
 
@@ -477,8 +484,8 @@ def fix_unit(prepared, check_options, options: FixOptions) -> UnitFix:
     written = {str(r.file.path): r for r in results if r.written}
     after = before
     if written:
-        again = engine.resolve(engine.Prepared(
-            prepared.unit, with_fixes(model, written), "", [], None, None, None, prepared.use_cache), check_options)
+        again = engine.resolve(engine.Prepared(prepared.unit, with_fixes(model, written), "", [], None, None, None,
+                                               prepared.use_cache, prepared.file_hits), check_options)
         after = engine.evaluate_unit(again, check_options)
         engine.release(again)
     for r in files:  # what goes back to the parent: the bytes a diff needs, not the parses
@@ -488,7 +495,11 @@ def fix_unit(prepared, check_options, options: FixOptions) -> UnitFix:
 
 
 def with_fixes(model, written: dict[str, FileFix]):
-    """A copy of the unit *model* whose fixed files hold their new bytes and mode (nothing is read)."""
+    """A copy of the unit *model* whose fixed files hold their new bytes and mode (nothing is read).
+
+    The files no fix wrote are the same objects, with their parses; what the unit knows of
+    them alone is kept (``Skill.revised``).
+    """
     files = {}
     for rel, f in model.files.items():
         fix = written.get(str(f.path))
@@ -502,7 +513,7 @@ def with_fixes(model, written: dict[str, FileFix]):
             new = SourceFile.from_bytes(f.path, rel, data, mode)
         new.mode = mode
         files[rel] = new
-    return model.with_files(files)
+    return model.revised(files)
 
 
 def write(result: FileFix, root: Path) -> None:

@@ -102,6 +102,10 @@ class SkillDoc:
     citations: list[citations.Citation]
 
 
+#: what a ``Script`` knows from ``SKILL.md`` and the Markdown it cites alone (its path and language
+#: besides), not from its own text: :meth:`Skill.revised` keeps them
+TOLD_FACTS = ("invocations", "imported_by_skill_md")
+
 #: files past the read limit whose names a unit keeps (the rest are counted)
 MAX_UNREAD_LISTED = 50_000
 
@@ -152,6 +156,36 @@ class Skill(BashSyntaxMixin):
     def with_files(self, files: dict[str, SourceFile]) -> "Skill":
         """The same skill holding *files* instead (parses and other derived facts start afresh)."""
         return Skill(self.root, files, self.symlinks, self.dirs, self.target, self.unread, self.nested)
+
+    def revised(self, files: dict[str, SourceFile]) -> "Skill":
+        """:meth:`with_files` for new versions of some of the same files, keeping what ``SKILL.md``
+        says when neither it nor a Markdown file it cites is among them: its parse, its
+        citations and, for each script still of the same language, the facts read from them
+        (:data:`TOLD_FACTS`). A fix rewrites scripts; what SKILL.md shows of them is the same text."""
+        new = self.with_files(files)
+        if not self._docs_kept(files):
+            return new
+        for name in ("doc", "linked_docs", "linked_citations"):
+            if name in self.__dict__:
+                new.__dict__[name] = self.__dict__[name]
+        told = {s.rel: s for s in self.__dict__.get("scripts", ())}
+        for script in new.scripts:
+            old = told.get(script.rel)
+            if old is not None and old.language == script.language:
+                script.__dict__.update((n, old.__dict__[n]) for n in TOLD_FACTS if n in old.__dict__)
+        return new
+
+    def _docs_kept(self, files: dict[str, SourceFile]) -> bool:
+        """Whether *files* (the same paths) hold this skill's ``SKILL.md`` and every Markdown file it
+        cites as the same objects: all that its parse and :attr:`linked_citations` read."""
+        if files.keys() != self.files.keys() or files.get("SKILL.md") is not self.skill_md:
+            return False
+        doc = self.doc
+        for c in doc.citations if doc is not None else ():
+            rel = self.resolve_case(c.target)
+            if rel and self.files[rel].suffix in (".md", ".markdown") and files[rel] is not self.files[rel]:
+                return False
+        return True
 
     @property
     def skill_md(self) -> SourceFile | None:
@@ -307,6 +341,10 @@ class Loose(BashSyntaxMixin):
     def with_files(self, files: dict[str, SourceFile]) -> "Loose":
         """The same scripts holding *files* instead (parses start afresh)."""
         return Loose(self.root, files, self.target, self.unread)
+
+    def revised(self, files: dict[str, SourceFile]) -> "Loose":
+        """:meth:`with_files`: loose scripts have no ``SKILL.md`` whose facts could be kept."""
+        return self.with_files(files)
 
     @cached_property
     def scripts(self) -> list["Script"]:

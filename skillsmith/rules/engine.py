@@ -473,6 +473,7 @@ def check_batch(units: list[Unit], options: Options) -> list[dict]:
 def release(prepared: Prepared) -> None:
     """Free a unit's model once its rules have run (see ``Skill.release``): memory stays bounded by a batch."""
     model, prepared.model = prepared.model, None
+    prepared.file_hits = None
     if hasattr(model, "release"):
         model.release()
 
@@ -530,6 +531,10 @@ class Prepared:
     result: dict | None
     stat_key: str | None = None
     use_cache: bool = False
+    #: when a dict, (rule ID, rel) -> (file, hits) of the file-scope rules, filled by :func:`evaluate_unit`,
+    #: which reuses an entry while the unit holds that same file object: a file-scope check reads its
+    #: file alone (``fix`` shares one between its checks before and after writing)
+    file_hits: dict | None = None
 
 
 def prepare_unit(unit: Unit, options: Options) -> Prepared:
@@ -645,10 +650,13 @@ def evaluate_unit(prepared: Prepared, options: Options) -> dict:
     errors = 0
     undecided = False  # a check that could run another time did not: the result is not cached
 
-    def run(rule: registry.Rule, subject) -> None:
+    def run(rule: registry.Rule, subject) -> list[Hit] | None:
+        """Run *rule* on *subject*, adding its hits; they are returned, or None when the rule could not finish."""
         nonlocal errors, undecided
+        found = []
         try:
             for hit in rule.check(subject) or ():
+                found.append(hit)
                 hits.append((rule, hit))
         except registry.RuleUnavailable as why:
             undecided = undecided or why.transient
@@ -660,8 +668,12 @@ def evaluate_unit(prepared: Prepared, options: Options) -> dict:
             notes.append(f"internal error in rule {rule.id} on {where}: {type(exc).__name__}: {exc}")
             if os.environ.get("SKILLSMITH_DEBUG"):
                 notes.append(traceback.format_exc())
+        else:
+            return found
+        return None
 
     files = model.files
+    file_hits = prepared.file_hits
     for rule in rules:
         if rule.scope == "skill" and unit.kind == "skill":
             run(rule, model)
@@ -669,6 +681,15 @@ def evaluate_unit(prepared: Prepared, options: Options) -> dict:
             run(rule, model)
         elif rule.scope == "project" and unit.kind == "project":
             run(rule, model)
+        elif rule.scope == "file" and file_hits is not None:
+            for f in files.values():
+                known = file_hits.get((rule.id, f.rel))
+                if known is not None and known[0] is f:
+                    hits.extend((rule, hit) for hit in known[1])
+                    continue
+                found = run(rule, (model, f))
+                if found is not None:
+                    file_hits[(rule.id, f.rel)] = (f, found)
         elif rule.scope == "file":
             for f in files.values():
                 run(rule, (model, f))
