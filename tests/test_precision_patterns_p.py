@@ -199,3 +199,32 @@ def test_another_skills_folder_a_binary_icon_a_commented_installer_and_a_loaded_
     assert lines_of(root, "FIL002") == [("scripts/app/big.sh", 1)]
     assert lines_of(root, "SEC002") == [("scripts/gbrain.sh", 6)]
     assert lines_of(root, "RES001") == [("assets/orphan.txt", 1)]
+
+
+def test_a_parser_of_a_siblings_argumentparser_subclass_answers_help(tmp_path):
+    """CON009 on real skills (fresh set P): github_comment.py builds its parser as
+    ``github_api_core.TerminalArgumentParser(...)`` (``import github_api as github_api_core``), a
+    subclass of argparse.ArgumentParser that github_api.py beside it defines: -h/--help is inherited."""
+    core = ('#!/usr/bin/env python3\n"""Call the GitHub API."""\nimport argparse\n\n\n'
+            'class TerminalArgumentParser(argparse.ArgumentParser):\n    def error(self, message):\n'
+            '        raise SystemExit(2)\n\n\nclass Plain:\n    pass\n\n\nif __name__ == "__main__":\n'
+            '    TerminalArgumentParser().parse_args()\n')
+    comment = ('#!/usr/bin/env python3\n"""Post a comment."""\nimport github_api as github_api_core\n\n\n'
+               'def main():\n    parser = github_api_core.TerminalArgumentParser(description=__doc__)\n'
+               '    parser.parse_args()\n\n\nif __name__ == "__main__":\n    main()\n')
+    other = comment.replace("TerminalArgumentParser(description=__doc__)", "Plain()")
+    root = skill(tmp_path, "gh", "Run `python3 scripts/github_comment.py` or `python3 scripts/other.py`.",
+                 {"scripts/github_api.py": core, "scripts/github_comment.py": comment, "scripts/other.py": other})
+    assert lines_of(root, "CON009") == [("scripts/other.py", 1)]
+
+
+def test_activated_by_keywords_says_when(tmp_path):
+    """SPC017 on real skills: sub-api-designer's description ends 'Activated by keywords: "api design",
+    "openapi", ...', which says when the skill applies."""
+    md = ("---\nname: {name}\ndescription: >-\n  Designs the REST APIs of a service.\n  {when}\n---\n# API\n")
+    root = tmp_path / "a" / "api"
+    root.mkdir(parents=True)
+    (root / "SKILL.md").write_text(md.format(name="api", when='Activated by keywords: "api design", "openapi".'))
+    assert lines_of(root, "SPC017") == []
+    (root / "SKILL.md").write_text(md.format(name="api", when="Writes its OpenAPI files."))
+    assert lines_of(root, "SPC017") == [("SKILL.md", 3)]

@@ -557,7 +557,8 @@ def help_missing(script):
     A Python wrapper that calls the `main()` of a module beside it (`from check_ac_format import
     main`), where that function (or one of the module's functions it calls) builds the
     ArgumentParser, answers `--help` through it; so does a parser of the script's own
-    ArgumentParser subclass (`class ContractParser(argparse.ArgumentParser)`).
+    ArgumentParser subclass (`class ContractParser(argparse.ArgumentParser)`), or of a module
+    beside it (`github_api_core.TerminalArgumentParser(...)`).
 
     ## Fix safety
     Safe: for shell, adds a branch that prints the header block and exits 0, before other
@@ -574,7 +575,7 @@ def help_missing(script):
         if facts is None:
             return
         if _parsers_with_help(facts) or "--help" in facts.strings or "-h" in facts.strings or _help_of_sibling_main(script) \
-                or _subclassed_parser(script.py[0], facts):
+                or _subclassed_parser(script.py[0], facts) or _siblings_parser_class(script, facts):
             return
         ev = script.py_evidence
         if ev is not None and ev.other_parser and (ev.answers_help or "help" in facts.strings
@@ -605,13 +606,37 @@ def _subclassed_parser(module, facts) -> bool:
     """Whether the script makes a parser of its own ArgumentParser subclass (``class ContractParser(
     argparse.ArgumentParser)``, then ``ContractParser(description=__doc__)``): argparse's -h/--help is
     inherited, unless the call says ``add_help=False``."""
-    from skillsmith.lang.python import qualified
-
-    classes = {node.name for node in module.body if isinstance(node, ast.ClassDef)
-               and any(qualified(base, facts.aliases) == "argparse.ArgumentParser" for base in node.bases)}
+    classes = _parser_classes(module, facts.aliases)
     return bool(classes) and any(
         name in classes and not any(k.arg == "add_help" and getattr(k.value, "value", True) is False for k in call.keywords)
         for name, call in facts.calls)
+
+
+def _parser_classes(module, aliases) -> set[str]:
+    """The names of the ArgumentParser subclasses *module* defines at top level."""
+    from skillsmith.lang.python import qualified
+
+    return {node.name for node in module.body if isinstance(node, ast.ClassDef)
+            and any(qualified(base, aliases) == "argparse.ArgumentParser" for base in node.bases)}
+
+
+def _siblings_parser_class(script, facts) -> bool:
+    """Whether the script makes its parser of an ArgumentParser subclass a module beside it defines
+    (``import github_api as core`` ... ``core.TerminalArgumentParser(...)``): it inherits -h/--help."""
+    unit = script.unit or script.skill
+    made = {name.rpartition(".")[::2] for name, call in facts.calls if "." in name
+            and not any(k.arg == "add_help" and getattr(k.value, "value", True) is False for k in call.keywords)}
+    if unit is None or not made:
+        return False
+    folder = PurePosixPath(script.rel).parent
+    for other in unit.scripts:
+        path = PurePosixPath(other.rel)
+        if other is script or other.language != "python" or path.parent != folder or other.py_facts is None:
+            continue
+        names = {cls for module, cls in made if module == path.stem}
+        if names and names & _parser_classes(other.py[0], other.py_facts.aliases):
+            return True
+    return False
 
 
 def _parsers_with_help(facts) -> list:

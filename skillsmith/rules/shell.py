@@ -156,7 +156,7 @@ def unknown_flag_exit_missing(script):
     that refuses them with another code (`exit 1`) is reported as such, at that branch. Not
     flagged: a script that reads none of its arguments (a hook that reads its event from the
     environment) or only hands them all on (`exec python3 "$DIR/scnet.py" "$@"`: the program
-    it runs refuses what it does not know), unless the skill calls it with an option.
+    it runs refuses what it does not know); the first only while the skill calls it with no option.
 
     ## Why is this bad?
     Agents fabricate plausible flags. A script that silently ignores `--dry-run` it does not
@@ -209,8 +209,6 @@ def takes_no_options(script) -> bool:
     ev = script.sh_evidence
     if ev is None or ev.unparsed:
         return False
-    if any(_OPTION_AFTER.search(command.partition(script.rel)[2]) for command in script.invocations):
-        return False  # the skill calls it with options (`scripts/fetch.sh --help`) that it would ignore
     data = script.file.data
     for node in ev.argument_reads:
         parent = node.parent
@@ -218,7 +216,10 @@ def takes_no_options(script) -> bool:
             parent = parent.parent
         if not (_ALL_ARGUMENTS.match(shell.text(node, data)) and parent is not None and parent.type == "command"):
             return False
-    return True
+    # one that reads none is still asked for the branch when the skill calls it with an option it
+    # would ignore (`scripts/fetch.sh --help`)
+    return bool(ev.argument_reads) or not any(
+        _OPTION_AFTER.search(command.partition(script.rel)[2]) for command in script.invocations)
 
 
 #: shown once when ShellCheck is not installed

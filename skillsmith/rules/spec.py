@@ -590,7 +590,7 @@ _WHEN = re.compile(
     # "use" as a verb, not "ease of use" or "use cases"; "Agent MUST load for .kb/ directories" says when
     r"\b(?:when|whenever|if|(?<!of )use(?! cases?\b)|used|trigger\w*|invoke\w*|ask\w*|request\w*|need\w*|want\w*"
     r"|before|after|during|while|for (?:any|all|tasks?|work|questions?|requests?|users?)|appl(?:y|ies) to"
-    r"|relevant (?:to|for|when)|must (?:load|use|be (?:loaded|used))|wenn|quand|cuando|lorsque)\b"
+    r"|relevant (?:to|for|when)|must (?:load|use|be (?:loaded|used))|activated (?:by|on|for)|wenn|quand|cuando|lorsque)\b"
     r"|\u0e40\u0e21\u0e37\u0e48\u0e2d"  # Thai เมื่อ ("when")
     r"|\u65f6|\u6642|\u5f53|\u3067\u4f7f\u7528|\u5834\u5408|\u9002\u7528"  # 时 時 当; で使用 ("used for"), 場合 ("in case"), 适用 ("applies to")
     r"|\u30c8\u30ea\u30ac\u30fc|\u89e6\u53d1|\u3068\u304d|\u969b"  # トリガー, 触发 ("trigger"); とき, 際 ("when")
@@ -615,7 +615,8 @@ def description_no_when(skill):
     """
     ## What it does
     Warns when `description` has no word that says when the skill applies ("use when", "applies to",
-    "if the user", "for requests about", "before", "triggers", "Agent MUST load for ..."; 时, 場合,
+    "if the user", "for requests about", "before", "triggers", "Activated by keywords: ...",
+    "Agent MUST load for ..."; 时, 場合,
     适用, トリガー, とき, เมื่อ; not "ease of use" or "use cases"). A
     description mostly in another script, or in a language whose words for "when" it does
     not know, is not judged, nor a skill that says when in
