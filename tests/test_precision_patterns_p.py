@@ -228,3 +228,21 @@ def test_activated_by_keywords_says_when(tmp_path):
     assert lines_of(root, "SPC017") == []
     (root / "SKILL.md").write_text(md.format(name="api", when="Writes its OpenAPI files."))
     assert lines_of(root, "SPC017") == [("SKILL.md", 3)]
+
+
+def test_a_self_test_main_and_the_projects_own_scripts(tmp_path):
+    """CON009/CON012 on real skills (fresh set P): scnet_file.py's ``__main__`` only calls
+    ``test_scenario_1()`` and scnet_notebook.py's is marked ``# 测试代码`` (test code): library modules,
+    not commands. RES002: hami-gpu-flow says "Verify using project scripts first: ...,
+    `scripts/go-in-docker.sh make test`", and modelscope-publish writes a model card with "（如
+    `python scripts/train.py`）" (e.g.): the user's project, not the skill."""
+    lib = '"""File manager module."""\n\n\ndef test_scenario_1():\n    print("ok")\n\n\nif __name__ == "__main__":\n    test_scenario_1()\n'
+    notebook = '"""Notebook manager module."""\n\n\nclass NotebookManager:\n    pass\n\n\nif __name__ == "__main__":\n    # 测试代码\n    print("Use SCNetClient")\n'
+    tool = '"""Run a tool."""\n\nif __name__ == "__main__":\n    print("ok")\n'
+    body = ("6. Verify using project scripts first: focused Go tests, `scripts/go-in-docker.sh make test`.\n"
+            "7. 若找到训练脚本，生成实际命令（如 `python scripts/train.py`）。\n"
+            "8. Then run `scripts/gone.sh`.")
+    root = skill(tmp_path, "scnet", body, {"scripts/scnet_file.py": lib, "scripts/scnet_notebook.py": notebook,
+                                             "scripts/tool.py": tool})
+    assert [p for p, _ in lines_of(root, "CON012")] == ["scripts/tool.py"]
+    assert lines_of(root, "RES002") == [("SKILL.md", 7)]

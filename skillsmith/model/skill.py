@@ -376,8 +376,8 @@ def _commands_of(rel: str, cited) -> list[str]:
 
 
 #: a comment that marks a ``__main__`` block as a module's self-test or demo, not its command line
-_DEMO_COMMENT = re.compile(r"\s*#\s*(?:(?:quick|simple|basic|self|smoke|example|sample)[- ]?)?(?:tests?|testing|examples?|demo|demonstration)\b"
-                           r"(?:\s+[\w-]+){0,3}\s*:?\s*$", re.IGNORECASE)
+_DEMO_COMMENT = re.compile(r"\s*#\s*(?:(?:(?:quick|simple|basic|self|smoke|example|sample)[- ]?)?(?:tests?|testing|examples?|demo|demonstration)\b"
+                           r"(?:\s+[\w-]+){0,3}|(?:\u6d4b\u8bd5|\u793a\u4f8b|\u6f14\u793a)\w{0,6})\s*[:\uff1a]?\s*$", re.IGNORECASE)  # 测试 示例 演示
 
 
 def _is_main_if(node: ast.stmt) -> bool:
@@ -526,12 +526,16 @@ class Script:
 
     def _main_is_demo(self, module: ast.Module) -> bool:
         """Whether the module's ``__main__`` block is marked as its self-test or demo: a comment right above
-        it, or its first line, says so (``# Example usage``, ``# Test validation``, ``# Quick test``, ``# Demo``),
-        and its docstring does not show it run by its file name."""
+        it, or its first line, says so (``# Example usage``, ``# Test validation``, ``# Quick test``, ``# Demo``,
+        ``# 测试代码``) or it only calls test functions (``test_scenario_1()``), and its docstring does not
+        show it run by its file name."""
         lines = self.file.lines
         guard = next((n for n in module.body if _is_main_if(n)), None)
         if guard is None or not guard.body or PurePosixPath(self.rel).name in (ast.get_docstring(module) or ""):
             return False  # "Usage: python notebook_management.py": its docstring shows it run
+        if all(isinstance(n, ast.Expr) and isinstance(n.value, ast.Call) and isinstance(n.value.func, ast.Name)
+               and n.value.func.id.startswith("test") for n in guard.body):
+            return True  # `test_scenario_1()` and nothing else: the module's self-test
         at = guard.lineno - 1  # the guard's line, 0-based
         above = next((lines[i] for i in range(at - 1, max(-1, at - 3), -1) if i < len(lines) and lines[i].strip()), "")
         opening = lines[at + 1] if at + 1 < len(lines) else ""  # a comment before its first statement

@@ -251,7 +251,8 @@ def cited_path_missing(skill):
     `references/domains/_pending.json`"; "Store the plan in the target skill folder as:" a list
     holding `references/plan.md`), places in a code base (`scripts/eval.ts:8`), files another
     skill holds ("the `neon-functions` skill's `references/ai-sdk.md`",
-    `<path-to-skill-creator>/scripts/quick_validate.py`), and placeholders:
+    `<path-to-skill-creator>/scripts/quick_validate.py`), files of the project the agent works
+    in ("Verify using project scripts first: ..., `scripts/go-in-docker.sh make test`"), and placeholders:
     patterns (`references/*.md`, `{lang}/x.md`) and file names written as one
     (`references/prompts/0X-xxx.md` for the stages 01 to 08, `report-YYYY-MM-DD.md`).
     """
@@ -271,6 +272,8 @@ def cited_path_missing(skill):
             continue
         if in_another_skill(doc.file.lines, c, fenced) or is_illustrative(doc.file.lines, c) or another_skills_folder(c.raw):
             continue
+        if _THE_PROJECTS.search(_just_before(c)):
+            continue  # "Verify using project scripts first: ..., `scripts/go-in-docker.sh make test`": the user's repository
         if cloned is None:
             cloned = entered_clone(doc.file.lines)
         if cloned and c.line > cloned and c.line in fenced:
@@ -297,6 +300,8 @@ def cited_path_missing(skill):
             yield Hit(doc.file.path, f"{c.raw} does not exist in the skill", c.line, c.column)
 
 
+#: words before a path on its line that make it a file of the project the agent works in
+_THE_PROJECTS = re.compile(r"\b(?:project|repo|repository|codebase)(?:'s|\u2019s)?\s+(?:own\s+)?(?:scripts?|tooling|build files)\b", re.I)
 #: the words right before a path that make it another skill's: "see the `neon-functions` skill's `references/x.md`"
 _OTHER_SKILLS = re.compile(r"\bskill(?:'s|\u2019s)\s*[`*_\"']*$", re.I)
 #: a line before a code block that runs it from another skill's folder: "From the `x` skill directory, ..."
@@ -373,7 +378,8 @@ def entered_clone(lines: list[str]) -> int:
 CONFIG_LANGUAGES = frozenset({"yaml", "yml", "json", "jsonc", "json5", "toml", "ini", "cfg", "conf", "properties",
                               "dockerfile", "docker", "hcl", "terraform", "tf", "xml", "env", "dotenv"})
 #: words right before a path that make it an example of a kind of file, not a file of the skill
-_EXAMPLE_LEAD = re.compile(r"(?:\be\.g\.|\bfor (?:example|instance)\b|\bsuch as\b|\bexamples?\W{0,4}[:\uff1a])", re.I)  # "範例（Examples）："
+_EXAMPLE_LEAD = re.compile(r"(?:\be\.g\.|\bfor (?:example|instance)\b|\bsuch as\b|\bexamples?\W{0,4}[:\uff1a]"
+                           r"|\u4f8b\u5982|\u6bd4\u5982|[\uff08(]\u5982)", re.I)  # "範例（Examples）：", 例如, 比如, （如 ("e.g.")
 #: a paragraph that introduces a worked example: "Example: When building a `pdf-editor` skill ..."
 _EXAMPLE_PARAGRAPH = re.compile(r"^\W{0,4}(?:for )?example\b", re.I)
 
