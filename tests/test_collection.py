@@ -94,3 +94,14 @@ def test_skills_of_two_checked_folders_meet_only_in_their_own_collections(tmp_pa
     write_tree(tmp_path, {"repo-c/tools/pdf-copy/SKILL.md": skill_md("pdf")})
     assert found(run_cli("check", "repo-c", "--json", "--no-cache", "--select", "SPC008,SPC021", cwd=tmp_path)) == [
         "SPC008 repo-c/tools/pdf-copy/SKILL.md:2", "SPC021 repo-c/tools/pdf/SKILL.md:2"]
+
+
+def test_skills_below_a_hidden_folder_of_a_skills_folder_are_among_their_siblings_only(tmp_path):
+    """On real skills (fresh set Q): a repository's ``skills/`` holds two Replit project snapshots,
+    each with ``.local/secondary_skills/ai-recruiter/``; no host loads the two side by side. Category
+    folders (``skills/office/pdf``) still make one collection."""
+    write_tree(tmp_path, {"skills/Lesson-Navigator/.local/secondary_skills/ai-recruiter/SKILL.md": skill_md("ai-recruiter"),
+                          "skills/Storage-Map-1/.local/secondary_skills/ai-recruiter/SKILL.md": skill_md("ai-recruiter")})
+    assert found(run_cli("check", ".", "--json", "--no-cache", cwd=tmp_path)) == []
+    two_categories(tmp_path)
+    assert found(run_cli("check", ".", "--json", "--no-cache", cwd=tmp_path)) == BOTH

@@ -85,7 +85,8 @@ def collection_of(root: Path, top: Path | None) -> tuple[str, Path]:
     """The skills a host loads beside the skill at *root*: ``(what, folder)``.
 
     Searched from *root*'s parent up to *top* (the folder the run was given): the nearest
-    folder named ``skills`` (``what`` is ``"skills folder"``), else the nearest plugin root
+    folder named ``skills`` (``what`` is ``"skills folder"``; a skill below a hidden folder in it,
+    ``skills/app/.local/secondary_skills/x``, is among its siblings only), else the nearest plugin root
     (``"plugin"``), else its parent folder (``"folder"``): its siblings only. A repository
     that keeps ``utilities/x`` and ``skills-system/x`` apart never loads both side by side.
     """
@@ -95,7 +96,11 @@ def collection_of(root: Path, top: Path | None) -> tuple[str, Path]:
     folder = parent
     while True:
         if folder.name == SKILLS_FOLDER:
-            return ("skills folder", folder)
+            # its skills, and those of its category folders (skills/office/pdf), which installers
+            # flatten; not one below a hidden folder in it (skills/Lesson-Navigator/.local/secondary_skills/x,
+            # a project snapshot's own), which no host or installer walks into: among its siblings only
+            hidden = any(part.startswith(".") for part in parent.relative_to(folder).parts)
+            return ("folder", parent) if hidden else ("skills folder", folder)
         if _is_plugin(folder):
             return ("plugin", folder)
         if folder == top or folder.parent == folder:

@@ -706,7 +706,9 @@ def duplicate_skill_name(entries):
     whose `name` another skill of the same collection also has, on its `name:` line, naming
     the other. A collection is what a host loads side by side: one skills folder (the
     nearest folder above the skill named `skills`: `skills/`, `.claude/skills/`,
-    `.agents/skills/`, a plugin's `skills/`), else one plugin (a folder with
+    `.agents/skills/`, a plugin's `skills/`, with its category folders, `skills/office/pdf`,
+    which installers flatten; not below a hidden folder in it: a project snapshot's
+    `skills/app/.local/secondary_skills/x`), else one plugin (a folder with
     `.claude-plugin/plugin.json`), else the folder that holds the skill (its siblings).
 
     Skills of two different plugins may share a name: "Plugin skills use a
