@@ -1454,7 +1454,9 @@ def test_an_imported_module_whose_main_is_a_self_test_is_a_library(tmp_path):
 def test_a_test_of_a_sibling_script_is_a_test_without_a_framework(tmp_path):
     """CON001/CON006 on real skills (fresh set K): OhmsSweetOhms's ``scripts/hil/test_streaming_mock.py``
     runs ``streaming.py`` against a mock server with plain asserts (``import streaming as s``). A
-    ``test_``-named script that tests nothing of the skill is still an entry script."""
+    ``test_``-named script that tests nothing of the skill is a test too while the skill never names it
+    (every such script labelled in samples 18-24 was a test or a scratch probe); one the skill runs is
+    an entry script."""
     streaming = '#!/usr/bin/env python3\n"""Stream samples."""\nimport sys\n\n\ndef run(port):\n    return port\n\n\nif __name__ == "__main__":\n    print(run(sys.argv[1]))\n'
     test = '"""Smoke test for streaming.py."""\nimport streaming as s\n\nassert s.run(1) == 1\nprint("PASS")\n'
     body = "Stream: `python3 scripts/streaming.py 9000`.\n"
@@ -1462,7 +1464,10 @@ def test_a_test_of_a_sibling_script_is_a_test_without_a_framework(tmp_path):
     assert [f for f in findings(root, "CON001", "CON006", "CON012") if "test_" in f[0]] == []
     other = '"""Check that sockets work."""\nimport socket\n\nassert socket.AF_INET\nprint("PASS")\n'
     root = skill(tmp_path, "lone", body, {"scripts/streaming.py": streaming, "scripts/test_streaming_mock.py": other})
-    assert ("scripts/test_streaming_mock.py", "CON012") in findings(root, "CON012")
+    assert [f for f in findings(root, "CON001", "CON006", "CON012") if "test_" in f[0]] == []
+    told = body + "Check sockets: `python3 scripts/test_streaming_mock.py`.\n"
+    root = skill(tmp_path, "told", told, {"scripts/streaming.py": streaming, "scripts/test_streaming_mock.py": other})
+    assert ("scripts/test_streaming_mock.py", "CON001") in findings(root, "CON001")
 
 
 def test_a_script_linked_from_a_reference_or_handed_over_with_at_is_cited(tmp_path):

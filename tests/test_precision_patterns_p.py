@@ -246,3 +246,14 @@ def test_a_self_test_main_and_the_projects_own_scripts(tmp_path):
                                              "scripts/tool.py": tool})
     assert [p for p, _ in lines_of(root, "CON012")] == ["scripts/tool.py"]
     assert lines_of(root, "RES002") == [("SKILL.md", 7)]
+
+
+def test_a_test_script_the_skill_never_names_is_a_test(tmp_path):
+    """CON009/CON012 on real skills (fresh set Q): scene-canon-asset-pack's ``scripts/test_contract.py``
+    runs the validator on good and bad fixtures (no pytest, no test functions) and SKILL.md never names
+    it: a test, not an entry script. One the skill tells the agent to run keeps the contract."""
+    check = '#!/usr/bin/env python3\n"""Exercise the validator with good and bad fixtures."""\nimport subprocess\n\nsubprocess.run(["true"], check=True)\n'
+    root = skill(tmp_path, "canon", "Validate with the bundled checks.", {"scripts/test_contract.py": check})
+    assert lines_of(root, "CON012") == [] and lines_of(root, "CON009") == []
+    root = skill(tmp_path, "told", "Run `python3 scripts/test_contract.py`.", {"scripts/test_contract.py": check})
+    assert lines_of(root, "CON009") == [("scripts/test_contract.py", 1)]

@@ -499,8 +499,9 @@ class Script:
         if name.startswith("test_") or name.endswith("_test.py"):
             tests = any(alias.split(".")[0] in ("pytest", "unittest") for alias in facts.aliases.values()) or any(
                 isinstance(n, (ast.FunctionDef, ast.ClassDef)) and n.name.lower().startswith("test") for n in module.body)
-            if (tests or self._tests_a_sibling(name)) and not self.invoked:
-                return "test"
+            unnamed = name.startswith("test_") and not (self.skill is not None and self.skill.cited(self.rel))
+            if (tests or self._tests_a_sibling(name) or unnamed) and not self.invoked:
+                return "test"  # (a test_x.py the skill never names is one too: test_contract.py's fixture checks)
         # a __main__ that reads arguments makes an imported module a command too (one a sibling
         # imports: with a shebang); one that reads none is its self-test or demo ("# Quick test",
         # "CLI entry point for testing")
