@@ -623,20 +623,23 @@ def _parser_classes(module, aliases) -> set[str]:
 def _siblings_parser_class(script, facts) -> bool:
     """Whether the script makes its parser of an ArgumentParser subclass a module beside it defines
     (``import github_api as core`` ... ``core.TerminalArgumentParser(...)``): it inherits -h/--help."""
-    unit = script.unit or script.skill
     made = {name.rpartition(".")[::2] for name, call in facts.calls if "." in name
             and not any(k.arg == "add_help" and getattr(k.value, "value", True) is False for k in call.keywords)}
-    if unit is None or not made:
-        return False
-    folder = PurePosixPath(script.rel).parent
-    for other in unit.scripts:
-        path = PurePosixPath(other.rel)
-        if other is script or other.language != "python" or path.parent != folder or other.py_facts is None:
-            continue
-        names = {cls for module, cls in made if module == path.stem}
+    for other in _python_siblings(script) if made else ():
+        names = {cls for module, cls in made if module == PurePosixPath(other.rel).stem}
         if names and names & _parser_classes(other.py[0], other.py_facts.aliases):
             return True
     return False
+
+
+def _python_siblings(script) -> list:
+    """The other Python scripts of the script's unit in its folder (the modules it may import), each with its facts."""
+    unit = script.unit or script.skill
+    if unit is None:
+        return []
+    folder = PurePosixPath(script.rel).parent
+    return [other for other in unit.scripts if other is not script and other.language == "python"
+            and PurePosixPath(other.rel).parent == folder and other.py_facts is not None]
 
 
 def _parsers_with_help(facts) -> list:
@@ -654,18 +657,14 @@ def delegates(script) -> list[tuple[object, set[str] | None]]:
     the names of its functions the wrapper calls (``from check_ac_format import main`` ...
     ``main()``), or None when the wrapper runs the file whole with its own arguments
     (``runpy.run_path(... "check_raci.py")`` after ``sys.argv = [...] + sys.argv[1:]``)."""
-    unit = script.unit or script.skill
     facts = script.py_facts
-    if unit is None or facts is None:
+    if facts is None:
         return []
     called = {name.rpartition(".")[::2] for name, _ in facts.calls if "." in name}
     runs_file = facts.reads_argv and any(name in _RUNS_FILE for name, _ in facts.calls)
-    folder = PurePosixPath(script.rel).parent
     found = []
-    for other in unit.scripts:
+    for other in _python_siblings(script):
         path = PurePosixPath(other.rel)
-        if other is script or other.language != "python" or path.parent != folder or other.py_facts is None:
-            continue
         if runs_file and any(PurePosixPath(s).name == path.name or s == path.stem for s in facts.strings if len(s) < 300):
             found.append((other, None))
         elif names := {fn for module, fn in called if module == path.stem}:
