@@ -158,8 +158,8 @@ def named_elsewhere(rel: str, names: dict[str, frozenset[str]]) -> bool:
     return False
 
 
-#: a file name written as a placeholder: ``0X-xxx.md`` (stage 01 to 08), ``report-YYYY-MM-DD.md``
-_NAME_PLACEHOLDER = re.compile(r"(?<![A-Za-z])(?:x{3,}|X{3,}|YYYY|\d[XN])(?![A-Za-z])")
+#: a file name written as a placeholder: ``0X-xxx.md`` (stage 01 to 08), ``report-YYYY-MM-DD.md``, ``foo.sh``
+_NAME_PLACEHOLDER = re.compile(r"(?<![A-Za-z])(?:x{3,}|X{3,}|YYYY|\d[XN])(?![A-Za-z])|^(?:foo|bar|baz|qux)(?:\.\w+)?$")
 #: a digit placeholder in a pattern: the ``X`` of ``reference/llm0X-*.md`` (not a letter of a word)
 _DIGIT_PLACEHOLDER = re.compile(r"(?<![A-Za-z])[XN]+(?![A-Za-z])")
 
@@ -250,11 +250,12 @@ def cited_path_missing(skill):
     `references/domains/_pending.json` (create if it doesn't exist)", then "Load
     `references/domains/_pending.json`"; "Store the plan in the target skill folder as:" a list
     holding `references/plan.md`), places in a code base (`scripts/eval.ts:8`), files another
-    skill holds ("the `neon-functions` skill's `references/ai-sdk.md`",
-    `<path-to-skill-creator>/scripts/quick_validate.py`), files of the project the agent works
+    skill holds ("the `neon-functions` skill's `references/ai-sdk.md`", "`/core:agent-loop`'s
+    `references/dispatch-discipline.md`", `<path-to-skill-creator>/scripts/quick_validate.py`), files of the project the agent works
     in ("Verify using project scripts first: ..., `scripts/go-in-docker.sh make test`"), and placeholders:
     patterns (`references/*.md`, `{lang}/x.md`) and file names written as one
-    (`references/prompts/0X-xxx.md` for the stages 01 to 08, `report-YYYY-MM-DD.md`).
+    (`references/prompts/0X-xxx.md` for the stages 01 to 08, `report-YYYY-MM-DD.md`,
+    `scripts/foo.sh`, a `[link](...)`).
     """
     doc = skill.doc
     if doc is None:
@@ -266,8 +267,8 @@ def cited_path_missing(skill):
         target = skill_path(c.target).rel
         if not c.target or target is None or c.kind == "installed":
             continue  # a path in the installed copy may be one the user creates (an API key's .env)
-        if any(ch in target for ch in "*?[{<$") or _NAME_PLACEHOLDER.search(target.rsplit("/", 1)[-1]):
-            continue  # a pattern or placeholder, not a path
+        if any(ch in target for ch in "*?[{<$") or _NAME_PLACEHOLDER.search(target.rsplit("/", 1)[-1]) or not target.strip(".\u2026"):
+            continue  # a pattern or placeholder, not a path: `references/*.md`, `scripts/foo.sh`, `[link](...)`
         if skill.exists(target):
             continue
         if in_another_skill(doc.file.lines, c, fenced) or is_illustrative(doc.file.lines, c) or another_skills_folder(c.raw):
@@ -303,7 +304,8 @@ def cited_path_missing(skill):
 #: words before a path on its line that make it a file of the project the agent works in
 _THE_PROJECTS = re.compile(r"\b(?:project|repo|repository|codebase)(?:'s|\u2019s)?\s+(?:own\s+)?(?:scripts?|tooling|build files)\b", re.I)
 #: the words right before a path that make it another skill's: "see the `neon-functions` skill's `references/x.md`"
-_OTHER_SKILLS = re.compile(r"\bskill(?:'s|\u2019s)\s*[`*_\"']*$", re.I)
+#: or a named skill or command owns it: "See `/core:agent-loop`'s `references/dispatch-discipline.md`"
+_OTHER_SKILLS = re.compile(r"(?:\bskill|`/?[\w-]+(?::[\w-]+)?`)(?:'s|\u2019s)\s*[`*_\"']*$", re.I)
 #: a line before a code block that runs it from another skill's folder: "From the `x` skill directory, ..."
 _OTHER_SKILL_FOLDER = re.compile(r"\b(?:from|in|inside|within)\s+(?:the\s+)?[`*_\"']*[\w.-]+[`*_\"']*\s+skill(?:'s)?\s+"
                                  r"(?:directory|folder|root)\b", re.I)
