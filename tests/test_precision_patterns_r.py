@@ -25,3 +25,71 @@ def test_placeholder_links_and_another_named_skills_files_are_not_missing(tmp_pa
     ])
     root = skill(tmp_path, "placeholders", body, {})
     assert lines_of(root, "RES002") == [("SKILL.md", 11), ("SKILL.md", 11)]
+
+
+def test_a_file_of_a_drawn_project_tree_is_the_projects(tmp_path):
+    """RES002 on real skills: environment-bootstrap draws ``project/`` over ``├── scripts/`` and
+    ``│   └── init.sh``, then says "Run `./scripts/init.sh`": the user's project's script. A tree of
+    the skill itself still counts."""
+    body = "\n".join([
+        "```",
+        "project/",
+        "├── scripts/",
+        "│   └── init.sh    ← Standard location",
+        "└── package.json",
+        "```",
+        "",
+        "Run `./scripts/init.sh` after every pull.",  # 12
+        "",
+        "```",
+        "tree-skill/",
+        "├── SKILL.md",
+        "└── scripts/",
+        "    └── build.sh",
+        "```",
+        "",
+        "Run `./scripts/build.sh` to build.",  # 21
+    ])
+    root = skill(tmp_path, "tree-skill", body, {})
+    assert lines_of(root, "RES002") == [("SKILL.md", 21)]
+
+
+def test_installation_docs_upgrades_and_ci_files_shown_are_no_unpinned_or_piped_runs(tmp_path):
+    """SEC002 on real skills: ars's ``docs/SETUP.md`` shows tectonic's installer,
+    ``curl --proto '=https' -fsSL https://drop-sh.fullyjustified.net | sh``. SEC004:
+    sentry-setup-logging says ``pip install --upgrade sentry-sdk`` under "SDK version too old"; a
+    design note shows a CI workflow (a ``yaml`` block) that runs ``pip install pytest``."""
+    files = {
+        "references/SETUP.md": "# Setup\n\n```bash\ncurl --proto '=https' -fsSL https://drop-sh.fullyjustified.net | sh\n```\n",
+        "references/usage.md": "# Usage\n\n```bash\ncurl -fsSL https://drop-sh.fullyjustified.net | sh\n```\n",
+    }
+    body = "\n".join([
+        "If the SDK is too old: `pip install --upgrade sentry-sdk`.",  # 5
+        "",
+        "```yaml",
+        "steps:",
+        "  - run: pip install pytest",  # 9
+        "```",
+        "",
+        "Then run `pip install requests` and go on.",  # 12
+    ])
+    root = skill(tmp_path, "installs", body, files)
+    assert lines_of(root, "SEC002") == [("references/usage.md", 4)]
+    assert lines_of(root, "SEC004") == [("SKILL.md", 12)]
+
+
+def test_a_hosts_own_metadata_map_is_its_documented_form(tmp_path):
+    """SPC013 on real skills: last30days declares ``metadata: openclaw: requires: env: [...]``, the
+    map OpenClaw documents (aliases ``clawdbot``, ``clawdis``); a list under any other key is still
+    no string."""
+    root = tmp_path / "meta"
+    root.mkdir()
+    (root / "SKILL.md").write_text(
+        "---\nname: meta\ndescription: Reads metadata. Use when testing.\nmetadata:\n  openclaw:\n    requires:\n"
+        "      env: [API_KEY]\n---\n# Meta\n")
+    other = tmp_path / "labels"
+    other.mkdir()
+    (other / "SKILL.md").write_text(
+        "---\nname: labels\ndescription: Has labels. Use when testing.\nmetadata:\n  labels: [a, b]\n---\n# Labels\n")
+    assert lines_of(root, "SPC013") == []
+    assert lines_of(other, "SPC013") == [("SKILL.md", 4)]

@@ -261,6 +261,17 @@ def fence_info(lines: list[str]) -> dict[int, str]:
     return found
 
 
+#: the languages of code blocks that show a project's configuration (a CI workflow, a manifest)
+CONFIG_LANGUAGES = frozenset({"yaml", "yml", "json", "jsonc", "json5", "toml", "ini", "cfg", "conf", "properties",
+                              "dockerfile", "docker", "hcl", "terraform", "tf", "xml", "env", "dotenv"})
+
+
+def config_lines(lines: list[str]) -> set[int]:
+    """The 1-based numbers of the lines inside code blocks of a configuration language: what they
+    show is a project's file (a CI workflow's ``run: ./scripts/deploy.sh``), not a step to take."""
+    return {i + 1 for i, info in fence_info(lines).items() if info in CONFIG_LANGUAGES}
+
+
 #: prose that asks for the span after it to be run: "Run `scripts/x.sh`"
 _RUN_VERB = re.compile(r"\b(run|execute|invoke|call|launch)(\s+(it|this|the\s+\w+))?\s*:?\s*$", re.IGNORECASE)
 _LAUNCHER = re.compile(

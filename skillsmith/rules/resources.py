@@ -246,7 +246,8 @@ def cited_path_missing(skill):
     financial schemas", a list under "Example: when building a `pdf-editor` skill ..."), files
     the skill makes in the user's project ("Generate `scripts/lint.sh` from the template", "create
     `scripts/dev-start.sh` and `scripts/dev-stop.sh`", a code block whose first comment names the
-    file it shows: `# scripts/rollback.sh`), or at run time wherever it names them ("Append to
+    file it shows: `# scripts/rollback.sh`, a file a drawn tree of the project holds: `project/`
+    over `├── scripts/` and `│   └── init.sh`), or at run time wherever it names them ("Append to
     `references/domains/_pending.json` (create if it doesn't exist)", then "Load
     `references/domains/_pending.json`"; "Store the plan in the target skill folder as:" a list
     holding `references/plan.md`), places in a code base (`scripts/eval.ts:8`), files another
@@ -260,7 +261,7 @@ def cited_path_missing(skill):
     doc = skill.doc
     if doc is None:
         return
-    fenced = made = configs = cloned = None
+    fenced = made = configs = cloned = project = None
     for c in doc.citations:
         if fenced is None:
             fenced = citations.fenced_lines(doc.file.lines)
@@ -280,13 +281,18 @@ def cited_path_missing(skill):
         if cloned and c.line > cloned and c.line in fenced:
             continue  # a script of the repository the skill clones and enters (`git clone .../openpi.git`, `cd openpi`)
         if configs is None:
-            configs = {i + 1 for i, info in citations.fence_info(doc.file.lines).items() if info in CONFIG_LANGUAGES}
+            configs = citations.config_lines(doc.file.lines)
         if c.line in configs:
             continue  # a path in a project's config (a CI workflow's `run: ./scripts/deploy.sh`): the project's file
         if made is None:
             made = made_by_skill(doc.file.lines, doc.citations)
         if target in made or shows_the_file(doc.file.lines, c, fenced):
             continue  # a file the skill makes in the user's project: "Generate `scripts/lint.sh` from ..."
+        if project is None:
+            project = project_tree_paths(doc.file.lines)
+        if target in project:
+            continue  # a file a drawn tree of the user's `project/` holds
+
         if _LINE_NUMBER.match(c.text, c.end):
             continue  # a place in a code base (`scripts/eval.ts:8`): the user's project, not a file of the skill
         if c.line in fenced and asks_the_project(_just_before(c)):
@@ -376,9 +382,6 @@ def entered_clone(lines: list[str]) -> int:
     return 0
 
 
-#: the languages of code blocks that show a project's configuration, whose paths are the project's
-CONFIG_LANGUAGES = frozenset({"yaml", "yml", "json", "jsonc", "json5", "toml", "ini", "cfg", "conf", "properties",
-                              "dockerfile", "docker", "hcl", "terraform", "tf", "xml", "env", "dotenv"})
 #: words right before a path that make it an example of a kind of file, not a file of the skill
 _EXAMPLE_LEAD = re.compile(r"(?:\be\.g\.|\bfor (?:example|instance)\b|\bsuch as\b|\bexamples?\W{0,4}[:\uff1a]"
                            r"|\u4f8b\u5982|\u6bd4\u5982|[\uff08(]\u5982)", re.I)  # "範例（Examples）：", 例如, 比如, （如 ("e.g.")
@@ -448,6 +451,35 @@ def made_by_skill(lines: list[str], cited) -> set[str]:
                 made.add(rel)
         previous = c
     return made
+
+
+#: the top of a drawn tree that is the user's project, not the skill: ``project/``, ``project-root/``,
+#: ``<repo>/``, ``Local project/``, ``my-app/``
+_PROJECT_ROOT = re.compile(r"^(?:<[\w -]{1,40}>|[\w .-]{0,40}\b(?:project|repo|repository|app|monorepo|workspace)(?:[-_]\w+)?)/?$", re.I)
+#: one entry of a drawn tree: ``├── scripts/``, ``│   └── init.sh    ← Standard location``
+_TREE_ENTRY = re.compile(r"[\u251c\u2514](?:\u2500\u2500|--)\s*([^\s#\u2190<(]+)")
+
+
+def project_tree_paths(lines: list[str]) -> set[str]:
+    """The paths of the files a drawn tree of the user's project shows (under a root ``project/``):
+    ``project/`` over ``├── scripts/`` and ``│   └── init.sh`` holds ``scripts/init.sh``, a file the
+    project has (or the skill has the agent make there), not one the skill ships."""
+    paths: set[str] = set()
+    stack: list[tuple[int, str]] = []
+    in_project = False
+    for number, text in enumerate(lines):
+        m = _TREE_ENTRY.search(text) if ("\u251c" in text or "\u2514" in text) else None
+        if m is None:
+            in_project = bool(_PROJECT_ROOT.match(text.strip().strip("`*")))
+            stack = []
+            continue
+        if not in_project:
+            continue
+        while stack and stack[-1][0] >= m.start():
+            stack.pop()
+        stack.append((m.start(), m.group(1).strip("/")))
+        paths.add("/".join(name for _, name in stack))
+    return paths
 
 
 #: a code block's first line that names the file it shows: ``# scripts/rollback.sh``, ``// scripts/x.ts``

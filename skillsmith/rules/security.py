@@ -9,7 +9,7 @@ import unicodedata
 from functools import lru_cache
 from typing import Callable, Iterator
 
-from skillsmith.model.citations import LIST_ITEM, fenced_lines, list_lead
+from skillsmith.model.citations import LIST_ITEM, config_lines, fenced_lines, list_lead
 from skillsmith.model.skill import TEMPLATE_DIRS
 from skillsmith.rules.finding import Hit
 from skillsmith.rules.registry import rule
@@ -214,7 +214,7 @@ def download_piped_to_shell(subject):
     (`echo "MISSING: curl ... | sh"`; in Python, a string not handed to a shell), test modules
     and data (`test_x.py`, `tests/`, `fixtures/`), and in Markdown and
     text: a vendor's installer over HTTPS (a URL naming `install` or `setup`, as installation docs show
-    it), table rows (where `|` separates cells), and teaching material as for SEC050.
+    it, or any HTTPS download in a document about installing: `SETUP.md`, `installation.md`), table rows (where `|` separates cells), and teaching material as for SEC050.
 
     ## Why is this bad?
     Whatever the server returns runs with the agent's rights, unreviewed, and differently on
@@ -248,7 +248,8 @@ def download_piped_to_shell(subject):
             continue  # a permission rule that names the command (`"deny": ["Bash(curl * | bash)"]`)
         if prose:
             shown = f.lines[line - 1]
-            if installer_shown(shown[col - 1:]) or shown.lstrip().startswith("|") or _COUNTER_EXAMPLE.search(shown):
+            if installer_shown(shown[col - 1:], _INSTALL_DOC.search(f.rel.rsplit("/", 1)[-1]) is not None) \
+                    or shown.lstrip().startswith("|") or _COUNTER_EXAMPLE.search(shown):
                 continue  # installation docs; a table's "|" separates cells; what not to do
             if _ELIDED.match(shown, col - 1):
                 continue  # the kind of line named, with nothing to download: "a planted `curl … | sh` line"
@@ -264,6 +265,8 @@ _ELIDED = re.compile(r"(?:curl|wget)\s+(?:\u2026|\.\.\.)\s*\|")
 #: an agent's permission rule around the command: ``Bash(curl * | bash)``
 _PERMISSION_RULE = re.compile(r"\bBash\(\s*$")
 _INSTALLER_URL = re.compile(r"https://(?:\S*(?:install|setup)|(?:get|sh)\.[\w.-]+)", re.I)  # .../install.sh, .../setup_20.x
+#: the name of a document about installing: SETUP.md, INSTALL.md, installation.md, setup-and-troubleshooting.md
+_INSTALL_DOC = re.compile(r"^(?:setup|install|installation|getting[-_]started)(?![a-z])[^/]*\.(?:md|txt|rst)$", re.I)
 _COUNTER_EXAMPLE = re.compile(r"\b(?:dangerous|insecure|unsafe|bad|don'?t|never|avoid)\b|\u274c", re.I)
 _PRINTS = re.compile(r"\b(?:echo|printf|print|console\.log|log(?:ger)?\.\w+|warn|die|info|error)\b")
 #: the command a quoted argument is given to: the first word of the line's last command
@@ -292,12 +295,14 @@ def printed_hint(line: str, at: int, python: bool) -> bool:
     return head is not None and head.group(1) not in _RUNS_SHELL_STRING and "$(" not in inside and "`" not in inside
 
 
-def installer_shown(command: str) -> bool:
+def installer_shown(command: str, install_doc: bool = False) -> bool:
     """Whether *command* (a download piped to a shell, in prose) runs a vendor's installer over
-    HTTPS (``curl -fsSL https://bun.sh/install | bash``): installation docs, which a person
-    runs once, not a step the skill has the agent take with whatever a server returns."""
+    HTTPS (``curl -fsSL https://bun.sh/install | bash``, or any HTTPS download in a document about
+    installing: ``docs/SETUP.md``'s ``curl --proto '=https' https://drop-sh.fullyjustified.net | sh``):
+    installation docs, which a person runs once, not a step the skill has the agent take with
+    whatever a server returns."""
     stage = command.split("|", 1)[0]
-    return bool(_INSTALLER_URL.search(stage))
+    return bool(_INSTALLER_URL.search(stage) or install_doc and "https://" in stage)
 
 
 @rule("SEC003", "eval-of-arguments", summary="eval of positional parameters ($1, $@, $*).", seed="000 §6", scope="file")
@@ -1042,6 +1047,8 @@ def unpinned_package(command: str, kind: str) -> str | None:
             return None
         if word in ("-y", "--yes"):
             auto_install = True
+        if word in ("-U", "--upgrade") and kind == "pip":
+            return None  # asks for the newest release on purpose ("SDK version too old": `pip install -U sentry-sdk`)
         if word == "--from" and i + 1 < len(words):  # uvx --from pkg==1.2 tool: the package is the value
             value = words[i + 1].strip("'\"")
             return None if _PINNED.search(value) or _PLACEHOLDER.search(value) or "/" in value else value
@@ -1099,7 +1106,9 @@ def unpinned_package_run(subject):
     `pip install pkg`, `npx -y pkg` or `npx pkg@latest`. Not flagged: a version or a range
     (`pkg==1.2`, `pkg@1.2.3`, `pkg>=2`), installs from a requirements file, a folder or a URL,
     placeholders (`<package>`), plain `npx tool` (which runs the project's installed copy),
-    `uvx python@3.12` (uv's own interpreter), and people's documents (README, INSTALL) and test data.
+    `uvx python@3.12` (uv's own interpreter), upgrades (`pip install -U pkg`, which asks for the
+    newest on purpose), a project's files the text shows (a CI workflow or Dockerfile in a `yaml`
+    or `dockerfile` block), and people's documents (README, INSTALL) and test data.
 
     ## Why is this bad?
     Every run of the skill installs whatever the registry serves that day: a new major
@@ -1125,7 +1134,10 @@ def unpinned_package_run(subject):
 
     if is_human_doc(f.rel):
         return
+    configs = config_lines(f.lines) if "```" in text or "~~~" in text else set()
     for number, column, code in markdown_code(f.lines):
+        if number in configs:
+            continue  # a project's file the text shows (a CI workflow's `run: pip install pytest`), not a step to take
         for m in _PACKAGE_RUNNERS.finditer(code):
             stop = _COMMAND_STOP.search(code, m.end())
             rest = code[m.end():stop.start() if stop else len(code)]

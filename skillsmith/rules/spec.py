@@ -404,11 +404,17 @@ def compatibility_invalid(skill):
         yield at_key(skill, "compatibility", f"'compatibility' must be 1-{COMPATIBILITY_MAX} characters, not {len(value)}")
 
 
+#: keys of `metadata` under which a host documents a map of its own (OpenClaw, under its earlier names too)
+HOST_METADATA_KEYS = frozenset({"openclaw", "clawdbot", "clawdis"})
+
+
 @rule("SPC013", "metadata-invalid", summary="'metadata' is not a map of strings to strings.", seed=SPEC, scope="skill")
 def metadata_invalid(skill):
     """
     ## What it does
-    Checks that the optional `metadata` field maps string keys to string values.
+    Checks that the optional `metadata` field maps string keys to string values. Not flagged:
+    a map under a host's own key, which that host documents as one (OpenClaw's
+    `metadata.openclaw: {requires: {env: [...]}}`, and its earlier names `clawdbot`, `clawdis`).
 
     ## Why is this bad?
     Hosts store metadata as string pairs; numbers, lists and nested maps are rejected or
@@ -434,6 +440,8 @@ def metadata_invalid(skill):
         yield at_key(skill, "metadata", f"'metadata' must be a map of strings, not a {yaml_type(value)}")
         return
     for k, v in value.items():
+        if k in HOST_METADATA_KEYS and isinstance(v, dict):
+            continue  # the host's own documented map: OpenClaw gates a skill on `metadata.openclaw.requires`
         if not isinstance(k, str) or not isinstance(v, str):
             yield at_key(skill, "metadata", f"'metadata' entry {k!r}: {v!r} is not a string to string pair; quote it")
             return
