@@ -6,6 +6,7 @@ now) and the pattern the rule is for (still a finding), and runs ``check`` on it
 
 from __future__ import annotations
 
+from conftest import run_cli
 from test_precision_contract import skill
 from test_precision_patterns_p import lines_of
 
@@ -93,3 +94,36 @@ def test_a_hosts_own_metadata_map_is_its_documented_form(tmp_path):
         "---\nname: labels\ndescription: Has labels. Use when testing.\nmetadata:\n  labels: [a, b]\n---\n# Labels\n")
     assert lines_of(root, "SPC013") == []
     assert lines_of(other, "SPC013") == [("SKILL.md", 4)]
+
+
+def test_a_bundled_packages_readme_and_test_data_are_no_documents_for_people(tmp_path):
+    """RES006 on real skills: course-lab-plotting bundles matplotlib under ``vendor/`` with its
+    ``mpl-data/sample_data/README.txt``; a fixture folder holds a README of its case. The skill's
+    own README is still flagged."""
+    files = {"vendor/matplotlib/mpl-data/sample_data/README.txt": "Sample data.\n",
+             "tests/fixtures/plate/README.md": "# Plate case\n", "README.md": "# My skill\n"}
+    root = skill(tmp_path, "plots", "Plot the data.", files)
+    assert lines_of(root, "RES006") == [("README.md", 1)]
+
+
+def test_a_codex_or_claude_code_skill_does_not_hear_of_the_uploader_or_of_its_version(tmp_path):
+    """SPC011, SPC018, SPC030 on real skills: ask-claude is a Codex skill (``name: ask-claude``),
+    ci-verify-and-summarize's description names ``<RUN_ID>``, and a Claude Code plugin skill records
+    ``version: 1.0.0``: Codex and Claude Code load them as they are, and a version changes nothing.
+    The portable skill still hears all three."""
+    text = ("---\nname: ask-claude\ndescription: Summarise run <RUN_ID>. Use when CI fails.\nversion: 1.0.0\n---\n"
+            "# Ask\n")
+    for where in ("codex/ask-claude", ".claude/skills/ask-claude", "portable/ask-claude"):
+        folder = tmp_path / where
+        folder.mkdir(parents=True)
+        (folder / "SKILL.md").write_text(text)
+    (tmp_path / "codex/ask-claude/agents").mkdir()
+    (tmp_path / "codex/ask-claude/agents/openai.yaml").write_text("interface:\n  display_name: Ask\n")
+
+    def rules_on(where):
+        data = run_cli("check", where, "--json", "--no-cache", "--select", "ALL,SPC011,SPC018,SPC030", cwd=tmp_path).json()["data"]
+        return sorted(f["rule"] for f in data if f["rule"] in ("SPC011", "SPC018", "SPC030"))
+
+    assert rules_on("codex/ask-claude") == []
+    assert rules_on(".claude/skills/ask-claude") == []
+    assert rules_on("portable/ask-claude") == ["SPC011", "SPC018", "SPC030"]

@@ -595,6 +595,10 @@ def asset_too_large(skill):
                 yield Hit(f.path, f"{rel} is {f.size // 1024} KB; keep binary assets under {ASSET_MAX_BYTES // 1024} KB")
 
 
+#: folders that hold third-party code a skill bundles as it came
+VENDORED = frozenset({"vendor", "vendored", "third_party", "third-party", "node_modules", "site-packages"})
+
+
 @rule("RES006", "human-docs-in-skill", summary="README, CHANGELOG or INSTALL documents inside a skill.", seed="001 (layout)", scope="skill", severity="warning",
       targets=("agentskills", "kvist", "sucoder", "claude-code", "codex"))  # stabledge: STE015
 def human_docs_in_skill(skill):
@@ -603,7 +607,9 @@ def human_docs_in_skill(skill):
     Flags README, CHANGELOG, CHANGES, HISTORY and INSTALL documents (Markdown, text, no
     suffix; `README_DELIVERY.md`, `README-zh.md` too) inside a skill that SKILL.md does not cite (a cited one is written for the agent).
     Files under `assets/` and `templates/` are skipped: a README template, or the README of a
-    project template the skill copies out, may be a legitimate asset; programs
+    project template the skill copies out, may be a legitimate asset; so are test data
+    (`tests/`, `fixtures/`) and the files of third-party packages the skill bundles
+    (`vendor/matplotlib/.../README.txt`, which its author cannot move); programs
     of those names (`install.sh`, `changes.py`) are not documents.
 
     ## Why is this bad?
@@ -620,6 +626,8 @@ def human_docs_in_skill(skill):
     for rel, f in skill.files.items():
         if PurePosixPath(rel).parts[0] in TEMPLATE_DIRS:
             continue  # part of what the skill copies out (assets/, templates/worker/README.md)
+        if is_test_data(rel) or not VENDORED.isdisjoint(rel.split("/")[:-1]):
+            continue  # a test's data, or a file of a third-party package the skill bundles (vendor/numpy/ma/README.rst)
         if is_human_doc(rel) and not skill.cited(rel):
             patterns = placeholder_paths(skill) if patterns is None else patterns
             if any(p.fullmatch(rel) for p in patterns):

@@ -28,6 +28,8 @@ NAMED_IN_FRONTMATTER = tuple(t.name for t in TARGETS if t.named_in_frontmatter)
 #: every target but Claude Code's, for what only matters to other hosts or to Claude's upload: a skill
 #: of `.claude/skills/` or of a Claude Code plugin is loaded by Claude Code, never uploaded
 NOT_CLAUDE_CODE = tuple(t.name for t in TARGETS if t is not claude_code.TARGET)
+#: the targets whose skills may go through Claude's skill upload (a Claude Code or Codex skill does not)
+MAY_BE_UPLOADED = tuple(t for t in NOT_CLAUDE_CODE if t != codex.TARGET.name)
 
 
 def frontmatter(skill):
@@ -340,7 +342,7 @@ def description_invalid(skill):
 
 @rule(
     "SPC011", "description-angle-brackets", summary="'description' contains '<' or '>'.",
-    seed=SPEC, scope="skill", severity="warning", targets=NOT_CLAUDE_CODE,
+    seed=SPEC, scope="skill", severity="warning", targets=MAY_BE_UPLOADED,
 )
 def description_angle_brackets(skill):
     """
@@ -349,8 +351,9 @@ def description_angle_brackets(skill):
 
     ## Why is this bad?
     Claude's skill uploader rejects descriptions with angle brackets (they look like markup).
-    Not reported under the `claude-code` target: Claude Code loads such a skill as it is, and a
-    skill of `.claude/skills/` or of a Claude Code plugin does not go through the uploader.
+    Not reported under the `claude-code` and `codex` targets: those hosts load such a skill as it
+    is, and a skill of `.claude/skills/`, of a Claude Code plugin or of a Codex skills folder does
+    not go through the uploader.
     Nor in a template whose `name` is a placeholder (`<skill-name>`): its `<When to use ...>` is
     text to fill in.
 
@@ -671,7 +674,7 @@ RESERVED_WORDS = ("anthropic", "claude")
 
 @rule("SPC018", "name-reserved-word", summary="'name' contains a word hosts reserve ('anthropic', 'claude').",
       seed=SPEC, scope="skill", severity="info",
-      targets=tuple(t for t in NAMED_IN_FRONTMATTER if t in NOT_CLAUDE_CODE))
+      targets=tuple(t for t in NAMED_IN_FRONTMATTER if t in MAY_BE_UPLOADED))
 def name_reserved_word(skill):
     """
     ## What it does
@@ -680,8 +683,8 @@ def name_reserved_word(skill):
     ## Why is this bad?
     Claude's skill upload (the API and claude.ai) refuses names with these reserved words, so
     the skill cannot be installed there. Info, since other hosts (Claude Code among them)
-    accept such names; not reported under the `claude-code` target (a skill in `.claude/skills/`
-    or a Claude Code plugin), where the name is valid.
+    accept such names; not reported under the `claude-code` and `codex` targets (a skill in
+    `.claude/skills/`, a Claude Code plugin or a Codex skills folder), where the name is valid.
 
     ## Example
     ```yaml
@@ -764,6 +767,10 @@ def _nested(a, b) -> bool:
     return a in b.parents or b in a.parents
 
 
+#: fields that record a fact and change nothing a host does: the host a skill is written for ignores them harmlessly
+INFORMATIONAL_FIELDS = frozenset({"version"})
+
+
 @rule("SPC030", "field-not-portable", summary="A frontmatter field another host reads, which the skill's target does not.",
       seed=SPEC, scope="skill", severity="warning")
 def field_not_portable(skill):
@@ -774,7 +781,10 @@ def field_not_portable(skill):
     `when_to_use` or `disable-model-invocation` in a portable skill or a Codex skill. The
     finding names the fields and the hosts that read them, once per skill (at the first such
     field). Under that host's target (`--target claude-code`,
-    or a skill in `.claude/skills/` or a Claude Code plugin) the field is valid.
+    or a skill in `.claude/skills/` or a Claude Code plugin) the field is valid. A `version` in a
+    Claude Code or Codex skill is not flagged: it records a fact, and the host the skill is written
+    for ignores it without behaving differently (a portable skill still hears that the reference
+    validator refuses it).
 
     ## Why is this bad?
     The skill behaves differently per host: the field works where it is read and is silently
@@ -797,7 +807,8 @@ def field_not_portable(skill):
     target = get(skill.target)
     reader = f"{target.title} ignores" if target.title else "hosts that follow only the specification ignore"
     keys = [k for k in fm.data
-            if isinstance(k, str) and k not in SPEC_FIELDS and not target.reads(k) and hosts_reading(k)]
+            if isinstance(k, str) and k not in SPEC_FIELDS and not target.reads(k) and hosts_reading(k)
+            and not (k in INFORMATIONAL_FIELDS and target in (claude_code.TARGET, codex.TARGET))]
     if not keys:
         return
     groups: dict[str, list[str]] = {}  # the hosts, listed -> the fields they read
