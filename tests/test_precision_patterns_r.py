@@ -127,3 +127,52 @@ def test_a_codex_or_claude_code_skill_does_not_hear_of_the_uploader_or_of_its_ve
     assert rules_on("codex/ask-claude") == []
     assert rules_on(".claude/skills/ask-claude") == []
     assert rules_on("portable/ask-claude") == ["SPC011", "SPC018", "SPC030"]
+
+
+def test_written_out_shell_commands_prose_help_and_a_listings_tail(tmp_path):
+    """PYS004 on real skills: setup_webctl.py's ``run(cmd)`` hands ``cmd`` to ``shell=True`` and is
+    only ever called as ``run("webctl setup")``. PYS003: plan_account_names.py's
+    ``description=__doc__`` is two paragraphs of prose, which read the same rewrapped. PYS053:
+    sketch_ops.py ends a listing with ``f"  ... {n} more"``. Each rule's own case stays."""
+    script = "\n".join([
+        '#!/usr/bin/env python3',
+        '"""Build account-name plans.',
+        '',
+        'The script only reads redacted responses.',
+        'It never connects to a database.',
+        '"""',
+        'import argparse',
+        'import subprocess',
+        'import sys',
+        '',
+        '',
+        'def run(cmd):',
+        '    return subprocess.run(cmd, shell=True).returncode',  # 13: only literals reach it
+        '',
+        '',
+        'def grep(pattern):',
+        '    return subprocess.run(f"grep {pattern} .", shell=True).returncode',  # 17
+        '',
+        '',
+        'def main():',
+        '    parser = argparse.ArgumentParser(description=__doc__)',  # 21: prose only
+        '    other = argparse.ArgumentParser(epilog="Examples:\\n  x.py a\\n  x.py b")',  # 22
+        '    parser.add_argument("pattern")',
+        '    args = parser.parse_args()',
+        '    run("webctl setup")',
+        '    run("pip list")',
+        '    rows = ["a", "b"]',
+        '    for row in rows[:1]:',
+        '        print(f"  {row}")',
+        '    print(f"  ... {len(rows) - 1} more")',  # 30
+        '    print(f"Processing {args.pattern}...")',  # 31
+        '    return grep(args.pattern)',
+        '',
+        '',
+        'if __name__ == "__main__":',
+        '    sys.exit(main())',
+    ]) + "\n"
+    root = skill(tmp_path, "plans", "Run `python scripts/plan.py foo`.", {"scripts/plan.py": script})
+    assert lines_of(root, "PYS004") == [("scripts/plan.py", 17)]
+    assert lines_of(root, "PYS003") == [("scripts/plan.py", 22)]
+    assert lines_of(root, "PYS053") == [("scripts/plan.py", 31)]

@@ -30,6 +30,7 @@ import io
 import os
 import re
 import shlex
+import textwrap
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -691,20 +692,19 @@ class ScriptFacts:
         return self.reflows(call) or self.epilog_fixable(call)
 
     def reflows(self, call: ast.Call) -> bool:
-        """Whether *call*'s help text is laid out in lines (an epilog or description of several
-        lines, or ``description=__doc__`` of a docstring of several lines) that argparse's default
-        formatter joins into one paragraph."""
+        """Whether *call*'s help text (an epilog, a description, or ``description=__doc__``) is laid
+        out in lines that argparse's default formatter joins into one paragraph: see ``laid_out``."""
         epilog = python.keyword(call, "epilog")
         if epilog is not None:
             text = _literal(epilog.value)
             if not isinstance(text, str) and python.dotted(epilog.value):
                 text = _module_string(self.module, python.dotted(epilog.value))
-            if isinstance(text, str) and "\n" in text.strip():
+            if isinstance(text, str) and laid_out(text):
                 return True
         if self.docstring_is_help(call):
             doc = self.docstring[0]
-            return doc is None or "\n" in doc.strip()  # a one-line docstring has no lines to join
-        return isinstance(self._description_text(call), str) and "\n" in self._description_text(call).strip()
+            return doc is None or laid_out(doc)  # a docstring of prose only loses nothing when rewrapped
+        return isinstance(self._description_text(call), str) and laid_out(self._description_text(call))
 
     def docstring_is_help(self, call: ast.Call) -> bool:
         """``ArgumentParser(description=__doc__)``: --help shows the module docstring."""
@@ -856,6 +856,18 @@ def _one_literal(source: str) -> bool:
     except (tokenize.TokenError, SyntaxError):
         return False
     return len(tokens) == 1 and tokens[0].type == tokenize.STRING and not re.match(r"(?i)[rub]*[bf]", tokens[0].string)
+
+
+
+#: a line whose place matters: indented (a command, a table's row), a list item, or a prompt's ``$ ``
+_LAID_OUT_LINE = re.compile(r"^(?:[ \t]+\S|\s*(?:[-*\u2022+]|\d+[.)])\s|\s*\$\s)")
+
+
+def laid_out(text: str) -> bool:
+    """Whether help *text* has lines argparse's rewrapping would spoil: an indented line, a list
+    item or a shell prompt after the first line; paragraphs of prose read the same rewrapped."""
+    lines = textwrap.dedent(text.strip("\n")).splitlines()
+    return any(_LAID_OUT_LINE.match(line) for line in lines[1:])
 
 
 def _literal(node: ast.expr | None):

@@ -12,6 +12,7 @@ from skillsmith.lang.python import (
     is_envelope,
     keyword,
     main_returns_codes,
+    parent_map,
     qualified,
 )
 from skillsmith.lang.python_evidence import RAW_FORMATTERS
@@ -183,7 +184,10 @@ def argparse_formatter_missing(script):
 def subprocess_shell_true(script):
     """
     ## What it does
-    Flags calls with `shell=True` (`subprocess.run`, `Popen`, `check_output`, ...).
+    Flags calls with `shell=True` (`subprocess.run`, `Popen`, `check_output`, ...). Not flagged:
+    a command line the script writes out, as a string literal or as the parameter of a helper
+    that every call in the module gives one (`def run(cmd): subprocess.run(cmd, shell=True)`
+    called only as `run("webctl setup")`): no input reaches the shell.
 
     ## Why is this bad?
     Agents fabricate plausible inputs; with `shell=True` any of them can become shell
@@ -201,10 +205,42 @@ def subprocess_shell_true(script):
     """
     if not _python(script) or script.py_facts is None:
         return
-    for name, call in script.py_facts.calls:
+    facts = script.py_facts
+    for name, call in facts.calls:
         kw = keyword(call, "shell")
         if kw is not None and not (isinstance(kw.value, ast.Constant) and not kw.value.value):
+            if call.args and fixed_command(call.args[0], call, facts):
+                continue  # a command written out in the script (`run("webctl setup")`): no input reaches the shell
             yield Hit(script.path, f"{name}(..., shell=True) runs a shell; pass a list of arguments instead", call.lineno, call.col_offset + 1)
+
+
+def fixed_command(command: ast.expr, call: ast.Call, facts) -> bool:
+    """Whether the command line *command* (of *call*) is a string the script writes out: a literal, or
+    the parameter of the function holding *call* that each call of it in the module passes a literal
+    (``def run(cmd): subprocess.run(cmd, shell=True)`` called as ``run("webctl setup")``)."""
+    if isinstance(command, ast.Constant):
+        return isinstance(command.value, str)
+    if not isinstance(command, ast.Name):
+        return False
+    parents = parent_map(facts)
+    holder = parents.get(id(call))
+    while holder is not None and not isinstance(holder, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        holder = parents.get(id(holder))
+    if holder is None or holder.name.startswith("__"):
+        return False
+    params = [a.arg for a in (*holder.args.posonlyargs, *holder.args.args)]
+    if command.id not in params or any(isinstance(n, ast.Name) and n.id == command.id and isinstance(n.ctx, ast.Store)
+                                       for n in ast.walk(holder)):
+        return False  # not a parameter, or one the function rebinds
+    at = params.index(command.id) - (1 if params and params[0] in ("self", "cls") else 0)
+    uses = [c for name, c in facts.calls if name in (holder.name, f"self.{holder.name}", f"cls.{holder.name}")]
+    if not uses:
+        return False
+    for use in uses:
+        value = use.args[at] if 0 <= at < len(use.args) else next((k.value for k in use.keywords if k.arg == command.id), None)
+        if not (isinstance(value, ast.Constant) and isinstance(value.value, str)):
+            return False
+    return True
 
 
 @rule("PYS005", "os-system", summary="os.system or os.popen runs a shell command line.", seed="000 §6", scope="script", library=True)
@@ -441,7 +477,8 @@ def status_on_stdout(script):
     Flags `print(...)` calls without `file=` whose literal text is clearly status, not data:
     it starts with words like "Processing", "Loading", "Done", "Warning:", "Error:" or ends
     with "...". A field of a listing is data: `f"  Info: {info}"` right after
-    `f"  Reward: {reward}"` at the same indent is not flagged.
+    `f"  Reward: {reward}"` at the same indent is not flagged, nor the line that ends a
+    listing, `f"  ... {n} more"`.
 
     ## Why is this bad?
     stdout is the agent's input. A progress line in it breaks `| jq` and every parser
@@ -475,6 +512,8 @@ def status_on_stdout(script):
         elif isinstance(first, ast.JoinedStr):
             head = first.values[0] if first.values else None
             text = head.value if isinstance(head, ast.Constant) and isinstance(head.value, str) else ""
+            if len(first.values) > 1 and text.strip() == "...":
+                continue  # a listing's last line: f"  ... {n} more", not a trailing "..." of progress
             if text or first.values:
                 printed[call] = text
     fields = {(call.lineno, m.group(1)): m.group(2) for call, text in printed.items() if (m := _FIELD.match(text))}
