@@ -6,6 +6,8 @@ now) and the pattern the rule is for (still a finding), and runs ``check`` on it
 
 from __future__ import annotations
 
+import subprocess
+
 from conftest import run_cli
 from test_precision_contract import skill
 from test_precision_patterns_p import lines_of
@@ -176,3 +178,118 @@ def test_written_out_shell_commands_prose_help_and_a_listings_tail(tmp_path):
     assert lines_of(root, "PYS004") == [("scripts/plan.py", 17)]
     assert lines_of(root, "PYS003") == [("scripts/plan.py", 22)]
     assert lines_of(root, "PYS053") == [("scripts/plan.py", 31)]
+
+
+#: a plan script's text report beside its --json one (plan-sub2api-upgrade.sh in WesPerez/codex-skills)
+PLAN_SH = """#!/usr/bin/env bash
+# Plan an upgrade. Usage: plan.sh [--json]
+set -euo pipefail
+format=text
+case "${1:-}" in
+  --json) format=json ;;
+  -*) echo "unknown option: $1" >&2; exit 2 ;;
+esac
+if [[ "$format" == json ]]; then
+  jq -n --arg sha abc '{running: $sha}'
+  exit 0
+fi
+printf 'running=%s version=%s\\n' abc 1.2
+printf 'running_customization_files:\\n'
+printf 'Running the planner...\\n'
+"""
+
+
+def test_a_status_word_glued_to_a_key_is_report_data(tmp_path):
+    """SHL052 on real skills: sub2api-upgrade's text report prints ``running=%s version=%s`` and the
+    section header ``running_customization_files:``: the data, not a "Running..." status line."""
+    root = skill(tmp_path, "plan", "Run `scripts/plan.sh --json`.\n", {"scripts/plan.sh": PLAN_SH}, mode=0o755)
+    assert lines_of(root, "SHL052") == [("scripts/plan.sh", 15)]
+
+
+#: peeks at --session, then hands every argument to the CLI (playwright_cli.sh in thinkycz/codex-skills)
+WRAPPER_SH = """#!/usr/bin/env bash
+# Run the Playwright CLI. Usage: cli.sh [ARG...]
+set -euo pipefail
+has_session=false
+for arg in "$@"; do
+  case "$arg" in
+    --session|--session=*) has_session=true; break ;;
+  esac
+done
+cmd=(npx --yes --package @playwright/cli playwright-cli)
+if [[ "$has_session" != true && -n "${CLI_SESSION:-}" ]]; then
+  cmd+=(--session "$CLI_SESSION")
+fi
+cmd+=("$@")
+exec "${cmd[@]}"
+"""
+#: a directory argument refused with exit 2 when it is none (skill-health.sh in kiku-jw/codex-skills)
+HEALTH_SH = """#!/usr/bin/env bash
+# Check a skill folder. Usage: health.sh [DIR]
+set -euo pipefail
+skill_dir="${1:-.}"
+[[ -d "$skill_dir" ]] || { echo "Missing skill dir: $skill_dir" >&2; exit 2; }
+ls "$skill_dir"
+"""
+
+
+def test_arguments_handed_on_through_an_array_or_refused_as_no_directory_need_no_option_branch(tmp_path):
+    """SHL003 on real skills: playwright_cli.sh only peeks at ``--session`` and hands every argument on
+    (``cmd+=("$@"); exec "${cmd[@]}"``); skill-health.sh takes a directory and exits 2 when it is none,
+    ``--anything`` included. A loop that keeps some arguments, a directory refused with exit 1, or one
+    not tested at all, still ignores an option; so does a peek before handing the arguments to a
+    function of the script that refuses them with exit 1 (setup_pentest_env.sh's ``main "$@"``) or to
+    one of a sourced file (mac-ops' ``parse_common_flags "$@"``, which ignores what it does not know)."""
+    filtered = WRAPPER_SH.replace('cmd+=("$@")\n', "").replace("break ;;", "break ;;\n    *) cmd+=(\"$arg\") ;;")
+    to_main = ('#!/usr/bin/env bash\n# Set up. Usage: main.sh [--venv]\nset -euo pipefail\nmain() {\n'
+               '  for arg in "$@"; do\n    case "$arg" in\n      --venv) venv=1 ;;\n'
+               '      *) echo "unknown: $arg" >&2; exit 1 ;;\n    esac\n  done\n}\nmain "$@"\n')
+    to_sourced = WRAPPER_SH.replace('cmd+=("$@")\nexec "${cmd[@]}"\n', 'source "$(dirname "$0")/lib.sh"\nparse_flags "$@"\n')
+    scripts = {"scripts/cli.sh": WRAPPER_SH, "scripts/health.sh": HEALTH_SH, "scripts/filtered.sh": filtered,
+               "scripts/health1.sh": HEALTH_SH.replace("exit 2", "exit 1"),
+               "scripts/untested.sh": HEALTH_SH.replace("[[ -d", "[[ -n"),
+               "scripts/main.sh": to_main, "scripts/sourced.sh": to_sourced}
+    body = "".join(f"Run `{rel} x`.\n" for rel in scripts)
+    lib = {"scripts/lib.sh": 'parse_flags() { for a in "$@"; do [[ "$a" == --json ]] && JSON=1; done; }\n'}
+    root = skill(tmp_path, "handed", body, {**scripts, **lib}, mode=0o755)
+    assert subprocess.run(["bash", str(root / "scripts/health.sh"), "--dry-run"], capture_output=True).returncode == 2
+    assert lines_of(root, "SHL003") == [("scripts/filtered.sh", 1), ("scripts/health1.sh", 1), ("scripts/main.sh", 1),
+                                        ("scripts/sourced.sh", 1), ("scripts/untested.sh", 1)]
+
+
+#: an adapter its runner dispatches, with jq checked by the runner (sub2api-upgrade's debug-canary-adapters)
+ADAPTER_SH = """#!/usr/bin/env bash
+# Print the candidate's run id.
+set -euo pipefail
+(( $# == 0 )) || { echo "takes no arguments" >&2; exit 2; }
+jq -r '.run_id' "$ADAPTER_INPUT"
+"""
+RUNNER_SH = """#!/usr/bin/env bash
+# Run an adapter. Usage: run.sh [--help]
+set -euo pipefail
+case "${1:-}" in
+  -h|--help) echo "Usage: run.sh"; exit 0 ;;
+  -*) echo "unknown option: $1" >&2; exit 2 ;;
+esac
+require_command() { command -v "$1" >/dev/null 2>&1 || { echo "needs $1" >&2; exit 5; }; }
+require_command jq
+bash "$(dirname "$0")/adapters/identity.sh"
+"""
+
+
+def test_a_script_run_only_by_a_sibling_that_guards_the_tool_needs_no_guard_of_its_own(tmp_path):
+    """SHL053 on real skills: sub2api-upgrade's ``candidate-identity.sh`` takes no arguments and is run
+    only by ``run-debug-adapter.sh``, which calls ``require_command jq`` first. Its runner without the
+    guard, one that only names the tool (collect-metrics.sh's runner: ``[ "$BUILD_TOOL" = "npm" ]``),
+    or the skill telling the agent to run the adapter itself, leave the finding."""
+    scripts = {"scripts/run.sh": RUNNER_SH, "scripts/adapters/identity.sh": ADAPTER_SH}
+    root = skill(tmp_path, "runner", "Run `scripts/run.sh`.\n", scripts, mode=0o755)
+    assert lines_of(root, "SHL053") == []
+    bare = {**scripts, "scripts/run.sh": RUNNER_SH.replace("require_command jq\n", "")}
+    root = skill(tmp_path, "bare", "Run `scripts/run.sh`.\n", bare, mode=0o755)
+    assert lines_of(root, "SHL053") == [("scripts/adapters/identity.sh", 5)]
+    named = {**scripts, "scripts/run.sh": RUNNER_SH.replace("require_command jq\n", '[ "${TOOL:-}" = jq ] && echo "uses jq"\n')}
+    root = skill(tmp_path, "named", "Run `scripts/run.sh`.\n", named, mode=0o755)
+    assert lines_of(root, "SHL053") == [("scripts/adapters/identity.sh", 5)]
+    root = skill(tmp_path, "told", "Run `scripts/run.sh`, or `scripts/adapters/identity.sh` alone.\n", scripts, mode=0o755)
+    assert lines_of(root, "SHL053") == [("scripts/adapters/identity.sh", 5)]

@@ -147,6 +147,16 @@ def walk_within(node, types) -> Iterator[tuple[object, bool]]:
         inside.append(inside[depth] or current.type in types)
 
 
+def enclosing(node, kind: str):
+    """The nearest node of type *kind* that holds *node*, or None."""
+    p = node.parent
+    while p is not None:
+        if p.type == kind:
+            return p
+        p = p.parent
+    return None
+
+
 def text(node, data: bytes) -> str:
     return data[node.start_byte:node.end_byte].decode("utf-8", "replace")
 

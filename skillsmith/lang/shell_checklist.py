@@ -277,7 +277,39 @@ def unguarded_tools(root, data: bytes, nodes: list) -> list[tuple[str, object]]:
         if node.type in ("word", "raw_string", "string_content") and not (
                 node.parent is not None and node.parent.type == "command_name"):
             named.update(_WORD.findall(shell.text(node, data)))
-    return [(tool, node) for tool, node in first.items() if tool not in named and _SHIPPED_WITH.get(tool) not in named]
+    return [(tool, node) for tool, node in first.items() if not guarded(tool, named)]
+
+
+#: commands that ask whether a tool is installed
+_PROBES = frozenset({"command", "type", "hash", "which"})
+
+
+def _probe(cmd, data: bytes) -> bool:
+    """Whether *cmd* asks whether a tool is installed: ``command -v jq``, ``type jq``, ``hash jq``, ``which jq``."""
+    return cmd.name in _PROBES and (cmd.name != "command" or any(w in ("-v", "-V") for w in cmd.arg_texts(data)))
+
+
+def checked_tools(root, data: bytes, nodes: list) -> set[str]:
+    """The tools a script asks for: ``command -v jq``, ``hash jq``, a helper that asks
+    (``require_command jq``), a loop that asks for each (``for t in jq curl; do command -v "$t"``)."""
+    def probes(node) -> bool:
+        return any(_probe(c, data) for c in shell.commands(node, data))
+
+    checkers = {name for name, body in shell.functions(root, data, nodes).items() if probes(body)}
+    found: set[str] = set()
+    for cmd in shell.commands(root, data, nodes):
+        if cmd.name in checkers or _probe(cmd, data):
+            found.update(w for w in cmd.arg_texts(data) if not w.startswith("-"))
+    for node in nodes:
+        body = node.child_by_field_name("body") if node.type == "for_statement" else None
+        if body is not None and probes(body):
+            found.update(shell.unquote(shell.text(v, data)) for v in node.children_by_field_name("value"))
+    return found
+
+
+def guarded(tool: str, named: set[str]) -> bool:
+    """Whether *named*, the words a script names or the tools it asks for, hold *tool* or the tool it comes with."""
+    return tool in named or _SHIPPED_WITH.get(tool) in named
 
 
 #: a tool that comes with another one: a guard for npm covers npx

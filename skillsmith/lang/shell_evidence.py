@@ -663,7 +663,7 @@ class ShellEvidence:
 
     def context_meaning(self, node, code: int) -> str | None:
         """What the code around one ``exit N`` says it means: usage for an unknown option, a message's words."""
-        item = _enclosing(node, "case_item")
+        item = shell.enclosing(node, "case_item")
         if item is not None:
             pats = [a for p in shell.case_patterns(item, self.data) for a in p.split("|")]
             if any(p == "*" or p.startswith("-") and any(ch in p for ch in "*?[") for p in pats):
@@ -747,13 +747,13 @@ class ShellEvidence:
         names = "|".join(map(re.escape, sorted(caller_paths(self.root, self.data, self.nodes))))
         checked = re.compile(rf"\$#|-z\s+[\"']?\$\{{?(?:[1-9]{'|' + names if names else ''})\b|\busage\b", re.IGNORECASE)
         for code, node in self.exits:
-            if code in (None, 0) or _enclosing(node, "case_item") is not None:
+            if code in (None, 0) or shell.enclosing(node, "case_item") is not None:
                 continue
             if checked.search(" ".join(_before(node, self.data))):
                 return True  # an exit after a check of an argument (not of a command's result) or a usage line
         usage = {n for n, f in self.functions.items() if re.search(r"usage", n, re.I)
                  and re.search(r"\bexit\s+(?!0\b)\S", shell.text(f, self.data))}
-        return any(cmd.name in usage and _enclosing(cmd.node, "case_item") is None and _enclosing_function(cmd.node) is None
+        return any(cmd.name in usage and shell.enclosing(cmd.node, "case_item") is None and _enclosing_function(cmd.node) is None
                    for cmd in self.commands)
 
     def usable_example(self, invocation: str, has_help: bool) -> bool:
@@ -833,17 +833,8 @@ def name_for(code: int, meaning: Value, word: str | None) -> Value:
 # -- tree helpers ---------------------------------------------------------------------------------
 
 
-def _enclosing(node, kind: str):
-    p = node.parent
-    while p is not None:
-        if p.type == kind:
-            return p
-        p = p.parent
-    return None
-
-
 def _enclosing_function(node):
-    return _enclosing(node, "function_definition")
+    return shell.enclosing(node, "function_definition")
 
 
 def _quiet(cmd, data: bytes) -> bool:
@@ -868,7 +859,7 @@ def _is_help_item(item, data: bytes) -> bool:
 
 
 def _inside_option_branch(node) -> bool:
-    item = _enclosing(node, "case_item")
+    item = shell.enclosing(node, "case_item")
     return item is not None
 
 

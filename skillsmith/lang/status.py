@@ -7,11 +7,12 @@ from __future__ import annotations
 
 import re
 
-#: a printed literal that starts like this reports status; it is not data
+#: a printed literal that starts like this reports status; it is not data. A word glued to
+#: ``=``, ``_`` or ``-`` is a key of the data (``running=%s``, ``running_files:``), not status.
 STATUS = re.compile(
     r"^\s*(\[?(info|warn(ing)?|error|debug|note)\b\]?|processing|loading|reading|writing|wrote|"
     r"saving|saved|fetching|downloading|downloaded|starting|started|done\b|finished|skipping|"
-    r"checking|creating|created|running|connecting|waiting|retrying)",
+    r"checking|creating|created|running|connecting|waiting|retrying)(?![\w=-])",
     re.IGNORECASE,
 )
 

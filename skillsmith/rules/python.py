@@ -476,7 +476,8 @@ def status_on_stdout(script):
     ## What it does
     Flags `print(...)` calls without `file=` whose literal text is clearly status, not data:
     it starts with words like "Processing", "Loading", "Done", "Warning:", "Error:" or ends
-    with "...". A field of a listing is data: `f"  Info: {info}"` right after
+    with "...". A word glued to `=`, `_` or `-` is a key (`f"running={n}"`), not status. A field
+    of a listing is data: `f"  Info: {info}"` right after
     `f"  Reward: {reward}"` at the same indent is not flagged, nor the line that ends a
     listing, `f"  ... {n} more"`.
 

@@ -7,9 +7,11 @@ import os
 import re
 import shutil
 import subprocess
+from pathlib import PurePosixPath
 
 from skillsmith.lang import bashcheck, shell
 from skillsmith.lang.shell import range_problem
+from skillsmith.lang.shell_checklist import caller_paths
 from skillsmith.rules.finding import Hit, display_path
 from skillsmith.rules.registry import RuleUnavailable, rule
 
@@ -155,8 +157,12 @@ def unknown_flag_exit_missing(script):
     positionals) that exits 2, directly or through a function such as `usage`. A `-*)` branch
     that refuses them with another code (`exit 1`) is reported as such, at that branch. Not
     flagged: a script that reads none of its arguments (a hook that reads its event from the
-    environment) or only hands them all on (`exec python3 "$DIR/scnet.py" "$@"`: the program
-    it runs refuses what it does not know); the first only while the skill calls it with no option.
+    environment) or only hands them all on (`exec python3 "$DIR/scnet.py" "$@"`, or
+    `cmd+=("$@"); exec "${cmd[@]}"`, perhaps after a peek, `for arg in "$@"`, in a script that
+    sources nothing: the program it runs refuses what it does not know); the first only while
+    the skill calls it with no option. Nor one that takes only paths and exits 2 when one is
+    no existing path (`dir="${1:-.}"`, `[[ -d "$dir" ]] || { ...; exit 2; }`): `--anything`
+    is refused there.
 
     ## Why is this bad?
     Agents fabricate plausible flags. A script that silently ignores `--dry-run` it does not
@@ -201,25 +207,105 @@ def unknown_flag_exit_missing(script):
 
 _ALL_ARGUMENTS = re.compile(r'^"?\$\{?@\}?"?$')
 _OPTION_AFTER = re.compile(r"(?<!\S)--?[A-Za-z]")
+#: tests that a path exists: ``--anything`` given for it is no such path
+_PATH_TESTS = frozenset({"-d", "-e", "-f", "-r", "-s"})
 
 
 def takes_no_options(script) -> bool:
     """Whether the script reads none of its arguments (a hook that reads ``$CLAUDE_NOTIFICATION``),
-    or only hands them all to the program it runs (``exec "$PY" scnet.py "$@"``), which judges them."""
+    or only hands them all to the program it runs (``exec "$PY" scnet.py "$@"``, or through an array,
+    ``cmd+=("$@"); exec "${cmd[@]}"``, perhaps after peeking at them, ``for arg in "$@"``), which
+    judges them, or reads only positionals it refuses with exit 2 when they are no existing path
+    (``dir="${1:-.}"; [[ -d "$dir" ]] || { ...; exit 2; }``): an option given there is refused too."""
     ev = script.sh_evidence
     if ev is None or ev.unparsed:
         return False
     data = script.file.data
+    root = script.sh_tree.root_node
+    run_arrays = _arrays_run(script.sh_nodes, data)
+    handed_on = peeked = False  # handed on to another program; peeked at in a loop
     for node in ev.argument_reads:
         parent = node.parent
         while parent is not None and parent.type in ("string", "concatenation"):
             parent = parent.parent
-        if not (_ALL_ARGUMENTS.match(shell.text(node, data)) and parent is not None and parent.type == "command"):
+        whole = _ALL_ARGUMENTS.match(shell.text(node, data)) is not None
+        if whole and parent is not None and parent.type == "command":
+            # a function of the script (`main "$@"`) is judged by its own reads
+            handed_on = handed_on or ev.layout.command_name(parent) not in ev.functions
+        elif whole and parent is not None and parent.type == "array" and parent.parent is not None \
+                and parent.parent.type == "variable_assignment" \
+                and shell.text(parent.parent.child_by_field_name("name"), data) in run_arrays:
+            handed_on = True
+        elif whole and parent is not None and parent.type == "for_statement":
+            peeked = True
+        elif not _refused_unless_a_path(node, root, data, script.sh_nodes):
             return False
+    if peeked and (not handed_on or shell.sourced_paths(root, data, script.sh_nodes)):
+        return False  # a peek, and what gets the arguments may be a sourced function that ignores them
     # one that reads none is still asked for the branch when the skill calls it with an option it
     # would ignore (`scripts/fetch.sh --help`)
     return bool(ev.argument_reads) or not any(
         _OPTION_AFTER.search(command.partition(script.rel)[2]) for command in script.invocations)
+
+
+def _arrays_run(nodes: list, data: bytes) -> set[str]:
+    """Arrays the script runs as a command, whole: ``exec "${cmd[@]}"``."""
+    found = set()
+    for node in nodes:
+        if node.type != "expansion" or not re.fullmatch(r"\$\{\w+\[[@*]\]\}", shell.text(node, data)):
+            continue
+        parent = node.parent
+        while parent is not None and parent.type in ("string", "command_name"):
+            parent = parent.parent
+        if parent is not None and parent.type == "command":
+            found.add(re.match(r"\$\{(\w+)", shell.text(node, data)).group(1))
+    return found
+
+
+def _refused_unless_a_path(node, root, data: bytes, nodes: list) -> bool:
+    """Whether the positional *node* (``$1``, ``${1:-.}``), read outside any function, is an
+    existing path or the script exits 2: tested there, or through the variable it fills
+    (``dir="${1:-.}"`` with ``[[ -d "$dir" ]] || { ...; exit 2; }``, ``if [ ! -f "$dir" ]; then ... exit 2``)."""
+    if not re.match(r"^\$\{?[1-9]\b", shell.text(node, data)) or shell.enclosing(node, "function_definition") is not None:
+        return False
+    tested = [node]
+    parent = node.parent
+    while parent is not None and parent.type in ("string", "concatenation"):
+        parent = parent.parent
+    if parent is not None and parent.type == "variable_assignment":
+        name = shell.text(parent.child_by_field_name("name"), data)
+        if name not in caller_paths(root, data, nodes):
+            return False
+        tested = [n for n in nodes if n.type in ("simple_expansion", "expansion") and shell.text(n, data) in (f"${name}", f"${{{name}}}")]
+    consts = shell.constants(root, data, nodes)
+    funcs = shell.functions(root, data, nodes)
+    return any(2 in _codes_when_no_path(n, data, consts, funcs) for n in tested)
+
+
+def _codes_when_no_path(node, data: bytes, consts: dict, funcs: dict) -> set[int]:
+    """The exit codes of what runs when the path test of *node* (``[[ -d "$dir" ]]``) fails."""
+    test = node.parent
+    while test is not None and test.type == "string":
+        test = test.parent
+    if test is None or test.type != "unary_expression" or not any(
+            c.type == "test_operator" and shell.text(c, data) in _PATH_TESTS for c in test.children):
+        return set()
+    negated = test.parent is not None and test.parent.type == "unary_expression" and test.parent.children[0].type == "!"
+    if negated:
+        test = test.parent
+    command = test.parent
+    if command is None or command.type != "test_command":
+        return set()
+    holder = command.parent
+    if holder is not None and holder.type == "list" and not negated and holder.named_children[0] == command:
+        operator = command.next_sibling
+        other = command.next_named_sibling
+        if operator is not None and shell.text(operator, data) == "||" and other is not None:
+            return shell.body_exit_codes(other, data, consts, funcs)
+    if holder is not None and holder.type == "if_statement" and negated and holder.child_by_field_name("condition") == command:
+        return set().union(*(shell.body_exit_codes(c, data, consts, funcs) for c in holder.named_children
+                             if c != command and c.type not in ("elif_clause", "else_clause")))
+    return set()
 
 
 #: shown once when ShellCheck is not installed
@@ -361,8 +447,9 @@ def status_on_stdout(script):
     Flags `echo` and `printf` commands whose literal text is clearly status, not data, and
     whose output reaches the script's stdout. Status text is judged as for Python's print
     (PYS053): it starts with words like "Processing", "Loading", "Done", "Warning:",
-    "Error:", "[INFO]" or ends with "...". Only scripts that print data for a program beside
-    it are judged: they handle `--json` and write JSON somewhere (a key `"name":`, `jq`), or
+    "Error:", "[INFO]" or ends with "..."; a word glued to `=`, `_` or `-` is a key of the
+    data (`running=%s version=%s`, a section header `running_files:`). Only scripts that
+    print data for a program beside it are judged: they handle `--json` and write JSON somewhere (a key `"name":`, `jq`), or
     print JSON. A script that parses `--json` and never writes any prints a report. A report meant for a person (a
     diagnostic panel, an installer's log) is its own product. Not flagged: a print redirected to stderr or a
     file (`>&2`, `{ ...; } >&2`), captured (`$(...)`, the left side of a pipe), inside a
@@ -407,7 +494,9 @@ def tool_unguarded(script):
     `curl`, `wget`, `docker`, `node`, `npx`, `uv`, `ffmpeg`, `pandoc`, `rg`, ...) in a script
     that never names the tool anywhere else: no `command -v jq`, `type jq`, `hash jq`, no
     `need jq` helper call, no `for tool in jq curl` loop, no install hint. A script that
-    sources another file is not judged (its guards may live there). `git` and the POSIX
+    sources another file is not judged (its guards may live there), nor one the skill never
+    names that only shell scripts of the skill name (run), each asking for the tool
+    (`require_command jq` before `bash "$DIR/adapters/identity.sh"`). `git` and the POSIX
     tools are not flagged, nor a version probe with its errors discarded or a fallback
     (`$(docker --version 2>/dev/null | cut -d' ' -f3)` in an inventory script): it is the
     check itself. Nor is a use in `$( )` with its errors discarded and a placeholder after
@@ -439,9 +528,28 @@ def tool_unguarded(script):
     from skillsmith.lang.shell_checklist import unguarded_tools
 
     for tool, node in unguarded_tools(tree.root_node, script.file.data, script.sh_nodes):
+        if _guarded_by_its_runners(script, tool):
+            continue
         row, col = node.start_point
         yield Hit(script.path, f"`{tool}` is run without a `command -v {tool}` guard; check it first and exit 5 "
                   "with an install hint", row + 1, col + 1)
+
+
+def _guarded_by_its_runners(script, tool: str) -> bool:
+    """Whether the script is run only by shell scripts of its skill that guard *tool*: the skill
+    never names it, and every other script that names its file (``"$ADAPTER_DIR/candidate-identity.sh"``)
+    is a shell script that asks for the tool (``command -v jq``, ``require_command jq``)."""
+    from skillsmith.lang.shell_checklist import checked_tools, guarded
+    from skillsmith.rules.contract import named_by_skill
+
+    if script.skill is None or named_by_skill(script):
+        return False
+    word = re.compile(rf"(?<![\w.-]){re.escape(PurePosixPath(script.rel).name)}(?![\w-])")
+    runners = [other for other in script.skill.scripts
+               if other is not script and other.file.text is not None and word.search(other.file.text)]
+    return bool(runners) and all(
+        other.language == "shell" and other.sh_tree is not None
+        and guarded(tool, checked_tools(other.sh_tree.root_node, other.file.data, other.sh_nodes)) for other in runners)
 
 
 @rule("SHL054", "destructive-without-confirmation", summary="rm -r of a path the caller gave, with no --force, --yes or --dry-run.",
