@@ -467,7 +467,7 @@ def project_tree_paths(lines: list[str]) -> set[str]:
     paths: set[str] = set()
     stack: list[tuple[int, str]] = []
     in_project = False
-    for number, text in enumerate(lines):
+    for text in lines:
         m = _TREE_ENTRY.search(text) if ("\u251c" in text or "\u2514" in text) else None
         if m is None:
             in_project = bool(_PROJECT_ROOT.match(text.strip().strip("`*")))
