@@ -1034,11 +1034,14 @@ def test_a_module_that_skill_md_imports_is_a_library(tmp_path):
     got = findings(root, "CON001", "CON006", "CON012")
     assert [f for f in got if f[0] == "scripts/opening_prs.py"] == []
     assert ("scripts/other.py", "CON012") in got
-    # forecasting-reverso's load_checkpoint.py: imported by SKILL.md, and a command of its own (__main__ reads sys.argv)
+    # forecasting-reverso's load_checkpoint.py: imported by SKILL.md, and with a shebang a command of its own
+    # (__main__ reads sys.argv); challenging's challenger.py, without one, is the import SKILL.md shows
     cli = '"""Load a checkpoint."""\nimport sys\n\n\ndef load(path):\n    return path\n\n\nif __name__ == "__main__":\n    print(load(sys.argv[1]))\n'
     body = "```python\nfrom load_checkpoint import load\n```\n"
-    root = skill(tmp_path, "cli", body, {"scripts/load_checkpoint.py": cli})
-    assert ("scripts/load_checkpoint.py", "CON001") in findings(root, "CON001")
+    root = skill(tmp_path, "cli", body, {"scripts/load_checkpoint.py": "#!/usr/bin/env python3\n" + cli})
+    assert ("scripts/load_checkpoint.py", "CON009") in findings(root, "CON009")
+    root = skill(tmp_path, "lib", body, {"scripts/load_checkpoint.py": cli})
+    assert findings(root, "CON001", "CON006", "CON009") == []
 
 
 def test_a_japanese_description_with_english_terms_is_judged_as_japanese(tmp_path):

@@ -458,8 +458,8 @@ class Script:
         templates (``x.tmpl``, ``hitl-loop.template.sh``), Python modules
         a sibling script, the code of SKILL.md or of the Markdown it links, or the module's own
         docstring imports (unless SKILL.md shows them run, or a ``__main__`` guard that reads
-        arguments makes them a command too; with a shebang, for a module a sibling imports; not one a comment
-        marks as the module's demo, ``# Example usage``), modules whose ``__main__`` is marked as their self-test
+        arguments in a file with a shebang makes them a command too; not one a comment marks as the
+        module's demo, ``# Example usage``), modules whose ``__main__`` is marked as their self-test
         (``# Test validation``) and reads no arguments, unless SKILL.md shows them run, shell files a sibling
         sources, and files with no entry point (only definitions).
         """
@@ -502,9 +502,9 @@ class Script:
             unnamed = name.startswith("test_") and not (self.skill is not None and self.skill.cited(self.rel))
             if (tests or self._tests_a_sibling(name) or unnamed) and not self.invoked:
                 return "test"  # (a test_x.py the skill never names is one too: test_contract.py's fixture checks)
-        # a __main__ that reads arguments makes an imported module a command too (one a sibling
-        # imports: with a shebang); one that reads none is its self-test or demo ("# Quick test",
-        # "CLI entry point for testing")
+        # a __main__ that reads arguments, with a shebang, makes an imported module a command too; one
+        # that reads none is its self-test or demo ("# Quick test", "CLI entry point for testing"), and
+        # without a shebang the module is the import the skill shows (challenging's challenger.py)
         reads_arguments = facts.reads_argv or facts.uses_argparse
         command = facts.has_main_guard and reads_arguments
         if self.imported_by_sibling and not self.invoked and not (command and self.file.shebang is not None):
@@ -512,7 +512,8 @@ class Script:
         # for a module the skill's Markdown imports, a __main__ marked as its demo ("# Example usage") is
         # no command either, even where it reads arguments (job-analyzer's cv_matcher.py)
         demo = facts.has_main_guard and self._main_is_demo(module)
-        if (self.imported_by_skill_md or self.says_it_is_imported) and not self.invoked and not (command and not demo):
+        if (self.imported_by_skill_md or self.says_it_is_imported) and not (self.invoked or self.run_through_variable) \
+                and not (command and not demo and self.file.shebang is not None):
             return "library"
         if demo and not reads_arguments and not self.invoked:
             return "library"  # a __main__ self-test ("# Test validation") that takes nothing, and no one is told to run
@@ -576,6 +577,20 @@ class Script:
             for name in names:
                 if len(name) <= len(parts) and parts[len(parts) - len(name):] == name:
                     return True
+        return False
+
+    @cached_property
+    def run_through_variable(self) -> bool:
+        """Whether SKILL.md puts the script's path in a shell variable (``SCRIPT="$SKILL_DIR/scripts/x.py"``)
+        and shows that variable run with an argument (``python3 "$SCRIPT" --all``)."""
+        text = self.skill.doc.file.text if self.skill is not None and self.skill.doc is not None else None
+        if not text or "=" not in text:
+            return False
+        assign = re.compile(r"(?<![\w$])([A-Za-z_]\w{0,60})=[\"']?[^\s\"'=]{0,200}" + re.escape(self.rel) + r"[\"']?(?![\w/.-])")
+        for m in assign.finditer(text):
+            name = re.escape(m.group(1))
+            if re.search(rf"\$(?:{name}\b|\{{{name}\}})\"?[ \t]+[^\s|;&#`>)]", text):
+                return True
         return False
 
     @cached_property

@@ -1008,7 +1008,9 @@ def script_cited_bare(script):
     /abs/path/to/scripts/ppt_keycolor_changer.py discover --input x.pptx`) is a worked call; a bare
     call is whole when one of the header's Usage lines shows it so (`bash
     scripts/akeneo-magento2/fetch_docs.sh   # pin to $CONNECTOR_TAG`), and a call fed its input
-    through a pipe is worked (`git diff --name-only HEAD | scripts/detect-tiers.sh`).
+    through a pipe is worked (`git diff --name-only HEAD | scripts/detect-tiers.sh`). A script
+    the skill cites only to forbid running it ("Do not call `scripts/upstream_cli.py` directly")
+    needs no invocation.
 
     ## Why is this bad?
     A bare path leaves the agent to work out the arguments, usually by running `--help` or
@@ -1029,8 +1031,8 @@ def script_cited_bare(script):
     error.
     """
     found = _citations_of(script)
-    if not found:
-        return
+    if not found or all(_FORBIDDEN.search(c.text, 0, c.end - len(c.raw)) for _f, c in found):
+        return  # "Do not call `scripts/upstream_cli.py` directly": no one is to run it
     if any(_ARG.match(c.text, c.end) for _f, c in found) or any(
             _ARG.match(command.partition(script.rel)[2].lstrip("\"'")) or "| " in command.partition(script.rel)[0]
             for command in script.invocations):
@@ -1041,10 +1043,15 @@ def script_cited_bare(script):
         return  # linked onto PATH (`ln -s .../scripts/notify.sh ~/.local/bin/notify`) and shown run as `notify --title x`
     if run_by_file_name(script):
         return  # "All via `scripts/sketch_ops.py`", then `python3 sketch_ops.py dups <file>`
-    if run_through_variable(script):
+    if script.run_through_variable:
         return  # SCRIPT="$SKILL_DIR/scripts/x.py", then `python3 "$SCRIPT" --all`
     f, first = found[0]
     yield Hit(f.path, f"{script.rel} is cited without an invocation; show it with its arguments", first.line, first.column)
+
+
+#: a prohibition in the words before a citation on its line: "Do not call", "Never run ... directly"
+_FORBIDDEN = re.compile(r"\b(?:do not|don't|never|must not)\s+(?:\w+\s+){0,2}?(?:call|run|invoke|execute|use)\b[^.;:!?]*$",
+                        re.IGNORECASE)
 
 
 def run_by_file_name(script) -> bool:
@@ -1056,20 +1063,6 @@ def run_by_file_name(script) -> bool:
         return False
     return re.search(rf"(?:\b(?:python3?|uv run|bash|sh|zsh|node|bun|deno|ruby|perl)\s+|(?<![\w/])\./)"
                      rf"{re.escape(name)}[ \t]+[^\s|;&#`>]", text) is not None
-
-
-def run_through_variable(script) -> bool:
-    """Whether SKILL.md puts the script's path in a shell variable (``SCRIPT="$SKILL_DIR/scripts/x.py"``)
-    and shows that variable run with an argument (``python3 "$SCRIPT" --all``)."""
-    text = script.skill.doc.file.text if script.skill is not None and script.skill.doc is not None else None
-    if not text or "=" not in text:
-        return False
-    assign = re.compile(r"(?<![\w$])([A-Za-z_]\w{0,60})=[\"']?[^\s\"'=]{0,200}" + re.escape(script.rel) + r"[\"']?(?![\w/.-])")
-    for m in assign.finditer(text):
-        name = re.escape(m.group(1))
-        if re.search(rf"\$(?:{name}\b|\{{{name}\}})\"?[ \t]+[^\s|;&#`>)]", text):
-            return True
-    return False
 
 
 def run_under_link_name(script) -> bool:

@@ -1,0 +1,46 @@
+"""False findings seen on real public skills (sets R and S, after their samples), each beside the rule's own case.
+
+Every test writes a small skill with the pattern that used to give a wrong finding (no finding
+now) and the pattern the rule is for (still a finding), and runs ``check`` on it.
+"""
+
+from __future__ import annotations
+
+from test_precision_contract import findings, skill
+from test_precision_patterns_p import lines_of
+
+PY_ARGS = '#!/usr/bin/env python3\n"""Search notes."""\nimport sys\n\nprint(sys.argv[1])\n'
+
+
+def test_a_script_cited_only_to_forbid_running_it_needs_no_invocation(tmp_path):
+    """CON013 on real skills: xhs-search says "Do not call `scripts/upstream_cli.py` directly"
+    (its wrapper `scripts/cli.py` is the way in). A script cited bare in an instruction to use it
+    is still flagged."""
+    body = "\n".join([
+        "- Use only `python scripts/cli.py search <query>` from this folder.",
+        "- Do not call `scripts/upstream_cli.py` directly.",
+        "- Never run scripts/raw.py by hand; it has no rate limit.",
+        "- Use `scripts/other.py` for details.",
+    ])
+    scripts = {f"scripts/{n}.py": PY_ARGS for n in ("cli", "upstream_cli", "raw", "other")}
+    root = skill(tmp_path, "xhs", body, scripts)
+    assert lines_of(root, "CON013") == [("SKILL.md", 8)]
+
+
+def test_a_module_skill_md_imports_without_a_shebang_is_a_library_even_with_a_cli(tmp_path):
+    """CON006 on real skills: challenging's challenger.py is what SKILL.md imports (`from challenger
+    import prepare`), has no shebang, and a ``__main__`` with an ArgumentParser for a drill mode no
+    one is told to run. With a shebang, the same module is a command too."""
+    module = ('"""Adversarial review engine."""\nimport argparse\n\n\ndef prepare(x):\n    return x\n\n\n'
+              'if __name__ == "__main__":\n    p = argparse.ArgumentParser(description="drill")\n'
+              '    p.add_argument("path")\n    print(prepare(p.parse_args().path))\n')
+    body = "```python\nfrom challenger import prepare\nprepare('draft.md')\n```\n"
+    root = skill(tmp_path, "lib", body, {"scripts/challenger.py": module})
+    assert findings(root, "CON006", "CON001", "PYS002") == []
+    root = skill(tmp_path, "cmd", body, {"scripts/challenger.py": "#!/usr/bin/env python3\n" + module})
+    assert ("scripts/challenger.py", "CON006") in findings(root, "CON006")
+    # python-lsp's lsp_client.py: imported too, but SKILL.md also runs it through a variable
+    # (`LSP=/mnt/skills/user/python-lsp/scripts/lsp_client.py`, then `python3 $LSP hover`): a command
+    run = "```bash\nLSP=/mnt/skills/user/lib/scripts/challenger.py\npython3 $LSP draft.md\n```\n\n" + body
+    root = skill(tmp_path, "var", run, {"scripts/challenger.py": module})
+    assert ("scripts/challenger.py", "CON001") in findings(root, "CON001")
