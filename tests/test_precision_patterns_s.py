@@ -44,3 +44,12 @@ def test_a_module_skill_md_imports_without_a_shebang_is_a_library_even_with_a_cl
     run = "```bash\nLSP=/mnt/skills/user/lib/scripts/challenger.py\npython3 $LSP draft.md\n```\n\n" + body
     root = skill(tmp_path, "var", run, {"scripts/challenger.py": module})
     assert ("scripts/challenger.py", "CON001") in findings(root, "CON001")
+
+
+def test_a_metasyntactic_package_name_is_a_placeholder(tmp_path):
+    """SEC004 on real skills: container-layer says "Now `uv pip install foo` both installs the
+    package AND appends `RUN uv pip install foo` to your Containerfile": `foo` stands for any
+    package. A real package name is still flagged."""
+    body = "Now `uv pip install foo` installs the package.\n\nFirst run `pip install requests`.\n"
+    root = skill(tmp_path, "layer", body, {})
+    assert lines_of(root, "SEC004") == [("SKILL.md", 7)]

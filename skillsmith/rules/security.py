@@ -1028,7 +1028,7 @@ _VALUE_OPTIONS = frozenset({
 #: what installs from a file, a folder or a URL: the versions are written elsewhere
 _FROM_ELSEWHERE = frozenset({"-r", "--requirement", "-e", "--editable"})
 _COMMAND_STOP = re.compile(r"[;&|`#)\n]")
-_PLACEHOLDER = re.compile(r"[<>{}$\[\]*]|^\.\.\.$|^(?:package|pkg|name|tool|your-\w+)$", re.I)
+_PLACEHOLDER = re.compile(r"[<>{}$\[\]*]|^\.\.\.$|^(?:package|pkg|name|tool|foo|bar|baz|qux|your-\w+)$", re.I)
 _PINNED = re.compile(r"(?:===?|~=|>=|<=|<|>|!=)\s*\S|@(?:v?\d|\^|~|[0-9a-f]{7,}\b)")
 
 
