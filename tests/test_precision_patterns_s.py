@@ -6,7 +6,7 @@ now) and the pattern the rule is for (still a finding), and runs ``check`` on it
 
 from __future__ import annotations
 
-from test_precision_contract import findings, skill
+from test_precision_contract import findings, skill, write_tree
 from test_precision_patterns_p import lines_of
 
 PY_ARGS = '#!/usr/bin/env python3\n"""Search notes."""\nimport sys\n\nprint(sys.argv[1])\n'
@@ -53,3 +53,33 @@ def test_a_metasyntactic_package_name_is_a_placeholder(tmp_path):
     body = "Now `uv pip install foo` installs the package.\n\nFirst run `pip install requests`.\n"
     root = skill(tmp_path, "layer", body, {})
     assert lines_of(root, "SEC004") == [("SKILL.md", 7)]
+
+
+def test_skills_that_claude_skills_links_to_are_claude_code_skills(tmp_path):
+    """SPC030/SPC020 on real skills: Gamaroff's library keeps its skills in `skills/` and links
+    `.claude/skills -> ../skills` (CLAUDE.md: skills load via `.claude/skills/`), so Claude Code
+    reads them: `version` and comma lists are fine there. The same skills with no link keep the
+    portable target's warnings."""
+    import os
+
+    skill_md = "---\nname: prd\ndescription: Drafts a PRD. Use when asked for a PRD.\nversion: 1.0.0\nallowed-tools: Read, Write\n---\n\n# PRD\n"
+    for name, link in (("linked", True), ("one-link", "each"), ("plain", False)):
+        project = write_tree(tmp_path / name, {"skills/prd/SKILL.md": skill_md, "CLAUDE.md": "# Project\n"})
+        (project / ".claude").mkdir()
+        if link is True:
+            os.symlink("../skills", project / ".claude" / "skills")
+        elif link == "each":
+            (project / ".claude" / "skills").mkdir()
+            os.symlink("../../skills/prd", project / ".claude" / "skills" / "prd")
+        got = findings(project / "skills" / "prd", "SPC030", "SPC020")
+        assert sorted(got) == ([] if link else [("SKILL.md", "SPC020"), ("SKILL.md", "SPC030")]), name
+
+
+def test_a_skill_to_copy_keeps_its_starting_name(tmp_path):
+    """SPC008 on real skills: microsoft's gallery has `submissions/_template/SKILL.md` with
+    `name: my-great-skill` (CONTRIBUTING.md: copy this folder), anthropics/skills has
+    `template/SKILL.md` with `name: template-skill`. Another folder with another name is flagged."""
+    for folder, name, flagged in (("_template", "my-great-skill", False), ("template", "template-skill", False),
+                                  ("prd-template", "prd", True)):
+        root = write_tree(tmp_path / folder, {"SKILL.md": f"---\nname: {name}\ndescription: Drafts a PRD. Use when asked for a PRD.\n---\n\n# PRD\n"})
+        assert findings(root, "SPC008") == ([("SKILL.md", "SPC008")] if flagged else []), folder

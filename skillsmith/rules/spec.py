@@ -268,6 +268,10 @@ def name_invalid(skill):
         yield at_key(skill, "name", problem)
 
 
+#: the folder of a skill to copy, not one to install: ``template/``, ``_template/``, ``skill-template/``
+_TEMPLATE_FOLDER = re.compile(r"^[._-]*(?:skills?[-_])?(?:templates?|skeleton)$", re.IGNORECASE)
+
+
 @rule("SPC008", "name-folder-mismatch", summary="'name' differs from the skill's folder name.", seed=SPEC, scope="skill", targets=NAMED_IN_FRONTMATTER)
 def name_folder_mismatch(skill):
     """
@@ -282,9 +286,12 @@ def name_folder_mismatch(skill):
     Folder `pdf-tools/` with `name: pdf`.
 
     Use instead: rename the folder or the field so both say `pdf-tools`.
+
+    A skill to copy is not flagged: a folder named as a template (`template/`, `_template/`,
+    `skill-template/`) whose `name` is the one a copy starts from (`name: my-great-skill`).
     """
     fm = frontmatter(skill)
-    if fm is None:
+    if fm is None or _TEMPLATE_FOLDER.match(skill.root.name):
         return
     name = fm.data.get("name")
     if isinstance(name, str) and name_problem(name) is None and name != skill.root.name:
@@ -730,7 +737,8 @@ def duplicate_skill_name(entries):
     given in the same run. A skill whose `name` differs from its folder gets SPC008 on that
     line instead (one finding for one cause); the other skill still hears of the clash. A copy
     kept inside the skill itself (`docx/docx/SKILL.md` beside `docx/SKILL.md`) is not reported:
-    a host loads the outer one, and the inner copy is its data.
+    a host loads the outer one, and the inner copy is its data. Nor is a skill to copy (a
+    `template/` or `_template/` folder, as for SPC008).
 
     ## Why is this bad?
     The specification makes `name` the skill's identifier, and hosts list skills by it. Two
@@ -752,8 +760,8 @@ def duplicate_skill_name(entries):
         if len(same) < 2:
             continue
         for entry in same:
-            if "SPC008" in entry.reported:
-                continue  # its name is not its folder's: that finding on the same line says what to change
+            if "SPC008" in entry.reported or _TEMPLATE_FOLDER.match(entry.skill_md.parent.name):
+                continue  # its name is not its folder's (that finding on the same line says what to change), or it is a skill to copy
             rivals = [o for o in same if o is not entry and not _nested(o.skill_md.parent, entry.skill_md.parent)]
             if not rivals:
                 continue  # a copy kept inside the skill itself (docx/docx/SKILL.md): no host loads both

@@ -13,8 +13,9 @@ A skill is a Claude Code skill (:func:`is_claude_code_skill`) when it lives wher
 Code looks for skills: a ``.claude/skills/`` folder (a project's or the user's), the ``skills/``
 folder of a Claude Code plugin (``.claude-plugin/plugin.json`` at the plugin's root, or an entry
 of a marketplace's ``.claude-plugin/marketplace.json`` whose ``source`` is the plugin's folder: a
-plugin the marketplace defines, ``"strict": false``), or a skill folder that is a plugin itself
-(its own ``.claude-plugin/plugin.json``).
+plugin the marketplace defines, ``"strict": false``), a skill folder that is a plugin itself
+(its own ``.claude-plugin/plugin.json``), or a ``skills/`` folder the project's ``.claude/skills``
+links to (``.claude/skills -> ../skills``, or one link per skill).
 """
 
 from __future__ import annotations
@@ -106,8 +107,23 @@ def is_claude_code_skill(model) -> bool:
     if root.parent.name != "skills":
         return False
     plugin = root.parent.parent
+    if _linked_from_claude_skills(plugin / ".claude" / "skills", root):
+        return True
     return (plugin / PLUGIN_MANIFEST).is_file() or any(
         _lists_plugin(Path(os.path.normpath(root / place)), plugin) for place in MARKETPLACE_PLACES)
+
+
+def _linked_from_claude_skills(link: Path, root: Path) -> bool:
+    """Whether the project's ``.claude/skills`` is a link to the skill's ``skills/`` folder
+    (``.claude/skills -> ../skills``), or holds a link to the skill itself (``x -> ../../skills/x``):
+    Claude Code loads the skill through it. Only the links are read, never what they point to."""
+    try:
+        if link.is_symlink():
+            return os.path.realpath(link) == os.path.realpath(root.parent)
+        entry = link / root.name
+        return entry.is_symlink() and os.path.realpath(entry) == os.path.realpath(root)
+    except OSError:
+        return False
 
 
 def _lists_plugin(marketplace: Path, plugin: Path) -> bool:
