@@ -40,6 +40,9 @@ fi
 wc -l < "$FILE"
 """
 
+#: the body of a document longer than a preview (`head -100`), which RES009 follows
+LONG = "".join(f"- Step {i}: a line of the reference.\n" for i in range(1, 111))
+
 
 def findings(root, *rules):
     return sorted(unsorted_findings(root, *rules))
@@ -891,7 +894,7 @@ def test_a_document_that_skill_md_names_by_a_path_pattern_is_not_two_levels_deep
     """RES009 on real skills: bailian-docs' SKILL.md names ``wiki/guides/*.md``, ``wiki/concepts/*.md``, and
     links ``wiki/index.md``, whose 65 links lead into those folders."""
     index = "# Index\n\n- [Evaluation](guides/evaluation.md)\n- [RAG](concepts/rag.md)\n"
-    files = {"wiki/index.md": index, "wiki/guides/evaluation.md": "# Evaluation\n", "wiki/concepts/rag.md": "# RAG\n"}
+    files = {"wiki/index.md": index, "wiki/guides/evaluation.md": "# Evaluation\n" + LONG, "wiki/concepts/rag.md": "# RAG\n" + LONG}
     root = skill(tmp_path, "pattern", "- Guides (`wiki/guides/*.md`), concepts (`wiki/concepts/*.md`)\n\n"
                  "Start at [the index](wiki/index.md).\n", files)
     assert findings(root, "RES009") == []
@@ -1392,7 +1395,7 @@ def test_a_placeholder_in_angle_brackets_under_a_folder_names_its_files(tmp_path
     wf's ``reference/<key>.md``. An argument ``<file>.md`` names no file of the skill."""
     body = "Read `references/prd.md`. Resolve templates as `<this-skill>/assets/<document-type>.template.md`.\n"
     files = {"references/prd.md": "# PRD\n\nFill [the template](../assets/prd.template.md).\n",
-             "assets/prd.template.md": "# Template\n"}
+             "assets/prd.template.md": "# Template\n" + LONG}
     root = skill(tmp_path, "docs", body, files)
     assert findings(root, "RES009") == []
     root = skill(tmp_path, "args", "Read `references/prd.md`. Write the result to `<file>.template.md`.\n", files)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from conftest import run_cli
 from test_precision_contract import skill
+from test_precision_patterns import LONG
 
 
 def lines_of(root, rule):
@@ -67,7 +68,7 @@ def test_a_folder_written_as_code_in_skill_md_is_cited_for_its_index_chain(tmp_p
     file it points to; the folder is cited, as the rule's doc says is enough."""
     index = "# Index\n\n- [Data](by-theme/data.md)\n"
     files = {"reference/functions/INDEX.md": index, "reference/functions/by-theme/data.md": "# Data\n",
-             "reference/guides/INDEX.md": "# Guides\n\n- [Setup](setup.md)\n", "reference/guides/setup.md": "# Setup\n"}
+             "reference/guides/INDEX.md": "# Guides\n\n- [Setup](setup.md)\n", "reference/guides/setup.md": "# Setup\n" + LONG}
     body = ("- `reference/functions/` — INDEX, by-theme, by-name.\n\n"
             "Look a function up in `reference/functions/INDEX.md`, then in `reference/guides/INDEX.md`.")
     root = skill(tmp_path, "chain", body, files)

@@ -6,6 +6,7 @@ now) and the pattern the rule is for (still a finding), and runs ``check`` on it
 
 from __future__ import annotations
 
+from conftest import run_cli
 from test_precision_contract import findings, skill, write_tree
 from test_precision_patterns_p import lines_of
 
@@ -83,3 +84,54 @@ def test_a_skill_to_copy_keeps_its_starting_name(tmp_path):
                                   ("prd-template", "prd", True)):
         root = write_tree(tmp_path / folder, {"SKILL.md": f"---\nname: {name}\ndescription: Drafts a PRD. Use when asked for a PRD.\n---\n\n# PRD\n"})
         assert findings(root, "SPC008") == ([("SKILL.md", "SPC008")] if flagged else []), folder
+
+
+def messages_of(root, rule):
+    """(path, message) of the findings of *rule*."""
+    data = run_cli("check", ".", "--json", "--no-cache", "--select", f"ALL,{rule}", cwd=root).json()["data"]
+    return sorted((f["path"], f["message"]) for f in data if f["rule"] == rule)
+
+
+def test_strict_mode_advice_for_a_posix_sh_script_is_set_u(tmp_path):
+    """SHL001 on real skills: cs-agent-test.sh is `#!/bin/sh`, and the finding told it to add
+    `set -uo pipefail`, which dash refuses ("Illegal option -o pipefail"). A bash script is still
+    told both."""
+    launcher = '#!/bin/sh\n# Run the agent test.\nDIR=$(dirname "$0")\nexec node "$DIR/run.js" "$@"\n'
+    scripts = {"scripts/run.sh": launcher, "scripts/run-bash.sh": launcher.replace("#!/bin/sh", "#!/usr/bin/env bash")}
+    body = "Run `sh scripts/run.sh --suite smoke` or `bash scripts/run-bash.sh --suite smoke`.\n"
+    root = skill(tmp_path, "launch", body, scripts, mode=0o755)
+    got = dict(messages_of(root, "SHL001"))
+    assert got["scripts/run.sh"].endswith("add 'set -u' after the header"), got
+    assert got["scripts/run-bash.sh"].endswith("add 'set -uo pipefail' after the header"), got
+
+
+def test_an_installer_in_a_troubleshooting_page_about_installing_is_installation_docs(tmp_path):
+    """SEC002 on real skills: a vendor's `troubleshoot-install.md` says "you ran the `curl -fsSL
+    https://.../install | bash` installer in PowerShell": a document about installing, like
+    `SETUP.md`. The same line in a workflow reference is still flagged."""
+    line = "If you ran `curl -fsSL https://downloads.example.com/cli | bash` in PowerShell, use WSL.\n"
+    root = skill(tmp_path, "cli", "Read `references/troubleshoot-install.md` and `references/workflow.md`.\n",
+                 {"references/troubleshoot-install.md": "# Install problems\n\n" + line,
+                  "references/workflow.md": "# Workflow\n\n" + line})
+    assert lines_of(root, "SEC002") == [("references/workflow.md", 3)]
+
+
+def test_a_short_document_a_reference_links_is_read_whole_by_a_preview(tmp_path):
+    """RES009 on real skills: a reference names `assets/templates/brief.md`, 24 to 39 lines, as an
+    output shape: `head -100` reads it whole, so the chain costs nothing. A long one is flagged."""
+    refs = {"references/guide.md": "# Guide\n\nSee [brief](../assets/templates/brief.md) and [spec](spec.md).\n",
+            "assets/templates/brief.md": "# Brief\n" + "- item\n" * 30,
+            "references/spec.md": "# Spec\n" + "A line of the spec.\n" * 150}
+    root = skill(tmp_path, "brief", "Read [the guide](references/guide.md) before you start.\n", refs)
+    assert messages_of(root, "RES009") == [("references/guide.md", "references/guide.md links references/spec.md, which "
+                                            "SKILL.md does not cite: the agent reaches it two levels deep and may only "
+                                            "preview it; cite from SKILL.md what it should read whole")]
+
+
+def test_a_changelog_skill_md_names_in_its_references_table_is_cited(tmp_path):
+    """RES006 on real skills: working-with-codex lists `| Changelog | `CHANGELOG.md` |` in its
+    table of the files in `references/`. A README it never names, and one named only in
+    prose about other projects ("fetch README.md of each repo"), are still flagged."""
+    body = "| Topic | File |\n|---|---|\n| Changelog | `CHANGELOG.md` |\n\nFetch README.md of each repo.\n"
+    root = skill(tmp_path, "codex", body, {"references/CHANGELOG.md": "# Changes\n", "references/README.md": "# Read me\n"})
+    assert lines_of(root, "RES006") == [("references/README.md", 1)]

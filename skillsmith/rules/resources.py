@@ -605,7 +605,9 @@ def human_docs_in_skill(skill):
     """
     ## What it does
     Flags README, CHANGELOG, CHANGES, HISTORY and INSTALL documents (Markdown, text, no
-    suffix; `README_DELIVERY.md`, `README-zh.md` too) inside a skill that SKILL.md does not cite (a cited one is written for the agent).
+    suffix; `README_DELIVERY.md`, `README-zh.md` too) inside a skill that SKILL.md does not cite (a cited one is written for the agent;
+    one in a subfolder that SKILL.md names by its bare name, `CHANGELOG.md` for `references/CHANGELOG.md`, is cited when no
+    other file of the skill has that name).
     Files under `assets/` and `templates/` are skipped: a README template, or the README of a
     project template the skill copies out, may be a legitimate asset; so are test data
     (`tests/`, `fixtures/`) and the files of third-party packages the skill bundles
@@ -632,7 +634,20 @@ def human_docs_in_skill(skill):
             patterns = placeholder_paths(skill) if patterns is None else patterns
             if any(p.fullmatch(rel) for p in patterns):
                 continue  # SKILL.md reads it through a placeholder: `{lang}/claude-api/README.md`
+            if "/" in rel and _named_alone(skill, rel):
+                continue  # `| Changelog | CHANGELOG.md |` in SKILL.md's table of its references/
             yield Hit(f.path, f"{rel} is a document for people; hosts bundle it with the skill")
+
+
+def _named_alone(skill, rel: str) -> bool:
+    """Whether SKILL.md names the file *rel* of a subfolder by its bare name as code, and no other file of the
+    skill has that name (a bare `README.md` at the top may be the user's; `CHANGELOG.md` beside
+    `references/CHANGELOG.md` alone is that file)."""
+    name = rel.rsplit("/", 1)[-1]
+    text = skill.doc.file.text if skill.doc is not None else None
+    if not text or f"`{name}`" not in text:
+        return False  # written as a file name (`CHANGELOG.md`), not "fetch README.md" of another project
+    return sum(1 for other in skill.files if other.rsplit("/", 1)[-1] == name) == 1
 
 
 @rule("RES007", "symlink-leaves-skill", summary="A symbolic link inside the skill points outside it (or nowhere).", seed="001 (paths)", scope="skill")
@@ -773,6 +788,10 @@ def directly_cited(skill) -> tuple[set[str], set[str], list[str]]:
 _FOLDER_IN_CODE = re.compile(r"`((?:\./)?[\w.-]{1,100}(?:/[\w.-]{1,100}){1,8}/)`")
 
 
+#: the lines of a preview of a nested reference ("commands like `head -100`", Claude's best practices)
+PREVIEW_LINES = 100
+
+
 @rule("RES009", "reference-chain", summary="A reference SKILL.md cites links to a document SKILL.md does not cite.",
       seed="Agent Skills spec", scope="skill", severity="warning")
 def reference_chain(skill):
@@ -805,6 +824,9 @@ def reference_chain(skill):
     `advanced.md`, and may only preview it.
 
     Use instead: cite `references/details.md` from `SKILL.md` too, saying when to read it.
+
+    A linked document of at most 100 lines is not flagged: the preview the best practices
+    describe (`head -100`) reads it whole.
     """
     doc = skill.doc
     if doc is None:
@@ -821,6 +843,8 @@ def reference_chain(skill):
         if (target is None or target in cited or target == f.rel or target == "SKILL.md"
                 or not target.endswith(MARKDOWN) or target.startswith(tuple(folders))):
             continue
+        if target in skill.files and len(skill.files[target].lines) <= PREVIEW_LINES:
+            continue  # `head -100` shows it whole: the preview is the document
         if names is None:
             names, patterns = names_in(doc.file.text), placeholder_paths(skill)
             # a bare name SKILL.md also gives the path of names that file, not another of the same name

@@ -214,7 +214,7 @@ def download_piped_to_shell(subject):
     (`echo "MISSING: curl ... | sh"`; in Python, a string not handed to a shell), test modules
     and data (`test_x.py`, `tests/`, `fixtures/`), and in Markdown and
     text: a vendor's installer over HTTPS (a URL naming `install` or `setup`, as installation docs show
-    it, or any HTTPS download in a document about installing: `SETUP.md`, `installation.md`), table rows (where `|` separates cells), and teaching material as for SEC050.
+    it, or any HTTPS download in a document about installing: `SETUP.md`, `installation.md`, `troubleshoot-install.md`), table rows (where `|` separates cells), and teaching material as for SEC050.
 
     ## Why is this bad?
     Whatever the server returns runs with the agent's rights, unreviewed, and differently on
@@ -265,8 +265,8 @@ _ELIDED = re.compile(r"(?:curl|wget)\s+(?:\u2026|\.\.\.)\s*\|")
 #: an agent's permission rule around the command: ``Bash(curl * | bash)``
 _PERMISSION_RULE = re.compile(r"\bBash\(\s*$")
 _INSTALLER_URL = re.compile(r"https://(?:\S*(?:install|setup)|(?:get|sh)\.[\w.-]+)", re.I)  # .../install.sh, .../setup_20.x
-#: the name of a document about installing: SETUP.md, INSTALL.md, installation.md, setup-and-troubleshooting.md
-_INSTALL_DOC = re.compile(r"^(?:setup|install|installation|getting[-_]started)(?![a-z])[^/]*\.(?:md|txt|rst)$", re.I)
+#: the name of a document about installing: SETUP.md, INSTALL.md, installation.md, setup-and-troubleshooting.md, troubleshoot-install.md
+_INSTALL_DOC = re.compile(r"^(?:[\w-]*[-_])?(?:setup|install|installation|installing|getting[-_]started)(?![a-z])[^/]*\.(?:md|txt|rst)$", re.I)
 _COUNTER_EXAMPLE = re.compile(r"\b(?:dangerous|insecure|unsafe|bad|don'?t|never|avoid)\b|\u274c", re.I)
 _PRINTS = re.compile(r"\b(?:echo|printf|print|console\.log|log(?:ger)?\.\w+|warn|die|info|error)\b")
 #: the command a quoted argument is given to: the first word of the line's last command

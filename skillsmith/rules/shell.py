@@ -93,7 +93,8 @@ def strict_mode_missing(script):
     plan = plan_strict(script.sh_layout, script.sh_nodes, script.sourced_by)
     if plan.missing and not _strict_by_sourced_file(script, plan_strict):
         answer = plan.answer
-        message = f"strict mode is missing {' and '.join(plan.missing)}; add 'set -uo pipefail' after the header"
+        line = "set -u" if script.sh_layout.posix_sh else "set -uo pipefail"  # dash refuses `-o pipefail`
+        message = f"strict mode is missing {' and '.join(plan.missing)}; add '{line}' after the header"
         if answer.why:
             message += f" ({answer.why})"
         yield Hit(script.path, message, fix=answer.fix)
