@@ -135,3 +135,59 @@ def test_a_changelog_skill_md_names_in_its_references_table_is_cited(tmp_path):
     body = "| Topic | File |\n|---|---|\n| Changelog | `CHANGELOG.md` |\n\nFetch README.md of each repo.\n"
     root = skill(tmp_path, "codex", body, {"references/CHANGELOG.md": "# Changes\n", "references/README.md": "# Read me\n"})
     assert lines_of(root, "RES006") == [("references/README.md", 1)]
+
+
+def test_a_variable_set_to_the_skills_folder_runs_its_scripts(tmp_path):
+    """CON013/CON003 on real skills: work-iq-signalboard sets `SIGNALBOARD_SKILL="/resolved/absolute/
+    path/to/work-iq-signalboard"`, then runs `python "$SIGNALBOARD_SKILL/scripts/render.py" \\` with
+    its arguments on the next line. A variable set to another folder is not the skill's."""
+    body = "\n".join([
+        "```bash",
+        'BOARD_SKILL="/resolved/absolute/path/to/board"',
+        'python "$BOARD_SKILL/scripts/render.py" \\',
+        '  "$TMP/board.json" --validate-only',
+        "```",
+        "",
+        "- `scripts/render.py` validates and renders the dashboard.",
+    ])
+    root = skill(tmp_path, "board", body, {"scripts/render.py": PY_ARGS})
+    assert findings(root, "CON013", "CON003") == []
+    root = skill(tmp_path, "board2", body.replace("/board\"", "/elsewhere\"").replace("board2", "board2"),
+                 {"scripts/render.py": PY_ARGS})
+    assert ("SKILL.md", "CON013") in findings(root, "CON013")
+
+
+def test_a_title_underline_is_not_a_wrapped_description(tmp_path):
+    """CON005 on real skills: build_story.py's docstring opens with "Generic Scrollytelling Story
+    Builder" over "=====": a title, not a sentence running onto the next line."""
+    titled = '#!/usr/bin/env python3\n"""\nStory Builder\n=============\nUsage:  python3 build_story.py <file>\n"""\nimport sys\nprint(sys.argv[1])\n'
+    wrapped = titled.replace("Story Builder\n=============\n", "Build a story page from a workbook\nand its sheets\n")
+    root = skill(tmp_path, "story", "Run `python3 scripts/a.py data.xlsx` or `python3 scripts/b.py data.xlsx`.\n",
+                 {"scripts/a.py": titled, "scripts/b.py": wrapped})
+    got = dict(messages_of(root, "CON005"))
+    assert got["scripts/a.py"] == "the header's description should be one sentence ending in a period"
+    assert got["scripts/b.py"].startswith("the header's description runs onto the next line")
+
+
+def test_a_script_a_reference_forbids_running_needs_no_invocation(tmp_path):
+    """CON013 on real skills: scrollytelling-data's DEMO-MODE.md says "Do **not** execute
+    `build_story.py` to produce the deliverable; its templated output is only a code example to
+    read", while SKILL.md mentions `scripts/build_story.py` in passing."""
+    body = "`scripts/build_story.py` checks its JS itself.\n\nFor the demo read [demo mode](references/demo.md).\n"
+    demo = "# Demo\n\nUse it as a reference. Do **not** execute `build_story.py` to produce the deliverable.\n"
+    root = skill(tmp_path, "story", body, {"scripts/build_story.py": PY_ARGS, "references/demo.md": demo})
+    assert findings(root, "CON013") == []
+    root = skill(tmp_path, "story2", body, {"scripts/build_story.py": PY_ARGS, "references/demo.md": "# Demo\n"})
+    assert findings(root, "CON013") == [("SKILL.md", "CON013")]
+
+
+def test_a_large_data_file_a_script_loads_is_not_read_by_the_agent(tmp_path):
+    """FIL002 on real skills: jobber's `docs/jobber_schema_inventory.json` (1 MB) is opened by
+    `schema_registry.py`, the rule's own remedy ("load it from a script on demand"). A large
+    reference nothing loads is still flagged."""
+    big = '{"types": [' + ",".join(['"x"'] * 300_000) + "]}\n"
+    loader = ('#!/usr/bin/env python3\n"""Look a type up in the schema."""\nimport json\nfrom pathlib import Path\n\n'
+              'HERE = Path(__file__).resolve().parent.parent\nprint(len(json.load(open(HERE / "docs/inventory.json"))))\n')
+    root = skill(tmp_path, "jobber", "Run `python3 scripts/schema.py --type Client`.\n",
+                 {"scripts/schema.py": loader, "docs/inventory.json": big, "references/dump.md": "x " * 600_000})
+    assert findings(root, "FIL002") == [("references/dump.md", "FIL002")]

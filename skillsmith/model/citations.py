@@ -140,6 +140,7 @@ def extract(lines: list[str], first_line: int, owner: str | None = None) -> list
     """
     found: list[Citation] = []
     fences = fence_info(lines)
+    folder_variables = _folder_variables(lines, owner) if owner else frozenset()
     for index, text in enumerate(lines):
         info = fences.get(index)
         if info in ("markdown", "md"):
@@ -193,7 +194,7 @@ def extract(lines: list[str], first_line: int, owner: str | None = None) -> list
                     and _names_launcher(text[:start - 1]):
                 start, end = start - 1, end + 1  # bash "${CLAUDE_PLUGIN_ROOT}/skills/NAME/scripts/x.sh" arg
             found.append(Citation(m.group(2), raw, lineno, start + 1, "installed", text, end))
-        for m in _placeholder_paths(text, owner) if has_path and owner else ():
+        for m in _placeholder_paths(text, owner, folder_variables) if has_path and owner else ():
             if not (_within(path_starts, path_ends, m.start()) or _within(link_starts, link_ends, m.start())):
                 start, end = m.start(), m.end()
                 at = bisect.bisect_right(path_starts, start)  # kept in order for _within
@@ -218,17 +219,25 @@ def extract(lines: list[str], first_line: int, owner: str | None = None) -> list
 _FENCE_RUN = re.compile(r"^\s*(`{3,}|~{3,})\s*([^\s`]*)")
 
 
-def _placeholder_paths(text: str, owner: str) -> list[re.Match]:
+def _folder_variables(lines: list[str], owner: str) -> frozenset[str]:
+    """The shell variables *lines* set to a path of the skill *owner*'s folder
+    (``SIGNALBOARD_SKILL="/resolved/absolute/path/to/work-iq-signalboard"``)."""
+    assign = re.compile(rf"(?<![\w$])([A-Z][A-Z0-9_]{{0,60}})=[\"']?[^\s\"'=]{{0,200}}/{re.escape(owner)}[\"']?(?![\w/.-])")
+    return frozenset(m.group(1) for text in lines if owner in text and "=" in text for m in assign.finditer(text))
+
+
+def _placeholder_paths(text: str, owner: str, folder_variables: frozenset[str] = frozenset()) -> list[re.Match]:
     """The paths in *text* that name a file of the skill *owner* through a stand-in for its folder: a
-    variable named after it (``$SKILL_EVALUATOR_DIR/scripts/x.py`` in skill-evaluator), or a placeholder
+    variable named after it (``$SKILL_EVALUATOR_DIR/scripts/x.py`` in skill-evaluator) or set to a path of
+    its folder in the same file (*folder_variables*: ``SIGNALBOARD_SKILL="/resolved/path/to/work-iq-signalboard"``), or a placeholder
     (``/abs/path/to/scripts/x.py``, ``/path/to/skill/scripts/x.py``; not ``/path/to/project/scripts/x.sh``,
     nor ``/path/to/claude-skills/scripts/x.py``, a folder of skills).
     Group 2 of each match is the path inside the skill."""
     found = []
     if "$" in text:
         own = re.sub(r"\W", "_", owner).upper()
-        found += [m for m in _NAMED_VAR_PATH.finditer(text)
-                  if m.group(1) in (f"{own}_{end}" for end in ("DIR", "ROOT", "PATH", "HOME"))]
+        names = {f"{own}_{end}" for end in ("DIR", "ROOT", "PATH", "HOME")} | folder_variables
+        found += [m for m in _NAMED_VAR_PATH.finditer(text) if m.group(1) in names]
     if "/path/to/" in text:
         found += [m for m in _PLACEHOLDER_PATH.finditer(text)
                   if m.group(1) is None or m.group(1) == owner or re.search(r"skill(?!s)", m.group(1), re.I)]

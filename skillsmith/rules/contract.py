@@ -399,9 +399,9 @@ def header_description(script):
                   fix=python_fix(script, can))
     elif not h.description.endswith(FULL_STOPS):
         index = h.description_line - h.start_line
-        wraps = index + 1 < len(h.lines) and h.lines[index + 1].strip() and not h.fields.get(
-            h.lines[index + 1].split(":", 1)[0].strip().capitalize()
-        )
+        after = h.lines[index + 1].strip() if index + 1 < len(h.lines) else ""
+        wraps = after and not _UNDERLINE.fullmatch(after) and not h.fields.get(after.split(":", 1)[0].strip().capitalize())
+        # (a title's underline, `=====`, ends the line: the description is a title, not a sentence)
         if wraps:
             yield Hit(script.path, "the header's description runs onto the next line; make the first line one sentence ending in a period",
                       h.description_line, fix=None)
@@ -409,6 +409,10 @@ def header_description(script):
             can = bool(re.search(r"[\w)\]`'\"]$", h.description.rstrip()))
             yield Hit(script.path, "the header's description should be one sentence ending in a period", h.description_line,
                       fix=python_fix(script, can))
+
+
+#: a line that underlines the one above it as a title (setext Markdown, reStructuredText)
+_UNDERLINE = re.compile(r"([=\-~^#*])\1{2,}")
 
 
 @rule("CON006", "header-field-missing", summary="The header lacks Usage, Input, Output, Stderr, Exit or Examples.", seed="000 §3", scope="script", fix="safe", severity="warning")
@@ -1009,8 +1013,9 @@ def script_cited_bare(script):
     call is whole when one of the header's Usage lines shows it so (`bash
     scripts/akeneo-magento2/fetch_docs.sh   # pin to $CONNECTOR_TAG`), and a call fed its input
     through a pipe is worked (`git diff --name-only HEAD | scripts/detect-tiers.sh`). A script
-    the skill cites only to forbid running it ("Do not call `scripts/upstream_cli.py` directly")
-    needs no invocation.
+    the skill cites only to forbid running it ("Do not call `scripts/upstream_cli.py` directly"),
+    or that SKILL.md or a document it links forbids running by name ("Do not execute `build_story.py`;
+    its output is only a code example to read"), needs no invocation.
 
     ## Why is this bad?
     A bare path leaves the agent to work out the arguments, usually by running `--help` or
@@ -1031,7 +1036,7 @@ def script_cited_bare(script):
     error.
     """
     found = _citations_of(script)
-    if not found or all(_FORBIDDEN.search(c.text, 0, c.end - len(c.raw)) for _f, c in found):
+    if not found or all(_FORBIDDEN.search(c.text, 0, c.end - len(c.raw)) for _f, c in found) or _forbidden_to_run(script):
         return  # "Do not call `scripts/upstream_cli.py` directly": no one is to run it
     if any(_ARG.match(c.text, c.end) for _f, c in found) or any(
             _ARG.match(command.partition(script.rel)[2].lstrip("\"'")) or "| " in command.partition(script.rel)[0]
@@ -1052,6 +1057,16 @@ def script_cited_bare(script):
 #: a prohibition in the words before a citation on its line: "Do not call", "Never run ... directly"
 _FORBIDDEN = re.compile(r"\b(?:do not|don't|never|must not)\s+(?:\w+\s+){0,2}?(?:call|run|invoke|execute|use)\b[^.;:!?]*$",
                         re.IGNORECASE)
+
+
+def _forbidden_to_run(script) -> bool:
+    """Whether SKILL.md or a document it links forbids running the script by name ("Do **not** execute
+    `build_story.py` to produce the deliverable; its templated output is only a code example to read")."""
+    name = PurePosixPath(script.rel).name
+    told = re.compile(r"\b(?:do not|don't|never|must not)\s+(?:\w+\s+){0,2}?(?:call|run|invoke|execute)\s+[`'\"]?(?:[\w.$/{}-]*/)?"
+                      + re.escape(name) + r"(?![\w.-])", re.IGNORECASE)
+    docs = (script.skill.doc.file, *script.skill.linked_docs) if script.skill is not None and script.skill.doc is not None else ()
+    return any(f.text and name in f.text and told.search(f.text.replace("*", "")) for f in docs)
 
 
 def run_by_file_name(script) -> bool:

@@ -87,10 +87,30 @@ def too_large(subject):
 
     Use instead: keep references small and split them by topic; move data to `assets/` or load
     it from a script on demand.
+
+    Not flagged: a file the skill runs rather than reads (SKILL.md shows `node
+    scripts/agent-test.cjs --suite smoke`, a bundled program) and data one of its programs loads
+    (`open(HERE / "docs/schema_inventory.json")`), which is that remedy already.
     """
     unit, f = subject
-    if f.too_large and read_by_agent(f):
+    if f.too_large and read_by_agent(f) and not _run_or_loaded(unit, f.rel):
         yield Hit(f.path, f"{f.rel} is {f.size} bytes, over the limit of {f.max_bytes} bytes; not checked")
+
+
+def _run_or_loaded(unit, rel: str) -> bool:
+    """Whether the skill runs *rel* (SKILL.md shows it run: `node scripts/cs-agent-test.cjs --suite x`, a
+    bundled program) or one of its programs loads it (`schema_registry.py` opens
+    `docs/jobber_schema_inventory.json`): the agent does not read it into its context."""
+    from skillsmith.model.skill import Skill
+    from skillsmith.rules.resources import names_in_scripts
+
+    if not isinstance(unit, Skill):
+        return False
+    if unit.invocations_of(rel):
+        return True
+    parts = rel.split("/")
+    loaded = names_in_scripts(unit)
+    return any("/".join(parts[i:]) in loaded for i in range(len(parts)))
 
 
 @rule("FIL003", "not-utf8", summary="A text file does not decode as UTF-8 (or its declared encoding).", seed=SEED, scope="file")
