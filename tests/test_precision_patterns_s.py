@@ -191,3 +191,16 @@ def test_a_large_data_file_a_script_loads_is_not_read_by_the_agent(tmp_path):
     root = skill(tmp_path, "jobber", "Run `python3 scripts/schema.py --type Client`.\n",
                  {"scripts/schema.py": loader, "docs/inventory.json": big, "references/dump.md": "x " * 600_000})
     assert findings(root, "FIL002") == [("references/dump.md", "FIL002")]
+
+
+def test_the_epilog_advice_for_a_parser_whose_help_is_the_docstring(tmp_path):
+    """PYS002 on real skills: build_dashboard.py's parser is `ArgumentParser(description=__doc__)`
+    and SKILL.md shows a whole call it accepts; the finding said there was none. It now says the
+    Examples belong in the docstring. A script with no example anywhere is still told to write one."""
+    script = ('#!/usr/bin/env python3\n"""Build the dashboard.\n\nConsumes: a config and items.\n"""\nimport argparse\n\n'
+              'p = argparse.ArgumentParser(description=__doc__)\np.add_argument("--config")\nprint(p.parse_args().config)\n')
+    root = skill(tmp_path, "dash", "Run `python3 scripts/build.py --config config.json`.\n\nAlso `scripts/other.py`.\n",
+                 {"scripts/build.py": script, "scripts/other.py": script})
+    got = dict(messages_of(root, "PYS002"))
+    assert got["scripts/build.py"].endswith("by hand: its help is the docstring (description=__doc__), so add the Examples there")
+    assert got["scripts/other.py"].endswith("(none in SKILL.md or the docstring that the parser accepts)")

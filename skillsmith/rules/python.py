@@ -115,7 +115,7 @@ def argparse_epilog_missing(script):
             continue  # description=__doc__, and the docstring shows the examples
         epilog = keyword(call, "epilog")
         can = ev is not None and ev.epilog_fixable(call)
-        why = "" if can else "; by hand: a worked invocation (none in SKILL.md or the docstring that the parser accepts)"
+        why = "" if can else _epilog_by_hand(ev, call)
         if epilog is None:
             yield Hit(script.path, "ArgumentParser has no epilog; add one with an examples section" + why,
                       call.lineno, call.col_offset + 1, fix=DECLARED if can else None)
@@ -123,6 +123,15 @@ def argparse_epilog_missing(script):
                 and not _EXAMPLES_WORD.search(epilog.value.value):
             yield Hit(script.path, "the ArgumentParser epilog has no examples" + why, epilog.value.lineno,
                       epilog.value.col_offset + 1, fix=DECLARED if can else None)
+
+
+def _epilog_by_hand(ev, call) -> str:
+    """What keeps the epilog fix out of the ArgumentParser *call*, for a person to do instead."""
+    if ev is None or not ev.examples(for_epilog=True):
+        return "; by hand: a worked invocation (none in SKILL.md or the docstring that the parser accepts)"
+    if ev.docstring_is_help(call):
+        return "; by hand: its help is the docstring (description=__doc__), so add the Examples there"
+    return "; by hand: the call's **kwargs or formatter_class leave the epilog to a person"
 
 
 @rule("PYS003", "argparse-formatter-missing", summary="An ArgumentParser reflows its epilog (no RawDescriptionHelpFormatter).", seed="000 §2.3", scope="script", fix="safe", severity="warning")
