@@ -203,4 +203,9 @@ def test_the_epilog_advice_for_a_parser_whose_help_is_the_docstring(tmp_path):
                  {"scripts/build.py": script, "scripts/other.py": script})
     got = dict(messages_of(root, "PYS002"))
     assert got["scripts/build.py"].endswith("by hand: its help is the docstring (description=__doc__), so add the Examples there")
+    # gh-fix-ci's inspect_pr_checks.py: ArgumentDefaultsHelpFormatter would rewrap an epilog the fix added
+    defaults = script.replace("description=__doc__", 'description="Build it.", formatter_class=argparse.ArgumentDefaultsHelpFormatter')
+    root = skill(tmp_path, "defaults", "Run `python3 scripts/build.py --config config.json`.\n", {"scripts/build.py": defaults})
+    assert messages_of(root, "PYS002")[0][1].endswith("ArgumentDefaultsHelpFormatter would rewrap an added epilog; "
+                                                        "give the examples with RawDescriptionHelpFormatter")
     assert got["scripts/other.py"].endswith("(none in SKILL.md or the docstring that the parser accepts)")

@@ -131,7 +131,13 @@ def _epilog_by_hand(ev, call) -> str:
         return "; by hand: a worked invocation (none in SKILL.md or the docstring that the parser accepts)"
     if ev.docstring_is_help(call):
         return "; by hand: its help is the docstring (description=__doc__), so add the Examples there"
-    return "; by hand: the call's **kwargs or formatter_class leave the epilog to a person"
+    if any(k.arg is None for k in call.keywords):
+        return "; by hand: the call passes **kwargs, which may hold an epilog"
+    formatter = keyword(call, "formatter_class")
+    name = (dotted(formatter.value) or "its formatter_class").rsplit(".", 1)[-1] if formatter is not None else None
+    if name is not None and name not in RAW_FORMATTERS:
+        return f"; by hand: {name} would rewrap an added epilog; give the examples with RawDescriptionHelpFormatter"
+    return "; by hand: its epilog is not one string literal to add the examples to"
 
 
 @rule("PYS003", "argparse-formatter-missing", summary="An ArgumentParser reflows its epilog (no RawDescriptionHelpFormatter).", seed="000 §2.3", scope="script", fix="safe", severity="warning")
