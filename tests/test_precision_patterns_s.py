@@ -108,11 +108,13 @@ def test_strict_mode_advice_for_a_posix_sh_script_is_set_u(tmp_path):
 def test_an_installer_in_a_troubleshooting_page_about_installing_is_installation_docs(tmp_path):
     """SEC002 on real skills: a vendor's `troubleshoot-install.md` says "you ran the `curl -fsSL
     https://.../install | bash` installer in PowerShell": a document about installing, like
-    `SETUP.md`. The same line in a workflow reference is still flagged."""
+    `SETUP.md`. The same line in a workflow reference is still flagged; one with the URL left out
+    (`curl -fsSL ... | bash`) names the kind of command, with nothing to download."""
     line = "If you ran `curl -fsSL https://downloads.example.com/cli | bash` in PowerShell, use WSL.\n"
+    elided = "You ran the macOS/Linux `curl -fsSL ... | bash` installer in Windows PowerShell.\n"
     root = skill(tmp_path, "cli", "Read `references/troubleshoot-install.md` and `references/workflow.md`.\n",
                  {"references/troubleshoot-install.md": "# Install problems\n\n" + line,
-                  "references/workflow.md": "# Workflow\n\n" + line})
+                  "references/workflow.md": "# Workflow\n\n" + line + "\n" + elided})
     assert lines_of(root, "SEC002") == [("references/workflow.md", 3)]
 
 

@@ -261,7 +261,7 @@ def download_piped_to_shell(subject):
 
 
 #: a download whose arguments are elided: ``curl … | sh``
-_ELIDED = re.compile(r"(?:curl|wget)\s+(?:\u2026|\.\.\.)\s*\|")
+_ELIDED = re.compile(r"(?:curl|wget)(?:\s+-[\w-]+)*\s+(?:\u2026|\.\.\.)\s*\|")  # `curl -fsSL ... | bash`: no URL given
 #: an agent's permission rule around the command: ``Bash(curl * | bash)``
 _PERMISSION_RULE = re.compile(r"\bBash\(\s*$")
 _INSTALLER_URL = re.compile(r"https://(?:\S*(?:install|setup)|(?:get|sh)\.[\w.-]+)", re.I)  # .../install.sh, .../setup_20.x
