@@ -22,8 +22,10 @@ def test_a_script_cited_only_to_forbid_running_it_needs_no_invocation(tmp_path):
         "- Do not call `scripts/upstream_cli.py` directly.",
         "- Never run scripts/raw.py by hand; it has no rate limit.",
         "- Use `scripts/other.py` for details.",
+        "- Write `observations.json` in the shape documented in",  # agent-harness-explorer: a document to read
+        "  `scripts/shape.py`, and pass `--tools observations.json` to the cli.",
     ])
-    scripts = {f"scripts/{n}.py": PY_ARGS for n in ("cli", "upstream_cli", "raw", "other")}
+    scripts = {f"scripts/{n}.py": PY_ARGS for n in ("cli", "upstream_cli", "raw", "other", "shape")}
     root = skill(tmp_path, "xhs", body, scripts)
     assert lines_of(root, "CON013") == [("SKILL.md", 8)]
 

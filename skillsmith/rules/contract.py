@@ -1013,7 +1013,8 @@ def script_cited_bare(script):
     call is whole when one of the header's Usage lines shows it so (`bash
     scripts/akeneo-magento2/fetch_docs.sh   # pin to $CONNECTOR_TAG`), and a call fed its input
     through a pipe is worked (`git diff --name-only HEAD | scripts/detect-tiers.sh`). A script
-    the skill cites only to forbid running it ("Do not call `scripts/upstream_cli.py` directly"),
+    the skill cites only to forbid running it ("Do not call `scripts/upstream_cli.py` directly") or as
+    a document ("in the shape documented in `scripts/inspect_tools.py`"),
     or that SKILL.md or a document it links forbids running by name ("Do not execute `build_story.py`;
     its output is only a code example to read"), needs no invocation.
 
@@ -1036,8 +1037,8 @@ def script_cited_bare(script):
     error.
     """
     found = _citations_of(script)
-    if not found or all(_FORBIDDEN.search(c.text, 0, c.end - len(c.raw)) for _f, c in found) or _forbidden_to_run(script):
-        return  # "Do not call `scripts/upstream_cli.py` directly": no one is to run it
+    if not found or all(_NOT_TO_RUN.search(_words_before(f, c)) for f, c in found) or _forbidden_to_run(script):
+        return  # "Do not call `scripts/upstream_cli.py` directly", "the shape documented in `scripts/x.py`": not to run
     if any(_ARG.match(c.text, c.end) for _f, c in found) or any(
             _ARG.match(command.partition(script.rel)[2].lstrip("\"'")) or "| " in command.partition(script.rel)[0]
             for command in script.invocations):
@@ -1054,9 +1055,19 @@ def script_cited_bare(script):
     yield Hit(f.path, f"{script.rel} is cited without an invocation; show it with its arguments", first.line, first.column)
 
 
-#: a prohibition in the words before a citation on its line: "Do not call", "Never run ... directly"
-_FORBIDDEN = re.compile(r"\b(?:do not|don't|never|must not)\s+(?:\w+\s+){0,2}?(?:call|run|invoke|execute|use)\b[^.;:!?]*$",
-                        re.IGNORECASE)
+#: the words before a citation on its line that make it no call: a prohibition ("Do not call", "Never run ...
+#: directly"), or the script as a document to read ("in the shape documented in `scripts/inspect_tools.py`")
+_NOT_TO_RUN = re.compile(r"\b(?:do not|don't|never|must not)\s+(?:\w+\s+){0,2}?(?:call|run|invoke|execute|use)\b[^.;:!?]*$"
+                         r"|\b(?:documented|described|defined|specified)\s+(?:in|by)\s+`?$", re.IGNORECASE)
+
+
+def _words_before(f, c) -> str:
+    """The text before citation *c* on its line, after the line above when the citation opens its line
+    (a sentence wrapped just before the path: "in the shape documented in" / "`scripts/x.py`, and pass")."""
+    before = c.text[:c.end - len(c.raw)]
+    if not before.strip(" \t`'\"") and c.line >= 2:
+        before = f.lines[c.line - 2].rstrip() + " " + before.lstrip()
+    return before
 
 
 def _forbidden_to_run(script) -> bool:
