@@ -213,3 +213,17 @@ def test_the_epilog_advice_for_a_parser_whose_help_is_the_docstring(tmp_path):
     assert messages_of(root, "PYS002")[0][1].endswith("ArgumentDefaultsHelpFormatter would rewrap an added epilog; "
                                                         "give the examples with RawDescriptionHelpFormatter")
     assert got["scripts/other.py"].endswith("(none in SKILL.md or the docstring that the parser accepts)")
+
+
+def test_a_skill_in_a_folder_of_test_fixtures_is_test_data(tmp_path):
+    """RES002/SPC017 on real skills: thoughtspot's `tools/validate/tests/fixtures/bad_coverage_matrix/
+    agents/cli/ts-convert-from-badformat/SKILL.md` is broken on purpose for the repository's own
+    validator tests. Checked from the repository, it is data; given itself, it is checked."""
+    bad = "---\nname: wrong-name\ndescription: A fixture.\n---\n\nMissing `references/coverage-matrix.md`.\n"
+    good = "---\nname: real\ndescription: Drafts a PRD. Use when asked for a PRD.\n---\n\n# Real\n"
+    repo = write_tree(tmp_path / "repo", {"skills/real/SKILL.md": good,
+                                          "tools/tests/fixtures/bad/skills/fixture-skill/SKILL.md": bad})
+    r = run_cli("check", ".", "--json", "--no-cache", cwd=repo)
+    assert r.json()["data"] == [] and r.json()["meta"]["units"] == 1, r.stdout
+    r = run_cli("check", "tools/tests/fixtures/bad/skills/fixture-skill", "--json", "--no-cache", cwd=repo)
+    assert {f["rule"] for f in r.json()["data"]} >= {"SPC008", "RES002"}, r.stdout

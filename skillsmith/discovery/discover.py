@@ -4,7 +4,8 @@ The walks are :func:`skillsmith.discovery.walk.walk_tree`: they never follow sym
 ``.git``, ``node_modules``, virtualenvs, ``__pycache__``, gitignored and excluded paths. A
 folder that holds ``SKILL.md`` is a skill; a ``SKILL.md`` below it is a skill of its own
 (a unit, whose files the outer skill does not list) unless it lies in a template, example or
-test folder of the outer skill (:func:`skillsmith.model.skill.is_own_skill`).
+test folder of the outer skill (:func:`skillsmith.model.skill.is_own_skill`). A ``SKILL.md`` in
+a folder of test data (``tests/fixtures/``) is a test's fixture, checked only when given.
 """
 
 from __future__ import annotations
@@ -161,14 +162,19 @@ def add(units: list[Unit], seen: set[Path], given: Path, unit: Unit) -> None:
         units.append(unit)
 
 
+#: folders of test data: a SKILL.md found below one (not given itself) is a test's fixture, not a skill
+FIXTURE_FOLDERS = frozenset({"fixtures", "__fixtures__", "test-fixtures", "test_fixtures", "testdata"})
+
+
 def find_skills(top: Path, ignorer: Ignorer) -> tuple[list[Path], dict[str, str]]:
     """The skill folders at or below *top* (each folder holding SKILL.md, a file or a link), and
     the folders outside them that could not be listed (rel -> why), which may hold more.
 
     A skill below another is one of these when it is a skill of its own (:func:`is_own_skill`
     of its path below the nearest skill around it); a SKILL.md in the outer skill's templates,
-    examples or tests is its data. *top* itself is a skill when it holds SKILL.md, even when
-    it is gitignored.
+    examples or tests is its data, and so is one below a test-data folder (:data:`FIXTURE_FOLDERS`,
+    ``tests/fixtures/bad-name/SKILL.md``) unless the folder is given. *top* itself is a skill
+    when it holds SKILL.md, even when it is gitignored.
     """
     skills: list[Path] = []
     unlisted: dict[str, str] = {}
@@ -178,6 +184,8 @@ def find_skills(top: Path, ignorer: Ignorer) -> tuple[list[Path], dict[str, str]
         while around and not folder.startswith(around[-1] + os.sep):
             around.pop()
         if any(e.name == "SKILL.md" and (e.is_file(follow_symlinks=False) or e.is_symlink()) for e in entries):
+            if not FIXTURE_FOLDERS.isdisjoint(Path(os.path.relpath(folder, top)).parts):
+                return False  # tools/validate/tests/fixtures/bad_naming/SKILL.md: a test's data, wrong on purpose
             if not around or is_own_skill(Path(os.path.relpath(folder, around[-1])).as_posix()):
                 skills.append(Path(folder))
                 around.append(folder)
