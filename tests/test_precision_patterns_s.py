@@ -227,3 +227,14 @@ def test_a_skill_in_a_folder_of_test_fixtures_is_test_data(tmp_path):
     assert r.json()["data"] == [] and r.json()["meta"]["units"] == 1, r.stdout
     r = run_cli("check", "tools/tests/fixtures/bad/skills/fixture-skill", "--json", "--no-cache", cwd=repo)
     assert {f["rule"] for f in r.json()["data"]} >= {"SPC008", "RES002"}, r.stdout
+
+
+def test_a_project_skill_cites_the_projects_own_scripts(tmp_path):
+    """RES002 on real skills: dev-agent-skills keeps `.agents/skills/maintain-skills/`, whose SKILL.md
+    says "run `uv run scripts/check_repository_contract.py`": a script of the repository root. A
+    path neither the skill nor the project has is still missing."""
+    skill_md = ("---\nname: maintain\ndescription: Keeps the skills in shape. Use when editing skills.\n---\n\n"
+                "Run `uv run scripts/check_contract.py`, then `uv run scripts/gone.py`.\n")
+    repo = write_tree(tmp_path / "repo", {".agents/skills/maintain/SKILL.md": skill_md,
+                                          "scripts/check_contract.py": "print('ok')\n"})
+    assert lines_of(repo / ".agents" / "skills" / "maintain", "RES002") == [("SKILL.md", 6)]

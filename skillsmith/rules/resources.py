@@ -5,7 +5,7 @@ from __future__ import annotations
 import fnmatch
 import os
 import re
-from pathlib import PurePosixPath
+from pathlib import Path, PurePosixPath
 
 from skillsmith.model import citations
 from skillsmith.model.skill import TEMPLATE_DIRS
@@ -253,7 +253,9 @@ def cited_path_missing(skill):
     holding `references/plan.md`), places in a code base (`scripts/eval.ts:8`), files another
     skill holds ("the `neon-functions` skill's `references/ai-sdk.md`", "`/core:agent-loop`'s
     `references/dispatch-discipline.md`", `<path-to-skill-creator>/scripts/quick_validate.py`), files of the project the agent works
-    in ("Verify using project scripts first: ..., `scripts/go-in-docker.sh make test`"), and placeholders:
+    in ("Verify using project scripts first: ..., `scripts/go-in-docker.sh make test`"; a skill the
+    project keeps in `.agents/skills/` or `.claude/skills/` citing `scripts/check.py` of the project's
+    root), and placeholders:
     patterns (`references/*.md`, `{lang}/x.md`) and file names written as one
     (`references/prompts/0X-xxx.md` for the stages 01 to 08, `report-YYYY-MM-DD.md`,
     `scripts/foo.sh`, a `[link](...)`).
@@ -292,6 +294,8 @@ def cited_path_missing(skill):
             project = project_tree_paths(doc.file.lines)
         if target in project:
             continue  # a file a drawn tree of the user's `project/` holds
+        if in_the_project(skill, target):
+            continue  # `uv run scripts/check_contract.py` in a project's `.agents/skills/x/`: the project's file
 
         if _LINE_NUMBER.match(c.text, c.end):
             continue  # a place in a code base (`scripts/eval.ts:8`): the user's project, not a file of the skill
@@ -305,6 +309,21 @@ def cited_path_missing(skill):
         ):
             # an extensionless token ("scripts/CI", a "(url)" placeholder) is as likely prose as a path
             yield Hit(doc.file.path, f"{c.raw} does not exist in the skill", c.line, c.column)
+
+
+#: the hidden folders in which a project keeps its own skills (``.claude/skills/x``): the folder above is the project
+PROJECT_SKILL_FOLDERS = frozenset({".claude", ".agents", ".codex", ".github", ".cursor", ".gemini", ".opencode"})
+
+
+def in_the_project(skill, target: str) -> bool:
+    """Whether *target*, missing from a skill the project keeps in its own skills folder
+    (``PROJECT/.agents/skills/maintain-skills/``), is a file of that project (``PROJECT/scripts/x.py``),
+    which the skill runs from the project's root. Only whether the path exists is looked at."""
+    root = Path(os.path.abspath(skill.root))
+    if root.parent.name != "skills" or root.parent.parent.name not in PROJECT_SKILL_FOLDERS:
+        return False
+    project = root.parent.parent.parent
+    return os.path.lexists(project / target) and os.path.normpath(project / target).startswith(str(project) + os.sep)
 
 
 #: words before a path on its line that make it a file of the project the agent works in
