@@ -238,3 +238,18 @@ def test_a_project_skill_cites_the_projects_own_scripts(tmp_path):
     repo = write_tree(tmp_path / "repo", {".agents/skills/maintain/SKILL.md": skill_md,
                                           "scripts/check_contract.py": "print('ok')\n"})
     assert lines_of(repo / ".agents" / "skills" / "maintain", "RES002") == [("SKILL.md", 6)]
+
+
+def test_a_bundled_programs_launcher_runs_it_and_notices_need_no_contents(tmp_path):
+    """FIL002/RES004 on real skills: copilot-studio-agent-test's `scripts/cs-agent-test.sh` runs the
+    1.5 MB esbuild bundle `cs-agent-test.cjs` (`exec node "$DIR/cs-agent-test.cjs" "$@"`), which no
+    agent reads; its 1,110-line `references/THIRD-PARTY-NOTICES.md` is no reference to read in
+    slices. A large reference nothing runs, and a long guide, are still flagged."""
+    launcher = '#!/usr/bin/env bash\n# Run the agent test.\nset -uo pipefail\nDIR=$(dirname "$0")\nexec node "$DIR/agent-test.cjs" "$@"\n'
+    files = {"scripts/run.sh": launcher, "scripts/agent-test.cjs": "var a=1;" * 140_000,
+             "references/big.md": "word " * 220_000,
+             "references/THIRD-PARTY-NOTICES.md": "# Notices\n" + "Copyright line.\n" * 400,
+             "references/guide.md": "# Guide\n" + "A line of the guide.\n" * 400}
+    root = skill(tmp_path, "agent-test", "Run `bash scripts/run.sh --suite smoke`; read `references/guide.md`, "
+                 "`references/big.md` and `references/THIRD-PARTY-NOTICES.md`.\n", files, mode=0o755)
+    assert sorted(findings(root, "FIL002", "RES004")) == [("references/big.md", "FIL002"), ("references/guide.md", "RES004")]

@@ -8,6 +8,8 @@ folders that cannot be listed, files past the limit, a broken configuration of i
 
 from __future__ import annotations
 
+import re
+
 from skillsmith.discovery.walk import MAX_FILES_PER_SKILL
 from skillsmith.lang.interpreter import SCRIPT_SUFFIXES
 from skillsmith.model.sourcefile import TEXT_SUFFIXES
@@ -88,8 +90,8 @@ def too_large(subject):
     Use instead: keep references small and split them by topic; move data to `assets/` or load
     it from a script on demand.
 
-    Not flagged: a file the skill runs rather than reads (SKILL.md shows `node
-    scripts/agent-test.cjs --suite smoke`, a bundled program) and data one of its programs loads
+    Not flagged: a file the skill runs rather than reads (SKILL.md or a launcher script shows
+    `node scripts/agent-test.cjs --suite smoke`, a bundled program) and data one of its programs loads
     (`open(HERE / "docs/schema_inventory.json")`), which is that remedy already.
     """
     unit, f = subject
@@ -108,6 +110,10 @@ def _run_or_loaded(unit, rel: str) -> bool:
         return False
     if unit.invocations_of(rel):
         return True
+    name = re.escape(rel.rsplit("/", 1)[-1])
+    runs = re.compile(rf"\b(?:node|bun|deno|python3?|bash|sh)\s+[\"']?[^\s\"'|;&]{{0,200}}?\b{name}(?![\w.-])")
+    if any(s.rel != rel and s.file.text and runs.search(s.file.text) for s in unit.scripts):
+        return True  # its launcher runs it: `exec node "$DIR/cs-agent-test.cjs" "$@"`
     parts = rel.split("/")
     loaded = names_in_scripts(unit)
     return any("/".join(parts[i:]) in loaded for i in range(len(parts)))

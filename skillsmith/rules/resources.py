@@ -557,12 +557,16 @@ def path_escapes_skill(skill):
 _COMMAND_LINK = re.compile(r"^/[\w.-]+:[\w.-]+$")
 
 
+#: a license or the notices of bundled third-party code: ``LICENSE.md``, ``THIRD-PARTY-NOTICES.md``, ``NOTICE.md``
+_LEGAL_NOTICE = re.compile(r"^(?:licen[cs]es?|copying|notices?|third[-_ ]?party[-_ ]?(?:notices?|licen[cs]es?))(?:[-_.].*)?\.(?:md|markdown)$", re.I)
+
+
 @rule("RES004", "reference-without-toc", summary="A reference over 300 lines has no table of contents.", seed=SEED, scope="skill", severity="warning")
 def reference_without_toc(skill):
     """
     ## What it does
     Flags Markdown files of the skill (besides `SKILL.md`, whose length SPC016 judges, and
-    people's documents) longer than 300 lines without a table of contents (a "Contents"
+    people's documents, and a license or third-party notices file) longer than 300 lines without a table of contents (a "Contents"
     heading, or a list of in-page links) in their first 60 lines.
 
     ## Why is this bad?
@@ -581,8 +585,9 @@ def reference_without_toc(skill):
     ```
     """
     for rel, f in skill.files.items():
-        if rel == "SKILL.md" or not rel.endswith(MARKDOWN) or is_human_doc(rel) or is_test_data(rel) or f.text is None:
-            continue
+        if rel == "SKILL.md" or not rel.endswith(MARKDOWN) or is_human_doc(rel) or is_test_data(rel) or f.text is None \
+                or _LEGAL_NOTICE.match(rel.rsplit("/", 1)[-1]):
+            continue  # (a license or third-party notices file is read whole by lawyers, not in slices by the agent)
         lines = f.lines
         if len(lines) <= TOC_AFTER_LINES:
             continue
