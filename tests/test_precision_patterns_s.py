@@ -253,3 +253,19 @@ def test_a_bundled_programs_launcher_runs_it_and_notices_need_no_contents(tmp_pa
     root = skill(tmp_path, "agent-test", "Run `bash scripts/run.sh --suite smoke`; read `references/guide.md`, "
                  "`references/big.md` and `references/THIRD-PARTY-NOTICES.md`.\n", files, mode=0o755)
     assert sorted(findings(root, "FIL002", "RES004")) == [("references/big.md", "FIL002"), ("references/guide.md", "RES004")]
+
+
+def test_a_link_to_another_skill_of_the_same_plugin_resolves(tmp_path):
+    """RES003 on real skills: joeblackwaslike's plugin (`.claude-plugin/plugin.json`, `skills/`) has
+    authoring-agent-skills link `../working-with-vercel-ai-sdk/SKILL.md` as an example to copy: the
+    plugin installs both. The same link outside a plugin, and one further up, still leave the skill."""
+    body = "See [the SDK skill](../sdk/SKILL.md) and [the notes](../../docs/notes.md).\n"
+    skill_md = f"---\nname: author\ndescription: Writes skills. Use when authoring a skill.\n---\n\n{body}"
+    other = "---\nname: sdk\ndescription: Uses the SDK. Use when calling the SDK.\n---\n\n# SDK\n"
+    for name, plugin in (("plugin", True), ("plain", False)):
+        files = {"skills/author/SKILL.md": skill_md, "skills/sdk/SKILL.md": other, "docs/notes.md": "# Notes\n"}
+        if plugin:
+            files[".claude-plugin/plugin.json"] = '{"name": "kit"}\n'
+        repo = write_tree(tmp_path / name, files)
+        got = lines_of(repo / "skills" / "author", "RES003")
+        assert got == ([("SKILL.md", 6)] if plugin else [("SKILL.md", 6), ("SKILL.md", 6)]), name

@@ -531,7 +531,9 @@ def path_escapes_skill(skill):
     ## What it does
     Flags links in `SKILL.md` that are absolute, start with `~`, use a drive letter, or climb
     out of the skill with `..`. A link to a plugin's command or skill by name
-    (`[agents](/uipath:uipath-agents)`) is not a path.
+    (`[agents](/uipath:uipath-agents)`) is not a path, and a link to another skill of the same
+    Claude Code plugin (`../working-with-vercel-ai-sdk/SKILL.md` beside it in the plugin's
+    `skills/`) resolves wherever the plugin is installed, since it installs its skills together.
 
     ## Why is this bad?
     Skills are installed somewhere else than where they were written; such paths break on
@@ -549,8 +551,23 @@ def path_escapes_skill(skill):
         return
     for c in doc.citations:
         why = skill_path(c.target).why if c.kind == "link" and not _COMMAND_LINK.match(c.target) else None
-        if why:
+        if why and not in_same_plugin(skill, c.target):
             yield Hit(doc.file.path, f"{c.raw} {why}; cite paths relative to the skill", c.line, c.column)
+
+
+def in_same_plugin(skill, target: str) -> bool:
+    """Whether the relative link *target* (``../working-with-vercel-ai-sdk/SKILL.md``) goes to another
+    skill of the same Claude Code plugin (a folder with its own SKILL.md beside this skill in the
+    plugin's ``skills/``): the plugin installs its skills together, so the link resolves."""
+    from skillsmith.targets.claude_code import PLUGIN_MANIFEST
+
+    if not target.startswith("../") or target.startswith("../../"):
+        return False
+    root = Path(os.path.abspath(skill.root))
+    sibling = target[3:].split("/", 1)[0]
+    if root.parent.name != "skills" or not sibling or sibling in (".", ".."):
+        return False
+    return (root.parent.parent / PLUGIN_MANIFEST).is_file() and (root.parent / sibling / "SKILL.md").is_file()
 
 
 #: a link to a plugin's command or skill by name, ``/uipath:uipath-agents``: not a path
