@@ -269,3 +269,15 @@ def test_a_link_to_another_skill_of_the_same_plugin_resolves(tmp_path):
         repo = write_tree(tmp_path / name, files)
         got = lines_of(repo / "skills" / "author", "RES003")
         assert got == ([("SKILL.md", 6)] if plugin else [("SKILL.md", 6), ("SKILL.md", 6)]), name
+
+
+def test_the_metadata_advice_fits_the_value(tmp_path):
+    """SPC013 on real skills: tuyenivt's skills write `metadata.tags: [capacity, scaling]`, and the
+    finding said "quote it", which would make the string "[capacity, scaling]". A list is to be one
+    string; a number is still to be quoted."""
+    for name, value, advice in (("plan-a", "[capacity, scaling]", "write it as one string ('capacity, scaling')"),
+                                ("plan-b", "1.2", "quote it"),
+                                ("plan-c", "{a: {b: c}}", "write it as strings, one entry each, or move it out of 'metadata'")):
+        root = write_tree(tmp_path / name, {"SKILL.md": f"---\nname: {name}\ndescription: Plans capacity. Use when sizing a "
+                                                        f"system.\nmetadata:\n  tags: {value}\n---\n\n# Body\n"})
+        assert messages_of(root, "SPC013")[0][1].endswith(advice), value

@@ -418,6 +418,15 @@ def compatibility_invalid(skill):
 HOST_METADATA_KEYS = frozenset({"openclaw", "clawdbot", "clawdis"})
 
 
+def _as_string(value: object) -> str:
+    """How to write a ``metadata`` value as the string the specification asks for."""
+    if isinstance(value, list) and all(isinstance(v, (str, int, float)) and not isinstance(v, bool) for v in value):
+        return f"write it as one string ({', '.join(map(str, value))!r})" if value else "write it as a string"
+    if isinstance(value, (list, dict)):
+        return "write it as strings, one entry each, or move it out of 'metadata'"
+    return "quote it"
+
+
 @rule("SPC013", "metadata-invalid", summary="'metadata' is not a map of strings to strings.", seed=SPEC, scope="skill")
 def metadata_invalid(skill):
     """
@@ -441,6 +450,9 @@ def metadata_invalid(skill):
     metadata:
       version: "1.2"
     ```
+
+    A list is one string (`tags: [capacity, scaling]` becomes `tags: "capacity, scaling"`);
+    quoting it whole would keep the brackets in the value.
     """
     fm = frontmatter(skill)
     if fm is None or "metadata" not in fm.data:
@@ -453,7 +465,7 @@ def metadata_invalid(skill):
         if k in HOST_METADATA_KEYS and isinstance(v, dict):
             continue  # the host's own documented map: OpenClaw gates a skill on `metadata.openclaw.requires`
         if not isinstance(k, str) or not isinstance(v, str):
-            yield at_key(skill, "metadata", f"'metadata' entry {k!r}: {v!r} is not a string to string pair; quote it")
+            yield at_key(skill, "metadata", f"'metadata' entry {k!r}: {v!r} is not a string to string pair; {_as_string(v)}")
             return
 
 
