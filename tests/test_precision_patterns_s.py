@@ -281,3 +281,15 @@ def test_the_metadata_advice_fits_the_value(tmp_path):
         root = write_tree(tmp_path / name, {"SKILL.md": f"---\nname: {name}\ndescription: Plans capacity. Use when sizing a "
                                                         f"system.\nmetadata:\n  tags: {value}\n---\n\n# Body\n"})
         assert messages_of(root, "SPC013")[0][1].endswith(advice), value
+
+
+def test_agent_needs_context_fork_in_claude_code(tmp_path):
+    """SPC036, which agnix has (CC-SK-004) and skillsmith missed on set S: `agent: Explore` without
+    `context: fork` starts no subagent in Claude Code. With the fork, or in a portable skill
+    (where `agent` is SPC030's portability matter), it is not flagged."""
+    head = "---\nname: survey\ndescription: Surveys the code. Use when asked where a symbol is used.\n"
+    for where, extra, flagged in ((".claude/skills/survey", "agent: Explore\n", True),
+                                  (".claude/skills/survey", "context: fork\nagent: Explore\n", False),
+                                  ("survey", "agent: Explore\n", False)):
+        root = write_tree(tmp_path / str(flagged) / extra[:7], {f"{where}/SKILL.md": head + extra + "---\n\n# Survey\n"})
+        assert findings(root / where, "SPC036") == ([("SKILL.md", "SPC036")] if flagged else []), (where, extra)

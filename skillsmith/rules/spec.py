@@ -1051,3 +1051,35 @@ def value_cut_by_comment(skill):
         if comment is not None:
             shown = comment if len(comment) <= 40 else comment[:40] + "..."
             yield at_key(skill, key, f"'{key}' ends before {shown!r}: YAML reads ' #' as a comment; quote the value")
+
+
+@rule("SPC036", "agent-without-fork", summary="'agent' is set without 'context: fork', where Claude Code ignores it.",
+      seed="Claude Code skills documentation", scope="skill", severity="warning", targets=CLAUDE_CODE)
+def agent_without_fork(skill):
+    """
+    ## What it does
+    Under the `claude-code` target, flags an `agent` field in a skill whose `context` is not
+    `fork`.
+
+    ## Why is this bad?
+    Claude Code's frontmatter reference defines `agent` as the subagent type to use when
+    `context: fork` is set (https://code.claude.com/docs/en/skills#frontmatter-reference).
+    Without the fork the skill runs inline in the conversation, and the subagent the author
+    named is never started: its tools, model and prompt do not apply.
+
+    ## Example
+    ```yaml
+    agent: Explore
+    ```
+
+    Use instead:
+    ```yaml
+    context: fork
+    agent: Explore
+    ```
+    """
+    fm = frontmatter(skill)
+    if fm is None or fm.data.get("agent") in (None, "") or fm.data.get("context") == "fork":
+        return
+    yield at_key(skill, "agent", f"'agent' is {fm.data['agent']!r} but 'context' is not 'fork': Claude Code runs the "
+                                 "skill inline and starts no subagent; add 'context: fork' or drop 'agent'")
