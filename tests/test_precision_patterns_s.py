@@ -293,3 +293,15 @@ def test_agent_needs_context_fork_in_claude_code(tmp_path):
                                   ("survey", "agent: Explore\n", False)):
         root = write_tree(tmp_path / str(flagged) / extra[:7], {f"{where}/SKILL.md": head + extra + "---\n\n# Survey\n"})
         assert findings(root / where, "SPC036") == ([("SKILL.md", "SPC036")] if flagged else []), (where, extra)
+
+
+def test_a_worker_only_a_shown_script_runs_needs_no_help(tmp_path):
+    """CON009 on real skills: sub2api-upgrade's `scripts/debug-canary-adapters/*.sh` are started by the
+    script SKILL.md shows, and SKILL.md never names them: the agent never asks them for --help. A
+    script the skill names still needs one."""
+    shown = '#!/usr/bin/env bash\n# Run the canary.\nset -uo pipefail\ncase "${1:-}" in -h|--help) echo "usage"; exit 0;; esac\nbash "$(dirname "$0")/adapters/gate.sh" "$1"\n'
+    worker = '#!/usr/bin/env bash\n# Gate one log.\nset -uo pipefail\ngrep -c ERROR "$1"\n'
+    body = "Run `bash scripts/canary.sh app.log`; it also runs `scripts/named.sh` for you.\n"
+    root = skill(tmp_path, "canary", body, {"scripts/canary.sh": shown, "scripts/adapters/gate.sh": worker,
+                                            "scripts/named.sh": worker}, mode=0o755)
+    assert findings(root, "CON009") == [("scripts/named.sh", "CON009")]

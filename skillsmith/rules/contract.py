@@ -558,6 +558,9 @@ def help_missing(script):
     esac
     ```
 
+    Not flagged: a worker the skill never names, which a script it names runs (`search.sh` runs
+    `format.py`): the agent meets the script it is shown, never the worker.
+
     A Python wrapper that calls the `main()` of a module beside it (`from check_ac_format import
     main`), where that function (or one of the module's functions it calls) builds the
     ArgumentParser, answers `--help` through it; so does a parser of the script's own
@@ -574,6 +577,8 @@ def help_missing(script):
     Warning: the agent cannot ask the script for its usage and relies on the header and
     SKILL.md; the script still runs.
     """
+    if not named_by_skill(script) and run_by_cited_sibling(script):
+        return  # a worker only a script the agent is shown starts (`search.sh` runs `format.py`): no one asks it for help
     if script.language == "python":
         facts = script.py_facts
         if facts is None:
