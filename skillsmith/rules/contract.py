@@ -1060,10 +1060,11 @@ def script_cited_bare(script):
     yield Hit(f.path, f"{script.rel} is cited without an invocation; show it with its arguments", first.line, first.column)
 
 
+#: a prohibition to run something: "Do not call", "never run", "Do not execute"
+_PROHIBITION = r"\b(?:do not|don't|never|must not)\s+(?:\w+\s+){0,2}?(?:call|run|invoke|execute|use)\b"
 #: the words before a citation on its line that make it no call: a prohibition ("Do not call", "Never run ...
 #: directly"), or the script as a document to read ("in the shape documented in `scripts/inspect_tools.py`")
-_NOT_TO_RUN = re.compile(r"\b(?:do not|don't|never|must not)\s+(?:\w+\s+){0,2}?(?:call|run|invoke|execute|use)\b[^.;:!?]*$"
-                         r"|\b(?:documented|described|defined|specified)\s+(?:in|by)\s+`?$", re.IGNORECASE)
+_NOT_TO_RUN = re.compile(_PROHIBITION + r"[^.;:!?]*$|\b(?:documented|described|defined|specified)\s+(?:in|by)\s+`?$", re.IGNORECASE)
 
 
 def _words_before(f, c) -> str:
@@ -1079,8 +1080,7 @@ def _forbidden_to_run(script) -> bool:
     """Whether SKILL.md or a document it links forbids running the script by name ("Do **not** execute
     `build_story.py` to produce the deliverable; its templated output is only a code example to read")."""
     name = PurePosixPath(script.rel).name
-    told = re.compile(r"\b(?:do not|don't|never|must not)\s+(?:\w+\s+){0,2}?(?:call|run|invoke|execute)\s+[`'\"]?(?:[\w.$/{}-]*/)?"
-                      + re.escape(name) + r"(?![\w.-])", re.IGNORECASE)
+    told = re.compile(_PROHIBITION + r"\s+[`'\"]?(?:[\w.$/{}-]*/)?" + re.escape(name) + r"(?![\w.-])", re.IGNORECASE)
     docs = (script.skill.doc.file, *script.skill.linked_docs) if script.skill is not None and script.skill.doc is not None else ()
     return any(f.text and name in f.text and told.search(f.text.replace("*", "")) for f in docs)
 
