@@ -355,8 +355,13 @@ class ScriptFacts:
 
     @property
     def reads_stdin(self) -> bool:
+        return self.reads_piped_stdin or any(name == "input" for name, _ in self.facts.calls)
+
+    @property
+    def reads_piped_stdin(self) -> bool:
+        """Whether it reads stdin as a stream (``sys.stdin``, ``fileinput``), not only a line typed at a prompt (``input()``)."""
         return any(python.dotted(n) in ("sys.stdin", "sys.stdin.buffer") for n in self.facts.by_type.get(ast.Attribute, ())) \
-            or any(name in ("input", "fileinput.input") for name, _ in self.facts.calls)
+            or any(name == "fileinput.input" for name, _ in self.facts.calls)
 
     @property
     def env_vars(self) -> list[str]:

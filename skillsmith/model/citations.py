@@ -315,6 +315,23 @@ def _names_launcher(before: str) -> bool:
     return m is not None and bool(m.group(1).strip())
 
 
+#: a Markdown heading: ``## Installation / Setup``
+_HEADING = re.compile(r"^ {0,3}#{1,6}\s+(.*?)\s*#*\s*$")
+
+
+def section_heading(lines: list[str], number: int) -> str | None:
+    """The text of the nearest Markdown heading above line *number* (1-based), outside code blocks, or None."""
+    fenced = None
+    for before in range(number - 1, 0, -1):
+        text = lines[before - 1]
+        if text.lstrip().startswith("#") and (m := _HEADING.match(text)):
+            if fenced is None:
+                fenced = fence_info(lines[:number])
+            if before - 1 not in fenced:
+                return m.group(1)
+    return None
+
+
 def fenced_lines(lines: list[str]) -> set[int]:
     """1-based numbers of the lines inside fenced code blocks (the fences excluded), as
     :func:`fence_info` finds them."""
@@ -357,6 +374,8 @@ def invocation(lines: list[str], citation: Citation, fenced: bool) -> str | None
         before = before[before.rfind("`") + 1:]
         if not before.strip() and not after.strip() and not _RUN_VERB.search(prose[-40:]):
             return None  # a path named in a list or a table (`scripts/x.py` — what it does), not a call
+        if re.match(r":\d+(?::\d+)?$", after.strip()):
+            return None  # a place in the source (`scripts/x.py:143`), not a call
     before = re.split(r"&&|\|\||;", before)[-1].lstrip()
     if before[-1:] in ("\"", "'") and after[:1] == before[-1]:
         before, after = before[:-1], after[1:]  # "$HOME/.claude/skills/NAME/scripts/x.sh" --slug t: the quotes are the path's

@@ -148,8 +148,11 @@ def not_executable(script):
     and `.txt` files count (`prompts/tasks/reflow.prompt` handing a subagent
     `python3 {skill_dir}/scripts/reflow_sentences.py <file>`). A bare path with no arguments
     beside worked calls that name the interpreter points to them ("Run `scripts/diagnose.py`
-    first" above `python3 scripts/diagnose.py doc.md`); a path stored in a variable that is run
+    first" above `python3 scripts/diagnose.py doc.md`, or above `uv run scripts/cache_check.py
+    statute ...` in a protocol it links); a path stored in a variable that is run
     as `bash $MK al 2026-07`, and a path given to `python3 -m py_compile`, name the interpreter too.
+    A path given as a place in the source ("`scripts/mops_client.py` L54 (comment)",
+    `scripts/x.py:42`) runs nothing.
 
     ## Why is this bad?
     The agent runs `scripts/x.sh args` and gets "permission denied", then burns a turn
@@ -191,8 +194,11 @@ _EVERY_SCRIPT = re.compile(r"\b(?:bash|sh|python[23]?|uv\s+run)\s+(?:\S*/)?scrip
 
 #: the text right before a path its interpreter runs (``xargs -0 python3 "${CLAUDE_SKILL_DIR}/``), or that a
 #: test only looks at (``[ -f "${CLAUDE_SKILL_DIR}/``)
-_AFTER_INTERPRETER = re.compile(r"(?:(?<![\w-])(?:bash|sh|zsh|dash|python[23]?(?:\.\d+)?(?:\s+-m\s+[\w.]+)?|pypy3?)"
+_AFTER_INTERPRETER = re.compile(r"(?:(?<![\w-])(?:bash|sh|zsh|dash|python[23]?(?:\.\d+)?(?:\s+-m\s+[\w.]+)?|pypy3?|uv\s+run)"
                                 r"|(?<![\w-])-[efrsx])\s+[\"']?(?:\$\{?[A-Za-z_]\w*\}?/)?$")
+
+#: a place in the source right after a cited path: "`scripts/mops_client.py` L54 (comment)", ``scripts/x.py:42``
+_SOURCE_LOCATION = re.compile(r"`?(?::\d+\b|#L\d+\b|,?\s+L\d+\b|,?\s+lines?\s+\d+\b)")
 
 #: ``MK=/config/.claude/skills/NAME/scripts/mk.sh``: the path stored in a shell variable, right before the citation
 _STORED_IN = re.compile(r"(?:^|[\s;(])(?:export\s+)?([A-Za-z_]\w{0,40})=[\"']?$")
@@ -247,8 +253,14 @@ def run_by_path(script) -> bool:
             calls = script.skill.prompt_invocations_of(script.rel)
     if not calls:  # cited by its path (`scripts/x.sh`), or outside a skill: run as it is named
         found = _citations_of(script)
-        return found is None or any(c.kind != "link" and not _AFTER_INTERPRETER.search(c.text[:max(0, c.column - 1)])
-                                    and not _stored_for_interpreter(f, c) for f, c in found)
+        if found is None:
+            return True
+        found = [(f, c) for f, c in found if not _SOURCE_LOCATION.match(c.text, c.end)]
+        worked = [(f, c) for f, c in found if _ARG.match(c.text, c.end)]
+        if any(_AFTER_INTERPRETER.search(c.text[:max(0, c.column - 1)]) for f, c in worked):
+            found = worked  # "runs `scripts/cache_check.py`" beside `uv run scripts/cache_check.py statute ...` in a linked protocol
+        return any(c.kind != "link" and not _AFTER_INTERPRETER.search(c.text[:max(0, c.column - 1)])
+                   and not _stored_for_interpreter(f, c) for f, c in found)
     return any(not _INTERPRETED.match(call) and "/" in call.split(maxsplit=1)[0]
                for call in (c.split("| ")[-1] for c in calls) if call.strip())
 
@@ -1016,7 +1028,9 @@ def script_cited_bare(script):
     comparison-plan.json` in skill-evaluator) or through a placeholder for its folder (`python
     /abs/path/to/scripts/ppt_keycolor_changer.py discover --input x.pptx`) is a worked call; a bare
     call is whole when one of the header's Usage lines shows it so (`bash
-    scripts/akeneo-magento2/fetch_docs.sh   # pin to $CONNECTOR_TAG`), and a call fed its input
+    scripts/akeneo-magento2/fetch_docs.sh   # pin to $CONNECTOR_TAG`) or the script reads no
+    arguments (a REPL run bare, `python3 scripts/interp.py`, reads only what is typed at its
+    prompt), and a call fed its input
     through a pipe is worked (`git diff --name-only HEAD | scripts/detect-tiers.sh`). A script
     the skill cites only to forbid running it ("Do not call `scripts/upstream_cli.py` directly") or as
     a document ("in the shape documented in `scripts/inspect_tools.py`"),
@@ -1111,11 +1125,12 @@ def run_under_link_name(script) -> bool:
 
 def takes_nothing(script) -> bool:
     """Whether the evidence says a call without arguments is a whole call: the script reads none (nor
-    stdin), or its parser needs none (argparse: every option optional, no required positional; shell:
+    stdin, though a line typed at its prompt is no argument: a REPL run bare, ``input()``), or its
+    parser needs none (argparse: every option optional, no required positional; shell:
     no required positional read, and no required word in the header's Usage)."""
     if script.language == "python":
         ev = script.py_evidence
-        if ev is None or ev.reads_stdin or ev.delegates:
+        if ev is None or ev.reads_piped_stdin or ev.delegates:
             return False
         return not ev.reads_arguments or ev.parser is not None and ev.parser.accepts(ev.prog, []) is True
     ev = script.sh_evidence if script.language == "shell" else None

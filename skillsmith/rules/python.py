@@ -494,7 +494,8 @@ def status_on_stdout(script):
     with "...". A word glued to `=`, `_` or `-` is a key (`f"running={n}"`), not status. A field
     of a listing is data: `f"  Info: {info}"` right after
     `f"  Reward: {reward}"` at the same indent is not flagged, nor the line that ends a
-    listing, `f"  ... {n} more"`.
+    listing, `f"  ... {n} more"`, nor a checker's report, a line per finding it lists
+    (`for w in warnings: print(f"WARN: {w}")`).
 
     ## Why is this bad?
     stdout is the agent's input. A progress line in it breaks `| jq` and every parser
@@ -533,10 +534,29 @@ def status_on_stdout(script):
             if text or first.values:
                 printed[call] = text
     fields = {(call.lineno, m.group(1)): m.group(2) for call, text in printed.items() if (m := _FIELD.match(text))}
+    listed = _report_lines(facts)
     for call, text in printed.items():
-        if is_status_text(text) and not _in_listing(call.lineno, text, fields):
+        if is_status_text(text) and not _in_listing(call.lineno, text, fields) and not (id(call) in listed and _SEVERITY.fullmatch(text)):
             yield Hit(script.path, "status message on stdout; print it to sys.stderr",
                       call.lineno, call.col_offset + 1)
+
+
+#: all the literal text before the finding a checker's report line gives: ``WARN: {w}``, ``ERROR:``, ``  [FAIL] [``
+_SEVERITY = re.compile(r"\s*\[?(?:warn(?:ing)?|error|fail(?:ed)?|info|note)\]?:?\s*\[?", re.I)
+
+
+def _report_lines(facts) -> set[int]:
+    """The ``print`` calls (by id) that list what a loop goes over: ``for w in warnings: print(f"WARN: {w}")``,
+    one line per finding of a checker's report (its data), not a message about its progress."""
+    out = set()
+    for loop in facts.by_type.get(ast.For, ()):
+        names = {n.id for n in ast.walk(loop.target) if isinstance(n, ast.Name)}
+        for stmt in loop.body:
+            call = stmt.value if isinstance(stmt, ast.Expr) else None
+            if (isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id == "print"
+                    and any(isinstance(n, ast.Name) and n.id in names for a in call.args for n in ast.walk(a))):
+                out.add(id(call))
+    return out
 
 
 #: an indented label before its value: ``f"  Reward: {reward}"``, one field of a listing

@@ -253,9 +253,12 @@ def cited_path_missing(skill):
     holding `references/plan.md`), places in a code base (`scripts/eval.ts:8`), files another
     skill holds ("the `neon-functions` skill's `references/ai-sdk.md`", "`/core:agent-loop`'s
     `references/dispatch-discipline.md`", `<path-to-skill-creator>/scripts/quick_validate.py`), files of the project the agent works
-    in ("Verify using project scripts first: ..., `scripts/go-in-docker.sh make test`"; a skill the
-    project keeps in `.agents/skills/` or `.claude/skills/` citing `scripts/check.py` of the project's
-    root), and placeholders:
+    in ("Verify using project scripts first: ..., `scripts/go-in-docker.sh make test`"), files of a
+    folder that holds the skill, up to its repository's root (a skill the project keeps in
+    `.agents/skills/` citing `scripts/check.py` of the project's root; a skill in a repository's
+    `skills/` running the repository's `scripts/lib/linter.mjs`; a `SKILL.md` nested in another
+    skill's `references/` citing that skill's `scripts/stitch.py`), files of a sibling skill named
+    right before the path ("see `editframe-api` `references/files.md`"), and placeholders:
     patterns (`references/*.md`, `{lang}/x.md`) and file names written as one
     (`references/prompts/0X-xxx.md` for the stages 01 to 08, `report-YYYY-MM-DD.md`,
     `scripts/foo.sh`, a `[link](...)`).
@@ -274,7 +277,8 @@ def cited_path_missing(skill):
             continue  # a pattern or placeholder, not a path: `references/*.md`, `scripts/foo.sh`, `[link](...)`
         if skill.exists(target):
             continue
-        if in_another_skill(doc.file.lines, c, fenced) or is_illustrative(doc.file.lines, c) or another_skills_folder(c.raw):
+        if (in_another_skill(doc.file.lines, c, fenced) or names_sibling_skill(skill, c) or is_illustrative(doc.file.lines, c)
+                or another_skills_folder(c.raw)):
             continue
         if _THE_PROJECTS.search(_just_before(c)):
             continue  # "Verify using project scripts first: ..., `scripts/go-in-docker.sh make test`": the user's repository
@@ -295,7 +299,7 @@ def cited_path_missing(skill):
         if target in project:
             continue  # a file a drawn tree of the user's `project/` holds
         if in_the_project(skill, target):
-            continue  # `uv run scripts/check_contract.py` in a project's `.agents/skills/x/`: the project's file
+            continue  # `uv run scripts/check_contract.py` in a project's `.agents/skills/x/`: the project's file, or the repository's
 
         if _LINE_NUMBER.match(c.text, c.end):
             continue  # a place in a code base (`scripts/eval.ts:8`): the user's project, not a file of the skill
@@ -311,23 +315,45 @@ def cited_path_missing(skill):
             yield Hit(doc.file.path, f"{c.raw} does not exist in the skill", c.line, c.column)
 
 
-#: the hidden folders in which a project keeps its own skills (``.claude/skills/x``): the folder above is the project
-PROJECT_SKILL_FOLDERS = frozenset({".claude", ".agents", ".codex", ".github", ".cursor", ".gemini", ".opencode"})
+#: how many folders above a skill a path it cites may be a file of (``REPO/plugin/skills/x`` -> ``REPO``),
+#: when no folder on the way holds ``.git``
+ENCLOSING_DEPTH = 4
 
 
 def in_the_project(skill, target: str) -> bool:
-    """Whether *target*, missing from a skill the project keeps in its own skills folder
-    (``PROJECT/.agents/skills/maintain-skills/``), is a file of that project (``PROJECT/scripts/x.py``),
-    which the skill runs from the project's root. Only whether the path exists is looked at."""
-    root = Path(os.path.abspath(skill.root))
-    if root.parent.name != "skills" or root.parent.parent.name not in PROJECT_SKILL_FOLDERS:
-        return False
-    project = root.parent.parent.parent
-    return os.path.lexists(project / target) and os.path.normpath(project / target).startswith(str(project) + os.sep)
+    """Whether *target*, missing from the skill, is a file of a folder that holds the skill: the
+    project that keeps it (``PROJECT/.agents/skills/maintain-skills/`` running ``PROJECT/scripts/x.py``
+    from the project's root), the repository whose root ``scripts/`` its commands run, or the
+    skill a ``SKILL.md`` nested in ``references/`` belongs to. The folders looked in are those above
+    the skill up to the repository's root (the nearest holding ``.git``), at most
+    :data:`ENCLOSING_DEPTH`; only whether the path exists there is looked at."""
+    folder = Path(os.path.abspath(skill.root))
+    for _ in range(ENCLOSING_DEPTH):
+        if (folder / ".git").exists() or folder.parent == folder:
+            return False  # the skill's repository ends here
+        folder = folder.parent
+        where = os.path.normpath(folder / target)
+        if where.startswith(str(folder) + os.sep) and os.path.lexists(where):
+            return True
+    return False
 
 
 #: words before a path on its line that make it a file of the project the agent works in
 _THE_PROJECTS = re.compile(r"\b(?:project|repo|repository|codebase)(?:'s|\u2019s)?\s+(?:own\s+)?(?:scripts?|tooling|build files)\b", re.I)
+#: a name in backticks right before a path: "see `editframe-api` `references/files.md`"
+_NAME_BEFORE = re.compile(r"`([\w][\w.-]{0,63})`\s+[`*_\"']*$")
+
+
+def names_sibling_skill(skill, c) -> bool:
+    """Whether the name in backticks right before citation *c* is a skill beside this one, which holds the file
+    ("See `references/events.md` and `editframe-api` `references/files.md`")."""
+    m = _NAME_BEFORE.search(_just_before(c))
+    if m is None or m.group(1) in (".", ".."):
+        return False
+    sibling = Path(os.path.abspath(skill.root)).parent / m.group(1)
+    return (sibling / "SKILL.md").is_file() and os.path.lexists(sibling / skill_path(c.target).rel)
+
+
 #: the words right before a path that make it another skill's: "see the `neon-functions` skill's `references/x.md`"
 #: or a named skill or command owns it: "See `/core:agent-loop`'s `references/dispatch-discipline.md`"
 _OTHER_SKILLS = re.compile(r"(?:\bskill|`/?[\w-]+(?::[\w-]+)?`)(?:'s|\u2019s)\s*[`*_\"']*$", re.I)

@@ -214,7 +214,8 @@ def download_piped_to_shell(subject):
     (`echo "MISSING: curl ... | sh"`; in Python, a string not handed to a shell), test modules
     and data (`test_x.py`, `tests/`, `fixtures/`), and in Markdown and
     text: a vendor's installer over HTTPS (a URL naming `install` or `setup`, as installation docs show
-    it, or any HTTPS download in a document about installing: `SETUP.md`, `installation.md`, `troubleshoot-install.md`), table rows (where `|` separates cells), and teaching material as for SEC050.
+    it, or any HTTPS download in a document about installing: `SETUP.md`, `installation.md`, `troubleshoot-install.md`,
+    or in a section of one: "## Installation / Setup"), table rows (where `|` separates cells), and teaching material as for SEC050.
 
     ## Why is this bad?
     Whatever the server returns runs with the agent's rights, unreviewed, and differently on
@@ -248,7 +249,7 @@ def download_piped_to_shell(subject):
             continue  # a permission rule that names the command (`"deny": ["Bash(curl * | bash)"]`)
         if prose:
             shown = f.lines[line - 1]
-            if installer_shown(shown[col - 1:], _INSTALL_DOC.search(f.rel.rsplit("/", 1)[-1]) is not None) \
+            if installer_shown(shown[col - 1:], about_installing(f, line)) \
                     or shown.lstrip().startswith("|") or _COUNTER_EXAMPLE.search(shown):
                 continue  # installation docs; a table's "|" separates cells; what not to do
             if _ELIDED.match(shown, col - 1):
@@ -293,6 +294,21 @@ def printed_hint(line: str, at: int, python: bool) -> bool:
     head = _COMMAND_BEFORE.search(before[max(0, opening - 200):opening])  # a bounded window: linear on any line
     inside = before[opening:]
     return head is not None and head.group(1) not in _RUNS_SHELL_STRING and "$(" not in inside and "`" not in inside
+
+
+#: a section about installing: "## Installation / Setup", "### Install", "Getting started"
+_INSTALL_SECTION = re.compile(r"^(?:\W*\s*)?(?:\d+[.)]?\s+)?(?:setup|set[ -]up|install|installation|installing|getting started|prerequisites)\b", re.I)
+
+
+def about_installing(f, line: int) -> bool:
+    """Whether *line* of the Markdown file *f* is in a document about installing (``SETUP.md``,
+    ``troubleshoot-install.md``) or in a section of one ("## Installation / Setup")."""
+    if _INSTALL_DOC.search(f.rel.rsplit("/", 1)[-1]):
+        return True
+    from skillsmith.model.citations import section_heading
+
+    heading = section_heading(f.lines, line)
+    return heading is not None and bool(_INSTALL_SECTION.match(heading))
 
 
 def installer_shown(command: str, install_doc: bool = False) -> bool:

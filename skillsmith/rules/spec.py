@@ -750,7 +750,9 @@ def duplicate_skill_name(entries):
     line instead (one finding for one cause); the other skill still hears of the clash. A copy
     kept inside the skill itself (`docx/docx/SKILL.md` beside `docx/SKILL.md`) is not reported:
     a host loads the outer one, and the inner copy is its data. Nor is a skill to copy (a
-    `template/` or `_template/` folder, as for SPC008).
+    `template/` or `_template/` folder, as for SPC008), nor, in a folder that is no skills
+    folder, a version kept beside the skill (`misc/websearch/` and `misc/websearch-0-1-0/`,
+    an archive of snapshots).
 
     ## Why is this bad?
     The specification makes `name` the skill's identifier, and hosts list skills by it. Two
@@ -774,12 +776,22 @@ def duplicate_skill_name(entries):
         for entry in same:
             if "SPC008" in entry.reported or _TEMPLATE_FOLDER.match(entry.skill_md.parent.name):
                 continue  # its name is not its folder's (that finding on the same line says what to change), or it is a skill to copy
-            rivals = [o for o in same if o is not entry and not _nested(o.skill_md.parent, entry.skill_md.parent)]
+            rivals = [o for o in same if o is not entry and not _nested(o.skill_md.parent, entry.skill_md.parent)
+                      and not (entry.collection[0] == "folder" and _snapshots(o.skill_md.parent.name, entry.skill_md.parent.name))]
             if not rivals:
-                continue  # a copy kept inside the skill itself (docx/docx/SKILL.md): no host loads both
+                continue  # a copy kept inside the skill itself (docx/docx/SKILL.md), or a version kept beside it: no host loads both
             others = ", ".join(sorted(display_path(o.skill_md) for o in rivals))
             yield Hit(entry.skill_md, f"{name!r} is also the name of {others}, in the same {entry.collection[0]}: "
                                       "a host that lists skills by name loads one and hides the other", entry.line, 1)
+
+
+#: a folder named for a version of a skill: ``websearch-0-1-0``, ``mermaid-11.14.0``, ``pdf-v2``
+_VERSION_SUFFIX = re.compile(r"[-_]v?\d+(?:[-_.]\d+)*$")
+
+
+def _snapshots(a: str, b: str) -> bool:
+    """Whether folders *a* and *b* are versions of one skill (``websearch`` and ``websearch-0-1-0``)."""
+    return _VERSION_SUFFIX.sub("", a) == _VERSION_SUFFIX.sub("", b) and (a != b)
 
 
 def _nested(a, b) -> bool:
