@@ -119,3 +119,28 @@ def test_a_vendor_installer_under_an_installation_heading(tmp_path):
             "## Build\n\n```bash\ncurl -fsSL https://esbuild.github.io/dl/v0.28.0 | sh\n```\n")
     root = skill(tmp_path, "esbuild", body, {})
     assert lines_of(root, "SEC002") == [("SKILL.md", 14)]
+
+
+def test_a_readme_another_reference_names_by_path_is_the_agents_index(tmp_path):
+    """RES006 on real skills: uipath-platform's `references/integration-service/connections.md`
+    (which SKILL.md reaches through another reference) names `connector-overrides/README.md`, the
+    index of the overrides the agent applies. A README in a subfolder that only a bare "README.md"
+    names is still a document for people."""
+    files = {"references/index.md": "# Index\n\n- `references/service/connections.md`: connections\n",
+             "references/service/connections.md": "# Connections\n\nSee `connector-overrides/README.md` first.\n",
+             "references/service/connector-overrides/README.md": "# Overrides\n",
+             "references/other/README.md": "# Other\n",
+             "references/notes.md": "# Notes\n\nEvery project has a README.md.\n"}
+    body = "Read `references/index.md` and `references/notes.md`.\n"
+    root = skill(tmp_path, "platform", body, files)
+    assert [p for p, _ in findings(root, "RES006")] == ["references/other/README.md"]
+
+
+def test_a_file_that_says_it_is_not_for_the_agent_is_not_uncited(tmp_path):
+    """RES001 on real skills: every tangled-skills skill keeps `assets/MISC.md`, "Skill Metadata ...
+    Moved from SKILL.md frontmatter. Not loaded into agent context." An uncited asset that says
+    nothing of the kind is still reported."""
+    files = {"assets/MISC.md": "# Skill Metadata\n\nMoved from SKILL.md frontmatter. Not loaded into agent context.\n",
+             "assets/orphan.md": "# Orphan\n\nSome notes.\n"}
+    root = skill(tmp_path, "meta", "Does things.\n", files)
+    assert [p for p, _ in findings(root, "RES001")] == ["assets/orphan.md"]

@@ -474,11 +474,11 @@ _SAFE_SPECIALS = re.compile(r"^\$\{?[#?$!\-]\}?$|^\$\{#")
 
 #: commands whose arguments are code (eval, let) or numbers (exit codes, process ids, counts)
 _NO_WORD_ARGUMENTS = frozenset({"eval", "let", "exit", "return", "wait", "kill", "shift", "sleep"})
-#: a variable that holds a list of options or package names (or none) on purpose (``$PYTEST_ARGS``,
-#: ``${CURL_OPTS}``, ``$wflag``, ``$PW_CONDA_PKGS``, grep's ``$EXCLUDES``), ``$(seq ...)``, whose words are the point, and a
+#: a variable that holds a list of options, package names or files (or none) on purpose (``$PYTEST_ARGS``,
+#: ``${CURL_OPTS}``, ``$wflag``, ``$PW_CONDA_PKGS``, grep's ``$EXCLUDES``, ``grep -q x $config_files``), ``$(seq ...)``, whose words are the point, and a
 #: substitution that prints one flag or nothing (``$([ "$X" -eq 1 ] && echo --tatbikat)``)
-_WORD_LIST = re.compile(r"^\$\{?(?:[A-Za-z_][A-Za-z0-9_]*?)?(?:ARGS?|OPTS?|OPTIONS|FLAGS?|PKGS?|PACKAGES|DEPS|EXCLUDES|INCLUDES"
-                        r"|args?|opts?|options|flags?|pkgs?|packages|deps|excludes|includes)\}?$|^\$\(seq\s"
+_WORD_LIST = re.compile(r"^\$\{?(?:[A-Za-z_][A-Za-z0-9_]*?)?(?:ARGS?|OPTS?|OPTIONS|FLAGS?|PKGS?|PACKAGES|DEPS|EXCLUDES|INCLUDES|FILES|PATHS|DIRS"
+                        r"|args?|opts?|options|flags?|pkgs?|packages|deps|excludes|includes|files|paths|dirs)\}?$|^\$\(seq\s"
                         r"|^\$\([^()\n]{0,200}&&\s*echo\s+[\"']?--?[\w-]+[\"']?\s*\)$")
 
 
@@ -508,8 +508,8 @@ def unquoted_expansions(root, data: bytes) -> list:
     ``case`` items, heredocs or strings; arguments of ``eval`` and ``let`` (code) and of
     ``exit``, ``return``, ``wait``, ``kill``, ``shift``, ``sleep`` (numbers); ``$#``, ``$?``,
     ``$$``, ``$!`` and ``${#...}``, which expand to numbers; alternate values
-    (:func:`alternate_value`); variables named as option or package lists (``$PYTEST_ARGS``,
-    ``${CURL_OPTS}``, ``$FLAGS``, ``$PW_CONDA_PKGS``), split on purpose, and a substitution that
+    (:func:`alternate_value`); variables named as option, package or file lists (``$PYTEST_ARGS``,
+    ``${CURL_OPTS}``, ``$FLAGS``, ``$PW_CONDA_PKGS``, ``$config_files``), split on purpose, and a substitution that
     prints one flag or nothing (``$([ "$X" -eq 1 ] && echo --dry)``).
     """
     found = []

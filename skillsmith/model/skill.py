@@ -385,11 +385,21 @@ def _is_main_if(node: ast.stmt) -> bool:
     return isinstance(node, ast.If) and python.is_main_guard(node.test)
 
 
+#: a symbolic link stored as a file (a checkout with ``core.symlinks`` off): its whole text is the relative
+#: path it points to, with no newline (``../../../scripts/test-hook.sh``)
+_LINK_STUB = re.compile(rb"(?:\.\.?/)+[\w@+.,/-]{1,240}")
+
+
+def is_link_stub(f: SourceFile) -> bool:
+    """Whether *f* is a symbolic link checked out as a file holding its target's path: no script."""
+    return f.size <= 256 and f.data is not None and len(f.data) <= 256 and _LINK_STUB.fullmatch(f.data) is not None
+
+
 def script_language(f: SourceFile) -> str | None:
-    """``python`` or ``shell`` for files the script contract covers, else None."""
+    """``python`` or ``shell`` for files the script contract covers (not a link stored as a file), else None."""
     lang = SCRIPT_SUFFIXES.get(f.suffix)
     if lang:
-        return lang
+        return None if is_link_stub(f) else lang
     if f.suffix == "" and f.data is not None:
         return interpreter_language(shebang_interpreter(f.shebang))
     return None

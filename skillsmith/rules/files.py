@@ -91,7 +91,8 @@ def too_large(subject):
     it from a script on demand.
 
     Not flagged: a file the skill runs rather than reads (SKILL.md or a launcher script shows
-    `node scripts/agent-test.cjs --suite smoke`, a bundled program) and data one of its programs loads
+    `node scripts/agent-test.cjs --suite smoke`, a bundled program), the source map beside a
+    program (`scripts/cli.mjs.map`, read by debuggers only) and data one of its programs loads
     (`open(HERE / "docs/schema_inventory.json")`), which is that remedy already.
     """
     unit, f = subject
@@ -108,6 +109,8 @@ def _run_or_loaded(unit, rel: str) -> bool:
 
     if not isinstance(unit, Skill):
         return False
+    if rel.endswith(".map") and rel[:-4] in unit.files:
+        return True  # the source map of a bundled program (`dist/cli.mjs.map` beside `dist/cli.mjs`): read by debuggers only
     if unit.invocations_of(rel):
         return True
     name = re.escape(rel.rsplit("/", 1)[-1])

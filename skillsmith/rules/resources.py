@@ -137,6 +137,10 @@ def placeholder_paths(skill) -> list[re.Pattern[str]]:
     return found
 
 
+#: a file's opening lines that say the agent is not to load it: "Not loaded into agent context."
+_NOT_FOR_THE_AGENT = re.compile(r"\bnot\s+(?:to\s+be\s+|be\s+)?loaded\s+into\s+(?:the\s+)?(?:agent|model|llm)(?:'s)?\s+context\b", re.I)
+
+
 def named_elsewhere(rel: str, names: dict[str, frozenset[str]]) -> bool:
     """Whether a file other than *rel* names it: by its path, its file name, or a folder that
     holds it written as a folder (``themes/``), from the skill's root or from the naming file's
@@ -183,8 +187,9 @@ def resource_not_cited(skill):
     file name joined onto a folder or opened, outside tests and lines that write: `run.py` loads
     `PROMPTS_DIR / "scaffold.md"` to send a model; that is the program's data; or a subfolder
     that holds it: `install.py` copies out `skill_root / "assets" / "repo-template"`).
-    Placeholders (`.gitkeep`, `.keep`) and people's documents (README, CHANGELOG: RES006) are
-    not flagged.
+    Placeholders (`.gitkeep`, `.keep`), people's documents (README, CHANGELOG: RES006) and a
+    file whose opening lines say it is not for the agent ("Skill Metadata ... Not loaded into
+    agent context.") are not flagged.
 
     ## Why is this bad?
     The agent only loads what `SKILL.md` points to. An unreferenced resource is dead weight
@@ -215,6 +220,8 @@ def resource_not_cited(skill):
         names = file_names_in(skill) if names is None else names
         if named_elsewhere(rel, names):
             continue
+        if f.text is not None and _NOT_FOR_THE_AGENT.search("\n".join(f.lines[:5])):
+            continue  # "Skill Metadata ... Not loaded into agent context.": it says it is not the agent's to load
         loaded = names_in_scripts(skill) if loaded is None else loaded
         parts = rel.split("/")
         if any("/".join(parts[i:]) in loaded for i in range(len(parts))):
@@ -257,7 +264,9 @@ def cited_path_missing(skill):
     folder that holds the skill, up to its repository's root (a skill the project keeps in
     `.agents/skills/` citing `scripts/check.py` of the project's root; a skill in a repository's
     `skills/` running the repository's `scripts/lib/linter.mjs`; a `SKILL.md` nested in another
-    skill's `references/` citing that skill's `scripts/stitch.py`), files of a sibling skill named
+    skill's `references/` citing that skill's `scripts/stitch.py`), files the skill's code tests the project for
+    (`if [[ -f scripts/check-patches.sh ]]` anywhere in SKILL.md, `ls Makefile scripts/dev.sh 2>/dev/null`),
+    files of a sibling skill named
     right before the path ("see `editframe-api` `references/files.md`"), and placeholders:
     patterns (`references/*.md`, `{lang}/x.md`) and file names written as one
     (`references/prompts/0X-xxx.md` for the stages 01 to 08, `report-YYYY-MM-DD.md`,
@@ -266,7 +275,7 @@ def cited_path_missing(skill):
     doc = skill.doc
     if doc is None:
         return
-    fenced = made = configs = cloned = project = None
+    fenced = made = configs = cloned = project = probed = None
     for c in doc.citations:
         if fenced is None:
             fenced = citations.fenced_lines(doc.file.lines)
@@ -305,6 +314,10 @@ def cited_path_missing(skill):
             continue  # a place in a code base (`scripts/eval.ts:8`): the user's project, not a file of the skill
         if c.line in fenced and asks_the_project(_just_before(c)):
             continue  # code that asks whether the project has it: `[[ -f scripts/x.sh ]]`, `git log -- scripts/x.sh`
+        if probed is None:
+            probed = tested_paths(doc.file.lines, fenced)
+        if target in probed:
+            continue  # the skill's code tests whether the project has it (`if [[ -f scripts/x.sh ]]`): the project's file
         actual = skill.resolve_case(target)
         if actual is not None:
             yield Hit(doc.file.path, f"{c.raw} does not exist; the file is {actual} (case differs, which breaks on case-sensitive file systems)", c.line, c.column)
@@ -327,14 +340,15 @@ def in_the_project(skill, target: str) -> bool:
     skill a ``SKILL.md`` nested in ``references/`` belongs to. The folders looked in are those above
     the skill up to the repository's root (the nearest holding ``.git``), at most
     :data:`ENCLOSING_DEPTH`; only whether the path exists there is looked at."""
-    folder = Path(os.path.abspath(skill.root))
+    folder = own = Path(os.path.abspath(skill.root))
     for _ in range(ENCLOSING_DEPTH):
         if (folder / ".git").exists() or folder.parent == folder:
             return False  # the skill's repository ends here
         folder = folder.parent
         where = os.path.normpath(folder / target)
-        if where.startswith(str(folder) + os.sep) and os.path.lexists(where):
-            return True
+        if (where.startswith(str(folder) + os.sep) and os.path.lexists(where)
+                and not (folder == own.parent and where.startswith(str(own) + os.sep))):
+            return True  # not the skill's own file named from the folder above (`tushare/references/x.md`): a broken link
     return False
 
 
@@ -399,14 +413,26 @@ _COMMAND_START = re.compile(r"[|;&(`]|\$\(")
 _SHELL_KEYWORDS = re.compile(r"^\s*(?:(?:if|elif|then|else|while|until|do|!)\s+)*")
 
 
+#: a file test and the path it tests: ``[[ -f scripts/check.sh ]]``, ``test -x "bin/run"``
+_TESTED_PATH = re.compile(r"(?<![\w-])-[efdxsLhr]\s+[\"']?([\w.][\w./-]{0,200})")
+
+
+def tested_paths(lines: list[str], fenced: set[int]) -> frozenset[str]:
+    """The relative paths the code blocks of a document test for (``if [[ -f scripts/x.sh ]]``):
+    files that may or may not be there, in the project the code runs in."""
+    return frozenset(m.group(1).removeprefix("./") for number in fenced if "-" in lines[number - 1]
+                     for m in _TESTED_PATH.finditer(lines[number - 1]))
+
+
 def asks_the_project(before: str) -> bool:
     """Whether code whose text before a path is *before* asks about the project's copy of that
-    path: a file test (``[[ -f scripts/x.sh ]]``), or an argument of git (``git log -1 -- scripts/x.sh``,
-    ``git show HEAD:scripts/x.sh``), which reads the repository the agent works in."""
+    path: a file test (``[[ -f scripts/x.sh ]]``), a listing (``ls Makefile scripts/dev.sh``), or an
+    argument of git (``git log -1 -- scripts/x.sh``, ``git show HEAD:scripts/x.sh``), which reads the
+    repository the agent works in."""
     if _FILE_TEST.search(before):
         return True
     command = _SHELL_KEYWORDS.sub("", _COMMAND_START.split(before)[-1])
-    return command.startswith("git ")
+    return command.startswith(("git ", "ls "))  # `ls Makefile *.mk scripts/dev.sh 2>/dev/null`: what the project has
 #: a clone of a repository: ``git clone [--flags] URL [folder]``
 _GIT_CLONE = re.compile(r"\bgit\s+clone\s+(?:-\S+\s+)*(?P<url>\S+?)(?:\.git)?/?(?:\s+(?P<folder>[\w.-]+))?\s*(?:$|&&|;)")
 _CD = re.compile(r"(?:^|&&|;)\s*cd\s+(?P<folder>[\w.-]+)/?\s*(?:$|&&|;)")
@@ -674,7 +700,8 @@ def human_docs_in_skill(skill):
     Flags README, CHANGELOG, CHANGES, HISTORY and INSTALL documents (Markdown, text, no
     suffix; `README_DELIVERY.md`, `README-zh.md` too) inside a skill that SKILL.md does not cite (a cited one is written for the agent;
     one in a subfolder that SKILL.md names by its bare name, `CHANGELOG.md` for `references/CHANGELOG.md`, is cited when no
-    other file of the skill has that name).
+    other file of the skill has that name, and so is one another Markdown file of the skill names by its path:
+    `connector-overrides/README.md`, the index of a folder of references).
     Files under `assets/` and `templates/` are skipped: a README template, or the README of a
     project template the skill copies out, may be a legitimate asset; so are test data
     (`tests/`, `fixtures/`) and the files of third-party packages the skill bundles
@@ -691,7 +718,7 @@ def human_docs_in_skill(skill):
     Use instead: put what the agent needs in SKILL.md or `references/`, and keep the README
     in the repository that holds the skills, outside the skill folder.
     """
-    patterns = None
+    patterns = names = None
     for rel, f in skill.files.items():
         if PurePosixPath(rel).parts[0] in TEMPLATE_DIRS:
             continue  # part of what the skill copies out (assets/, templates/worker/README.md)
@@ -703,7 +730,24 @@ def human_docs_in_skill(skill):
                 continue  # SKILL.md reads it through a placeholder: `{lang}/claude-api/README.md`
             if "/" in rel and _named_alone(skill, rel):
                 continue  # `| Changelog | CHANGELOG.md |` in SKILL.md's table of its references/
+            names = file_names_in(skill) if names is None else names
+            if "/" in rel and _named_by_path(rel, names):
+                continue  # `connector-overrides/README.md` in references/integration-service/connections.md: the agent's index
             yield Hit(f.path, f"{rel} is a document for people; hosts bundle it with the skill")
+
+
+def _named_by_path(rel: str, names: dict[str, frozenset[str]]) -> bool:
+    """Whether another Markdown file of the skill names the subfolder file *rel* by a path (from the skill's
+    root, or from its own folder: ``connector-overrides/README.md`` in ``references/integration-service/``),
+    not by a bare file name, which may be any project's README."""
+    for other, got in names.items():
+        if other == rel:
+            continue
+        here = other.rsplit("/", 1)[0] + "/" if "/" in other else ""
+        local = rel[len(here):] if here and rel.startswith(here) else None
+        if rel in got or local and "/" in local and local in got:
+            return True
+    return False
 
 
 def _named_alone(skill, rel: str) -> bool:

@@ -9,7 +9,7 @@ import unicodedata
 from functools import lru_cache
 from typing import Callable, Iterator
 
-from skillsmith.model.citations import LIST_ITEM, config_lines, fenced_lines, list_lead
+from skillsmith.model.citations import LIST_ITEM, config_lines, fenced_lines, list_lead, section_heading
 from skillsmith.model.skill import TEMPLATE_DIRS
 from skillsmith.rules.finding import Hit
 from skillsmith.rules.registry import rule
@@ -215,7 +215,10 @@ def download_piped_to_shell(subject):
     and data (`test_x.py`, `tests/`, `fixtures/`), and in Markdown and
     text: a vendor's installer over HTTPS (a URL naming `install` or `setup`, as installation docs show
     it, or any HTTPS download in a document about installing: `SETUP.md`, `installation.md`, `troubleshoot-install.md`,
-    or in a section of one: "## Installation / Setup"), table rows (where `|` separates cells), and teaching material as for SEC050.
+    or in a section of one: "## Installation / Setup", or one whose opening sentence is "Install NemoClaw, ..."),
+    an HTTPS download in a project's configuration shown in a code block (a CI workflow's
+    `run: curl -L https://foundry.paradigm.xyz | bash` in a `yaml` block: it installs a tool in CI,
+    as installation docs do), table rows (where `|` separates cells), and teaching material as for SEC050.
 
     ## Why is this bad?
     Whatever the server returns runs with the agent's rights, unreviewed, and differently on
@@ -238,7 +241,7 @@ def download_piped_to_shell(subject):
     prose = f.suffix in PROSE_SUFFIXES
     if in_test_folder(f.rel) and prose or is_test_module(f.rel, text):
         return
-    teaches = None
+    teaches = configs = None
     for start in pipe_to_shell(text):
         line, col = f.line_col(start)
         if printed_hint(f.lines[line - 1], col - 1, f.suffix == ".py"):
@@ -248,8 +251,11 @@ def download_piped_to_shell(subject):
         if _PERMISSION_RULE.search(f.lines[line - 1], 0, col - 1):
             continue  # a permission rule that names the command (`"deny": ["Bash(curl * | bash)"]`)
         if prose:
+            if configs is None:
+                configs = config_lines(f.lines)
             shown = f.lines[line - 1]
-            if installer_shown(shown[col - 1:], about_installing(f, line)) \
+            # a project's configuration the skill shows (a CI workflow's `run: curl https://... | bash`) installs as docs do
+            if installer_shown(shown[col - 1:], line in configs or about_installing(f, line)) \
                     or shown.lstrip().startswith("|") or _COUNTER_EXAMPLE.search(shown):
                 continue  # installation docs; a table's "|" separates cells; what not to do
             if _ELIDED.match(shown, col - 1):
@@ -302,13 +308,15 @@ _INSTALL_SECTION = re.compile(r"^(?:\W*\s*)?(?:\d+[.)]?\s+)?(?:setup|set[ -]up|i
 
 def about_installing(f, line: int) -> bool:
     """Whether *line* of the Markdown file *f* is in a document about installing (``SETUP.md``,
-    ``troubleshoot-install.md``) or in a section of one ("## Installation / Setup")."""
+    ``troubleshoot-install.md``, one whose opening sentence says so: "Install NemoClaw, NVIDIA's ...")
+    or in a section of one ("## Installation / Setup")."""
     if _INSTALL_DOC.search(f.rel.rsplit("/", 1)[-1]):
         return True
-    from skillsmith.model.citations import section_heading
-
     heading = section_heading(f.lines, line)
-    return heading is not None and bool(_INSTALL_SECTION.match(heading))
+    if heading is not None and _INSTALL_SECTION.match(heading):
+        return True
+    opening = next((t for t in f.lines[:12] if t.strip() and not t.lstrip().startswith(("#", "---", "<", ">"))), "")
+    return bool(_INSTALL_SECTION.match(opening.strip()))
 
 
 def installer_shown(command: str, install_doc: bool = False) -> bool:
@@ -1044,7 +1052,7 @@ _VALUE_OPTIONS = frozenset({
 #: what installs from a file, a folder or a URL: the versions are written elsewhere
 _FROM_ELSEWHERE = frozenset({"-r", "--requirement", "-e", "--editable"})
 _COMMAND_STOP = re.compile(r"[;&|`#)\n]")
-_PLACEHOLDER = re.compile(r"[<>{}$\[\]*]|^\.\.\.$|^(?:package|pkg|name|tool|foo|bar|baz|qux|your-\w+)$", re.I)
+_PLACEHOLDER = re.compile(r"[<>{}$\[\]*]|^\.\.\.$|^(?:package|pkg|name|tool|foo|bar|baz|qux|your-\w+|[a-z])$", re.I)
 _PINNED = re.compile(r"(?:===?|~=|>=|<=|<|>|!=)\s*\S|@(?:v?\d|\^|~|[0-9a-f]{7,}\b)")
 
 
@@ -1121,7 +1129,7 @@ def unpinned_package_run(subject):
     fetch a package from a registry without naming its version: `uvx tool`, `pipx run tool`,
     `pip install pkg`, `npx -y pkg` or `npx pkg@latest`. Not flagged: a version or a range
     (`pkg==1.2`, `pkg@1.2.3`, `pkg>=2`), installs from a requirements file, a folder or a URL,
-    placeholders (`<package>`), plain `npx tool` (which runs the project's installed copy),
+    placeholders (`<package>`, a one-letter name: `pip install x`), plain `npx tool` (which runs the project's installed copy),
     `uvx python@3.12` (uv's own interpreter), upgrades (`pip install -U pkg`, which asks for the
     newest on purpose), a project's files the text shows (a CI workflow or Dockerfile in a `yaml`
     or `dockerfile` block), and people's documents (README, INSTALL) and test data.

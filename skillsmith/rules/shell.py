@@ -376,9 +376,9 @@ def unquoted_expansion(script):
     declarations, `case` patterns, heredocs or strings; `$#`, `$?`, `$$`, `$!` and `${#x}`;
     arguments of `exit`, `return`, `wait`, `kill`, `shift` and `sleep` (numbers); alternate
     values (`${arr[@]+"${arr[@]}"}`, `${X:+--flag "$X"}`), a substitution that prints one flag
-    or nothing (`$([ "$DRY" -eq 1 ] && echo --dry-run)`) and variables named as option or
-    package lists (`$PYTEST_ARGS`, `$CURL_OPTS`, `$CONDA_PKGS`, grep's `$EXCLUDES`), which are split on
-    purpose; nor the words of lines the shell parser joins into one command (`a="" b=0` on one line,
+    or nothing (`$([ "$DRY" -eq 1 ] && echo --dry-run)`) and variables named as option,
+    package or file lists (`$PYTEST_ARGS`, `$CURL_OPTS`, `$CONDA_PKGS`, grep's `$EXCLUDES`,
+    `grep -q token $config_files`), which are split on purpose; nor the words of lines the shell parser joins into one command (`a="" b=0` on one line,
     then `for r in $remotes; do`: bash ends the command at the newline). Nothing is flagged past a
     line the shell parser could not read (an escaped quote inside `"${1:?Usage: \"x\"}"`):
     from there on it may misjudge what is quoted. ShellCheck's `# shellcheck disable=SC2086`

@@ -107,8 +107,9 @@ def is_claude_code_skill(model) -> bool:
     if root.parent.name != "skills":
         return False
     plugin = root.parent.parent
-    if _linked_from_claude_skills(plugin / ".claude" / "skills", root):
-        return True
+    project = plugin.parent if plugin.name.startswith(".") else plugin  # PROJECT/.agents/skills/x: PROJECT
+    if _linked_from_claude_skills(project / ".claude" / "skills", root):
+        return True  # .claude/skills -> ../skills, or .claude/skills/x -> ../../.agents/skills/x
     return (plugin / PLUGIN_MANIFEST).is_file() or any(
         _lists_plugin(Path(os.path.normpath(root / place)), plugin) for place in MARKETPLACE_PLACES)
 

@@ -19,8 +19,8 @@ false`` included); a key it does not know is skipped silently, and a value it ca
 empty string, one over its length, a colour that is not ``#RRGGBB``, an icon outside the
 skill's ``assets/``, a tool without ``type`` or ``value``) is dropped alone.
 
-A skill is a Codex skill (:func:`is_codex_skill`) when it has ``agents/openai.yaml`` or lives in
-a ``.codex/skills/`` folder, where only Codex looks.
+A skill is a Codex skill (:func:`is_codex_skill`) when it has ``agents/openai.yaml``, lives in
+a ``.codex/skills/`` folder, where only Codex looks, or in a Codex plugin's ``skills/``.
 """
 
 from __future__ import annotations
@@ -202,16 +202,30 @@ def _hint(key: object, known) -> str:
     return f"; did you mean {close[0]!r}?" if close else ""
 
 
+#: a Codex plugin's manifest, in the plugin's root; its skills are in ``skills/`` beside it
+#: (https://developers.openai.com/codex/plugins/build)
+PLUGIN_MANIFEST = ".codex-plugin/plugin.json"
+
+
 def is_codex_skill(model) -> bool:
-    """Whether *model* is a skill with ``agents/openai.yaml`` or one in a ``.codex/skills/`` folder."""
+    """Whether *model* is a skill with ``agents/openai.yaml``, one in a ``.codex/skills/`` folder, or one
+    in the ``skills/`` of a Codex plugin (beside ``.codex-plugin/plugin.json``) that is not also a Claude
+    Code plugin's."""
     from skillsmith.model.skill import Skill  # the skill model loads the language facts: not for --help
 
     if not isinstance(model, Skill):
         return False
     if SIDECAR in model.files:
         return True
-    parts = Path(os.path.abspath(model.root)).parts
-    return any(parts[i] == ".codex" and parts[i + 1] == "skills" for i in range(len(parts) - 1))
+    root = Path(os.path.abspath(model.root))
+    parts = root.parts
+    if any(parts[i] == ".codex" and parts[i + 1] == "skills" for i in range(len(parts) - 1)):
+        return True
+    if root.parent.name != "skills" or not (root.parent.parent / PLUGIN_MANIFEST).is_file():
+        return False
+    from skillsmith.targets.claude_code import is_claude_code_skill
+
+    return not is_claude_code_skill(model)  # a plugin for both hosts: Claude Code's fields are the ones it adds
 
 
 TARGET = Target(
