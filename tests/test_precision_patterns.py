@@ -1280,17 +1280,17 @@ def test_a_wrapped_exit_line_a_quoted_plugin_path_and_a_hook_command(tmp_path):
     assert got == [("SKILL.md", "CON013"), ("scripts/health.py", "CON010"), ("scripts/stop-hook.sh", "CON012")], got
 
 
-def test_a_header_written_after_the_options_line_is_named_and_left_to_its_author(tmp_path):
-    """CON004 on real skills (fresh set H): hs-approve-routes.sh and cc-glm-headless.sh open with
-    ``set -euo pipefail`` and then a full header (description, Usage, Exit codes). CON004 said there was none and
-    asked for a description, and fix would have written a second header above the options line."""
+def test_a_header_written_after_the_options_line_is_the_first_comment_block(tmp_path):
+    """CON004 on real skills (fresh set H, set V): hs-approve-routes.sh, cc-glm-headless.sh and
+    curated-agent-skills' docscan.sh open with ``set -eu`` and then a full header (description,
+    Usage, Exit codes). It is the first comment block, which ``head -25`` shows: CON004 says
+    nothing, and fix writes no second header above the options line."""
     script = ("#!/usr/bin/env bash\nset -euo pipefail\n\n# Approve the routes a node advertises.\n#\n"
               "# Usage: approve.sh NODE\n# Exit codes: 0 approved, 2 usage\n\n"
               "[ $# -eq 1 ] || { echo 'usage: approve.sh NODE' >&2; exit 2; }\necho \"$1\"\n")
     root = skill(tmp_path, "late", "Run `bash scripts/approve.sh node-1`.\n", {"scripts/approve.sh": script}, mode=0o755)
     data = run_cli("check", ".", "--json", "--no-cache", "--select", "CON004", cwd=root).json()["data"]
-    assert [f["message"] for f in data] == ["the comment block at line 4 comes after `set -euo pipefail` (line 2), so it is "
-                                            "not the script's header: move it up to right after the shebang"]
+    assert data == []
     run_cli("fix", "scripts/", cwd=root)
     assert (root / "scripts/approve.sh").read_text().count("# Usage:") == 1
 

@@ -137,8 +137,9 @@ def test_a_changelog_skill_md_names_in_its_references_table_is_cited(tmp_path):
     table of the files in `references/`. A README it never names, and one named only in
     prose about other projects ("fetch README.md of each repo"), are still flagged."""
     body = "| Topic | File |\n|---|---|\n| Changelog | `CHANGELOG.md` |\n\nFetch README.md of each repo.\n"
-    root = skill(tmp_path, "codex", body, {"references/CHANGELOG.md": "# Changes\n", "references/README.md": "# Read me\n"})
-    assert lines_of(root, "RES006") == [("references/README.md", 1)]
+    root = skill(tmp_path, "codex", body, {"references/CHANGELOG.md": "# Changes\n", "notes/README.md": "# Read me\n"})
+    assert lines_of(root, "RES006") == [("notes/README.md", 1)]
+    assert lines_of(root, "RES001") == []
 
 
 def test_a_variable_set_to_the_skills_folder_runs_its_scripts(tmp_path):

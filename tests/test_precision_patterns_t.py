@@ -123,17 +123,17 @@ def test_a_vendor_installer_under_an_installation_heading(tmp_path):
 
 def test_a_readme_another_reference_names_by_path_is_the_agents_index(tmp_path):
     """RES006 on real skills: uipath-platform's `references/integration-service/connections.md`
-    (which SKILL.md reaches through another reference) names `connector-overrides/README.md`, the
+    (which SKILL.md reaches through another document) names `connector-overrides/README.md`, the
     index of the overrides the agent applies. A README in a subfolder that only a bare "README.md"
     names is still a document for people."""
-    files = {"references/index.md": "# Index\n\n- `references/service/connections.md`: connections\n",
-             "references/service/connections.md": "# Connections\n\nSee `connector-overrides/README.md` first.\n",
-             "references/service/connector-overrides/README.md": "# Overrides\n",
-             "references/other/README.md": "# Other\n",
-             "references/notes.md": "# Notes\n\nEvery project has a README.md.\n"}
-    body = "Read `references/index.md` and `references/notes.md`.\n"
+    files = {"guides/index.md": "# Index\n\n- `guides/service/connections.md`: connections\n",
+             "guides/service/connections.md": "# Connections\n\nSee `connector-overrides/README.md` first.\n",
+             "guides/service/connector-overrides/README.md": "# Overrides\n",
+             "guides/other/README.md": "# Other\n",
+             "guides/notes.md": "# Notes\n\nEvery project has a README.md.\n"}
+    body = "Read `guides/index.md` and `guides/notes.md`.\n"
     root = skill(tmp_path, "platform", body, files)
-    assert [p for p, _ in findings(root, "RES006")] == ["references/other/README.md"]
+    assert [p for p, _ in findings(root, "RES006")] == ["guides/other/README.md"]
 
 
 def test_a_file_that_says_it_is_not_for_the_agent_is_not_uncited(tmp_path):

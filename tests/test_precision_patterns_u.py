@@ -119,3 +119,23 @@ def test_a_skill_md_nested_in_references_cites_paths_of_its_enclosing_skill(tmp_
     })
     got = run_cli("check", ".", "--json", "--no-cache", "--select", "RES002", cwd=repo / "spark" / "references" / "clip-review").json()["data"]
     assert [f["message"].split()[0] for f in got] == ["references/clip-review/gone.md"]
+
+
+def test_a_readme_in_references_is_a_reference_and_a_command_template_is_no_document(tmp_path):
+    """RES006/RES001 on real skills: backend-architect's `references/README.md` indexes the references
+    for the agent (not a document for people: if SKILL.md does not cite it, RES001 says so);
+    visual-explainer's `prompts/plan-review.md` (its own frontmatter, `$1`) and investment-bottleneck's
+    `README.md` ("对 $ARGUMENTS 超级趋势执行...") are prompts a host runs as commands. A README at the
+    skill's top is still a document for people, and an uncited reference is still uncited."""
+    files = {"references/README.md": "# References\n\n- `api.md`: the API\n", "references/api.md": "# API\n",
+             "prompts/plan-review.md": "---\nname: plan-review\ndescription: Review a plan.\n---\n\nPlan file: `$1`\n",
+             "prompts/notes.md": "# Notes\n\nSome notes.\n",
+             "prompts/fact-check.md": "Verify factual accuracy of `$ARGUMENTS` against the codebase.\n",
+             "guides/commands.md": "# Commands\n\nA command takes `$ARGUMENTS` substitution.\n",
+             "README.md": "# My skill\n\nInstall it with the installer.\n"}
+    root = skill(tmp_path, "architect", "Read `references/api.md`.\n", files)
+    assert sorted(findings(root, "RES006", "RES001")) == [
+        ("README.md", "RES006"), ("guides/commands.md", "RES001"), ("prompts/notes.md", "RES001"),
+        ("references/README.md", "RES001")]
+    root = skill(tmp_path, "bottleneck", "Scan the trend.\n", {"README.md": "# 瓶颈猎手\n\n对 $ARGUMENTS 超级趋势执行扫描。\n"})
+    assert findings(root, "RES006", "RES001") == []

@@ -315,7 +315,8 @@ def header_missing(script):
     a field without evidence is left out and named in the finding. A shell script needs a
     description to get a new block (from its usage text); a comment block that blank lines
     part from the shebang is moved up to it instead of getting a second header. A block that
-    comes after the opening `set -euo pipefail` is named as such and left for its author.
+    comes right after an opening `set -eu` is the script's first comment block, which `head -25`
+    shows: it is not flagged.
 
     ## Severity
     Warning: the script runs, but an agent reading `head -25` learns nothing from it and re-
@@ -350,12 +351,8 @@ def header_missing(script):
         if moved is not None:
             message = (f"the comment block at line {moved[1]} is not right after the shebang (blank lines part them), "
                        "so it is not the script's header")
-        late = block_after_options(script.sh_layout) if moved is None else None
-        if late is not None:  # moving it above the options is for its author: fix would add a second header
-            option = script.sh_layout.lines[late[0] - 1].strip()
-            yield Hit(script.path, f"the comment block at line {late[1]} comes after `{option}` (line {late[0]}), so it "
-                                   "is not the script's header: move it up to right after the shebang", fix=None)
-            return
+        if moved is None and block_after_options(script.sh_layout) is not None:
+            return  # the first comment block, after `set -eu`: `head -25` shows it (a fix would add a second header)
         answer = plan.answers.get("CON004")
         yield Hit(script.path, with_why(message, answer), fix=answer.fix if answer else None)
 

@@ -41,6 +41,34 @@ def is_human_doc(rel: str) -> bool:
     return bool(HUMAN_DOCS.match(name.name) or HUMAN_DOC_VARIANTS.match(name.name)) and name.suffix.lower() in DOC_SUFFIXES
 
 
+#: where a skill keeps the documents its agent reads
+REFERENCE_FOLDERS = frozenset({"references", "reference"})
+#: the folders of a host's command templates (``prompts/plan-review.md``)
+COMMAND_FOLDERS = frozenset({"prompts", "commands", "command"})
+#: the argument placeholders of a host's command template: ``$ARGUMENTS``, ``$1``
+_COMMAND_ARGUMENTS = re.compile(r"(?<!`)\$ARGUMENTS\b(?!`)")  # used, not named in code: "`$ARGUMENTS` substitution"
+_NUMBERED_ARGUMENT = re.compile(r"\$[1-9]\b")
+
+
+def for_people(rel: str) -> bool:
+    """Whether *rel* is a document for people (:func:`is_human_doc`), not the index of the agent's
+    references (``references/README.md``)."""
+    return is_human_doc(rel) and PurePosixPath(rel).parts[0] not in REFERENCE_FOLDERS
+
+
+def is_command_template(f) -> bool:
+    """Whether the Markdown file *f* is a prompt a host runs as a command: in a ``prompts/`` or
+    ``commands/`` folder, one that takes ``$1`` or ``$ARGUMENTS`` (``prompts/plan-review.md``); elsewhere,
+    one that uses ``$ARGUMENTS`` (not a document that names it in code). The user invokes it:
+    SKILL.md need not cite it, and it is no document for people."""
+    text = f.text
+    if not text or "$" not in text:
+        return False
+    if not COMMAND_FOLDERS.isdisjoint(f.rel.split("/")[:-1]):
+        return bool(_NUMBERED_ARGUMENT.search(text) or "$ARGUMENTS" in text)
+    return bool(_COMMAND_ARGUMENTS.search(text))
+
+
 def is_test_data(rel: str) -> bool:
     """Whether *rel* lies in a test folder (``tests/``, ``fixtures/``, an eval harness's ``evals/``) or a hidden one (``.github/``),
     or is named as a fixture (``scripts/fixture_sample.jsonl``): data for the skill's tests or its
@@ -187,9 +215,10 @@ def resource_not_cited(skill):
     file name joined onto a folder or opened, outside tests and lines that write: `run.py` loads
     `PROMPTS_DIR / "scaffold.md"` to send a model; that is the program's data; or a subfolder
     that holds it: `install.py` copies out `skill_root / "assets" / "repo-template"`).
-    Placeholders (`.gitkeep`, `.keep`), people's documents (README, CHANGELOG: RES006) and a
+    Placeholders (`.gitkeep`, `.keep`), people's documents (README, CHANGELOG: RES006), a
     file whose opening lines say it is not for the agent ("Skill Metadata ... Not loaded into
-    agent context.") are not flagged.
+    agent context.") and a host's command template (`prompts/plan-review.md` with `$1`, a
+    prompt with `$ARGUMENTS`: the user runs it) are not flagged.
 
     ## Why is this bad?
     The agent only loads what `SKILL.md` points to. An unreferenced resource is dead weight
@@ -211,7 +240,7 @@ def resource_not_cited(skill):
         return
     names = loaded = None
     for rel, f in skill.files.items():
-        if PurePosixPath(rel).name in ("SKILL.md", *PLACEHOLDERS) or is_human_doc(rel):
+        if PurePosixPath(rel).name in ("SKILL.md", *PLACEHOLDERS) or for_people(rel):
             continue
         if not (rel.startswith(("references/", "assets/")) or rel.endswith(MARKDOWN) and "/" in rel and not is_test_data(rel)):
             continue
@@ -222,6 +251,8 @@ def resource_not_cited(skill):
             continue
         if f.text is not None and _NOT_FOR_THE_AGENT.search("\n".join(f.lines[:5])):
             continue  # "Skill Metadata ... Not loaded into agent context.": it says it is not the agent's to load
+        if rel.endswith(MARKDOWN) and is_command_template(f):
+            continue  # `prompts/plan-review.md` with `$1`: a command the user runs, not a reference to cite
         loaded = names_in_scripts(skill) if loaded is None else loaded
         parts = rel.split("/")
         if any("/".join(parts[i:]) in loaded for i in range(len(parts))):
@@ -701,7 +732,9 @@ def human_docs_in_skill(skill):
     suffix; `README_DELIVERY.md`, `README-zh.md` too) inside a skill that SKILL.md does not cite (a cited one is written for the agent;
     one in a subfolder that SKILL.md names by its bare name, `CHANGELOG.md` for `references/CHANGELOG.md`, is cited when no
     other file of the skill has that name, and so is one another Markdown file of the skill names by its path:
-    `connector-overrides/README.md`, the index of a folder of references).
+    `connector-overrides/README.md`, the index of a folder of references). A README in
+    `references/` is the index of the agent's references (RES001 asks that SKILL.md cite it), and
+    one that is a host's command template (`$ARGUMENTS`) is a prompt, not a document for people.
     Files under `assets/` and `templates/` are skipped: a README template, or the README of a
     project template the skill copies out, may be a legitimate asset; so are test data
     (`tests/`, `fixtures/`) and the files of third-party packages the skill bundles
@@ -724,7 +757,7 @@ def human_docs_in_skill(skill):
             continue  # part of what the skill copies out (assets/, templates/worker/README.md)
         if is_test_data(rel) or not VENDORED.isdisjoint(rel.split("/")[:-1]):
             continue  # a test's data, or a file of a third-party package the skill bundles (vendor/numpy/ma/README.rst)
-        if is_human_doc(rel) and not skill.cited(rel):
+        if for_people(rel) and not skill.cited(rel) and not is_command_template(f):
             patterns = placeholder_paths(skill) if patterns is None else patterns
             if any(p.fullmatch(rel) for p in patterns):
                 continue  # SKILL.md reads it through a placeholder: `{lang}/claude-api/README.md`
