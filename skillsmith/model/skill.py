@@ -392,7 +392,7 @@ _LINK_STUB = re.compile(rb"(?:\.\.?/)+[\w@+.,/-]{1,240}")
 
 def is_link_stub(f: SourceFile) -> bool:
     """Whether *f* is a symbolic link checked out as a file holding its target's path: no script."""
-    return f.size <= 256 and f.data is not None and len(f.data) <= 256 and _LINK_STUB.fullmatch(f.data) is not None
+    return f.size <= 256 and f.data is not None and _LINK_STUB.fullmatch(f.data) is not None  # the pattern bounds the length
 
 
 def script_language(f: SourceFile) -> str | None:

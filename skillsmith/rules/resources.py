@@ -438,14 +438,15 @@ def in_another_skill(lines: list[str], c, fenced: set[int]) -> bool:
 
 
 #: a file test right before a path (``[[ -f ``, ``test -d "``)
-_FILE_TEST = re.compile(r"(?<![\w-])-[efdLhrsxw]\s+[\"']?$")
+_TEST_FLAG = r"(?<![\w-])-[efdLhrsxw]\s+[\"']?"
+_FILE_TEST = re.compile(_TEST_FLAG + "$")
 #: where a command starts in a line of shell, and the words before a command
 _COMMAND_START = re.compile(r"[|;&(`]|\$\(")
 _SHELL_KEYWORDS = re.compile(r"^\s*(?:(?:if|elif|then|else|while|until|do|!)\s+)*")
 
 
 #: a file test and the path it tests: ``[[ -f scripts/check.sh ]]``, ``test -x "bin/run"``
-_TESTED_PATH = re.compile(r"(?<![\w-])-[efdxsLhr]\s+[\"']?([\w.][\w./-]{0,200})")
+_TESTED_PATH = re.compile(_TEST_FLAG + r"([\w.][\w./-]{0,200})")
 
 
 def tested_paths(lines: list[str], fenced: set[int]) -> frozenset[str]:
