@@ -155,6 +155,7 @@ def parse_block(lines: list[str], first_line: int, kind: str) -> Header:
     header = Header(kind=kind, start_line=first_line, end_line=first_line + len(lines) - 1, lines=lines)
     current: HeaderField | None = None
     underline = -1  # the offset of a section's underline, which is not part of its value
+    below = False  # past a blank line under a field's name alone: only indented lines continue it
     for offset, text in enumerate(lines):
         lineno = first_line + offset
         if offset == underline:
@@ -176,6 +177,7 @@ def parse_block(lines: list[str], first_line: int, kind: str) -> Header:
         if m:
             name = _NAMES[" ".join(m.group(1).lower().split())]
             value = m.group(2).strip()
+            value = "" if value == ":" else value  # reStructuredText's ``Exit codes::``, its block below
             inline = _INLINE_EXIT.search(value) if name != "Exit" else None
             if inline:
                 value = value[:inline.start()].strip()
@@ -187,8 +189,14 @@ def parse_block(lines: list[str], first_line: int, kind: str) -> Header:
                 header.fields.setdefault("Exit", current)
             continue
         if not text.strip():
+            if current is not None and current.name != "Examples" and not current.value and not current.items:
+                below = True  # a field's name alone (``Exit codes::``), its indented block after a blank line
+                continue
             current = None if current is None or current.name != "Examples" or current.items else current
             continue
+        if current is not None and below and not text[:1].isspace():
+            current = None
+        below = False
         if current is not None:
             indented = text[:1].isspace()
             # an Exit entry on a line of its own, unindented ("2 = network down ..."), continues the field,
@@ -197,7 +205,7 @@ def parse_block(lines: list[str], first_line: int, kind: str) -> Header:
                     _EXIT_ENTRY.match(text) or _CODE.search(text) and not current.value.rstrip().endswith((".", ":"))):
                 current.items.append(text)
                 if current.name != "Examples":
-                    current.value += " " + text.strip()
+                    current.value = f"{current.value} {text.strip()}".lstrip()
                 continue
             current = None
         if header.description is None and not header.fields and describes(text):

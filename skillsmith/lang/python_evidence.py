@@ -423,6 +423,11 @@ class ScriptFacts:
         return out
 
     @property
+    def stdout_calls(self) -> list[ast.Call]:
+        """The calls that write to stdout: ``print(...)``, ``sys.stdout.write``, ``json.dump(x, sys.stdout)``."""
+        return [c for stream, c in self._prints if stream == "stdout"]
+
+    @property
     def json_flag(self) -> bool:
         """``--json`` is a switch of this script (an option that takes a value is input, not a format)."""
         declared = [a for a in self.arguments if "--json" in a.flags]
@@ -434,7 +439,7 @@ class ScriptFacts:
 
     def output_value(self) -> str | None:
         """What stdout carries: JSON (the envelope only when it is printed), under --json or always."""
-        prints = [(s, c) for s, c in self._prints if s == "stdout"]
+        prints = [("stdout", c) for c in self.stdout_calls]
         if not prints:
             return None
         files = "; writes files" if self.writes_files else ""
@@ -680,8 +685,8 @@ class ScriptFacts:
             return False
         if self.docstring_is_help(call):
             return False  # the docstring is the help: its Examples are the help's (CON006 adds them)
-        if not self.examples(for_epilog=True):
-            return False
+        if not self.examples(for_epilog=True) or len(self.facts.parsers) > 1:
+            return False  # several parsers (one per command): the script's calls are not one parser's
         epilog = python.keyword(call, "epilog")
         if epilog is None:
             return True
@@ -786,6 +791,10 @@ def script_facts(code: str, filename: str | None, module: ast.Module | None = No
                 sf.epilog_examples = [e.replace("%(prog)s", sf.prog) for e in examples_in(text)
                                       if ("%(prog)s" in e or sf.prog in e or name in e) and _INTERPOLATED not in e]
         sf.parser = _read_parser(sf, call)
+        if len(facts.parsers) > 1:
+            # one parser per command, each fed a slice (`list_events(sys.argv[2:])` builds its own):
+            # the first is not the script's command line
+            sf.parser.complete = False
     return sf
 
 
@@ -953,14 +962,33 @@ def _assigned_name(sf: ScriptFacts, call: ast.Call) -> str | None:
     return None
 
 
-def _loads(sf: ScriptFacts, name: str) -> list[ast.Name]:
-    """The nodes that read the variable *name*, in the order of ``sf.walked``."""
+def _loads(sf: ScriptFacts, name: str, near: ast.AST) -> list[ast.Name]:
+    """The nodes that read the variable *name* as *near* assigned it, in the order of ``sf.walked``:
+    in the top-level function that holds *near*, up to the next assignment there (``s =
+    sub.add_parser("init")``, then ``s = sub.add_parser("observe")``), or for a module-level name,
+    also in the functions that assign none of their own (``p = skill_dir / rel`` elsewhere is another ``p``)."""
     if not hasattr(sf, "_loaded"):
-        sf._loaded = {}
-        for node, _ in sf.walked:
-            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
-                sf._loaded.setdefault(node.id, []).append(node)
-    return sf._loaded.get(name, [])
+        sf._loaded, sf._stored, sf._owner = {}, {}, {}
+        for node, owner in sf.walked:
+            sf._owner[id(node)] = owner
+            if isinstance(node, ast.Name):
+                if isinstance(node.ctx, ast.Load):
+                    sf._loaded.setdefault(node.id, []).append((node, owner))
+                else:
+                    sf._stored.setdefault(node.id, []).append((node, owner))
+    owner = sf._owner.get(id(near))
+    assignment = sf._assigned.get(id(near))
+    target = assignment.targets[0] if isinstance(assignment, ast.Assign) else getattr(assignment, "target", None)
+    begin = _at(target) if target is not None else (0, 0)
+    end = min((_at(n) for n, where in sf._stored.get(name, []) if where == owner and _at(n) > begin), default=None)
+    elsewhere = {where for _n, where in sf._stored.get(name, []) if where is not None}
+    return [node for node, where in sf._loaded.get(name, [])
+            if where == owner and begin < _at(node) and (end is None or _at(node) < end)
+            or owner is None and where is not None and where not in elsewhere]
+
+
+def _at(node: ast.AST) -> tuple[int, int]:
+    return node.lineno, node.col_offset
 
 
 def _read_parser(sf: ScriptFacts, call: ast.Call) -> Parser:
@@ -987,14 +1015,14 @@ def _parser_from(sf: ScriptFacts, call: ast.Call, parents: dict[int, ast.AST], d
         if not (isinstance(parent, ast.Attribute) and parent.attr in _PARSER_READS or isinstance(parent, ast.Expr)):
             parser.complete = False
         return parser
-    _read_uses(sf, name, parser, parents, None, depth)
+    _read_uses(sf, name, call, parser, parents, None, depth)
     return parser
 
 
-def _read_uses(sf: ScriptFacts, name: str, parser: Parser, parents: dict[int, ast.AST],
+def _read_uses(sf: ScriptFacts, name: str, near: ast.AST, parser: Parser, parents: dict[int, ast.AST],
                exclusive: list[int] | None, depth: int) -> None:
-    """Read every use of the variable *name* (a parser or one of its groups) into *parser*."""
-    for node in _loads(sf, name):
+    """Read every use of the variable *name* (a parser or one of its groups, assigned by *near*) into *parser*."""
+    for node in _loads(sf, name, near):
         attr = parents.get(id(node))
         if isinstance(attr, ast.Return):
             continue  # build_parser() returns it to be parsed
@@ -1031,9 +1059,9 @@ def _read_uses(sf: ScriptFacts, name: str, parser: Parser, parents: dict[int, as
                 indexes: list[int] = []
                 required = python.keyword(use, "required")
                 parser.exclusive.append((required is not None and _literal(required.value) is True, indexes))
-                _read_uses(sf, group, parser, parents, indexes, depth)
+                _read_uses(sf, group, use, parser, parents, indexes, depth)
             else:
-                _read_uses(sf, group, parser, parents, exclusive, depth)
+                _read_uses(sf, group, use, parser, parents, exclusive, depth)
         elif method == "add_subparsers":
             sub = _assigned_name(sf, use)
             required = python.keyword(use, "required")
@@ -1041,13 +1069,14 @@ def _read_uses(sf: ScriptFacts, name: str, parser: Parser, parents: dict[int, as
             if sub is None or depth > 3:
                 parser.complete = False
                 continue
-            _read_commands(sf, sub, parser, parents, depth)
+            _read_commands(sf, sub, use, parser, parents, depth)
         else:
             parser.complete = False
 
 
-def _read_commands(sf: ScriptFacts, sub: str, parser: Parser, parents: dict[int, ast.AST], depth: int) -> None:
-    for node in _loads(sf, sub):
+def _read_commands(sf: ScriptFacts, sub: str, near: ast.AST, parser: Parser, parents: dict[int, ast.AST],
+                   depth: int) -> None:
+    for node in _loads(sf, sub, near):
         attr = parents.get(id(node))
         use = parents.get(id(attr)) if isinstance(attr, ast.Attribute) else None
         if not (isinstance(attr, ast.Attribute) and attr.attr == "add_parser" and isinstance(use, ast.Call)):

@@ -509,10 +509,11 @@ def unquoted_expansions(root, data: bytes) -> list:
     ``exit``, ``return``, ``wait``, ``kill``, ``shift``, ``sleep`` (numbers); ``$#``, ``$?``,
     ``$$``, ``$!`` and ``${#...}``, which expand to numbers; alternate values
     (:func:`alternate_value`); variables named as option, package or file lists (``$PYTEST_ARGS``,
-    ``${CURL_OPTS}``, ``$FLAGS``, ``$PW_CONDA_PKGS``, ``$config_files``), split on purpose, and a substitution that
-    prints one flag or nothing (``$([ "$X" -eq 1 ] && echo --dry)``).
-    """
+    ``${CURL_OPTS}``, ``$FLAGS``, ``$PW_CONDA_PKGS``, ``$config_files``), split on purpose, a substitution that
+    prints one flag or nothing (``$([ "$X" -eq 1 ] && echo --dry)``), and variables only ever set to one
+    literal word (:func:`literal_names`)."""
     found = []
+    literal = None
     for node, quiet in walk_within(root, _NO_QUOTING):
         if quiet or node.type != "command":
             continue
@@ -524,9 +525,41 @@ def unquoted_expansions(root, data: bytes) -> list:
                 [c for c in arg.children if c.type in _EXPANSIONS] if arg.type == "concatenation" else [])
             for part in parts:
                 written = text(part, data)
-                if not _SAFE_SPECIALS.match(written) and not alternate_value(part) and not _WORD_LIST.search(written):
-                    found.append(part)
+                if _SAFE_SPECIALS.match(written) or alternate_value(part) or _WORD_LIST.search(written):
+                    continue
+                plain = _PLAIN_VARIABLE.match(written)
+                if plain is not None:
+                    literal = literal_names(root, data) if literal is None else literal
+                    if plain.group(1) in literal:
+                        continue
+                found.append(part)
     return found
+
+
+#: ``$name`` or ``${name}``, nothing more
+_PLAIN_VARIABLE = re.compile(r"^\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?$")
+#: a value that splitting and globbing leave as it is: one word, no space, no glob, no tilde
+_ONE_WORD = re.compile(r"^[\w.,:@%+=/-]+$")
+
+
+def literal_names(root, data: bytes, nodes: list | None = None) -> set[str]:
+    """Names whose every write is an assignment of one literal word with no space or glob character in
+    it (``VITE_VERSION="latest"`` here, ``VITE_VERSION="5.4.11"`` there): unquoted, they split into nothing."""
+    nodes = nodes if nodes is not None else list(walk(root))
+    literal: set[str] = set()
+    other: set[str] = set()
+    for node in nodes:
+        if node.type != "variable_assignment":
+            continue
+        name = node.child_by_field_name("name")
+        value = node.child_by_field_name("value")
+        if name is None or name.type != "variable_name":
+            continue
+        one_word = value is not None and value.type in ("word", "string", "raw_string", "number") and not any(
+            c.type not in ('"', "string_content") for c in value.children) and _ONE_WORD.match(unquote(text(value, data)))
+        (literal if one_word and text(node, data)[len(text(name, data)):][:1] == "=" else other).add(text(name, data))
+    written_otherwise = assigned_names(root, data, [n for n in nodes if n.type != "variable_assignment"])
+    return literal - other - written_otherwise
 
 
 #: variables bash always sets (or sets before a script can read them)

@@ -309,11 +309,12 @@ def checked_tools(root, data: bytes, nodes: list) -> set[str]:
 
 def guarded(tool: str, named: set[str]) -> bool:
     """Whether *named*, the words a script names or the tools it asks for, hold *tool* or the tool it comes with."""
-    return tool in named or _SHIPPED_WITH.get(tool) in named
+    return tool in named or not _SHIPPED_TOGETHER.get(tool, set()).isdisjoint(named)
 
 
-#: a tool that comes with another one: a guard for npm covers npx
-_SHIPPED_WITH = {"npx": "npm", "pnpx": "pnpm", "bunx": "bun", "uvx": "uv"}
+#: tools that come in one package, each with the other: a guard for npm covers npx, and one for npx npm
+_SHIPPED_TOGETHER = {a: {b} for pair in (("npx", "npm"), ("pnpx", "pnpm"), ("bunx", "bun"), ("uvx", "uv"))
+                     for a, b in (pair, pair[::-1])}
 
 
 _POSITIONAL = re.compile(r"\$\{?([1-9]|@|\*|OPTARG)(?![0-9A-Za-z_])")

@@ -241,6 +241,16 @@ def pipefail_hazards(root, data: bytes, shebang: str | None = None, nodes: list 
     return found
 
 
+def pipeline_may_fail(root, data: bytes, nodes: list | None = None) -> bool:
+    """Whether some pipeline has a stage before its last that may fail on its own (``curl ... | jq``),
+    not only of SIGPIPE (``printf '%s' "$x" | grep -q``): what ``pipefail`` is there to catch."""
+    for node in nodes if nodes is not None else shell.walk(root):
+        if node.type in ("pipeline", "redirected_statement") and any(
+                can_fail(stage, data, False) for stage in pipeline_stages(node)[:-1]):
+            return True
+    return False
+
+
 def _short(text: str, width: int = 40) -> str:
     text = " ".join(text.split())
     return text if len(text) <= width else text[:width - 3] + "..."

@@ -1027,7 +1027,7 @@ def script_cited_bare(script):
     call is whole when one of the header's Usage lines shows it so (`bash
     scripts/akeneo-magento2/fetch_docs.sh   # pin to $CONNECTOR_TAG`) or the script reads no
     arguments (a REPL run bare, `python3 scripts/interp.py`, reads only what is typed at its
-    prompt), and a call fed its input
+    prompt; a tool with subcommands always needs one shown), and a call fed its input
     through a pipe is worked (`git diff --name-only HEAD | scripts/detect-tiers.sh`). A script
     the skill cites only to forbid running it ("Do not call `scripts/upstream_cli.py` directly") or as
     a document ("in the shape documented in `scripts/inspect_tools.py`"),
@@ -1123,13 +1123,14 @@ def run_under_link_name(script) -> bool:
 def takes_nothing(script) -> bool:
     """Whether the evidence says a call without arguments is a whole call: the script reads none (nor
     stdin, though a line typed at its prompt is no argument: a REPL run bare, ``input()``), or its
-    parser needs none (argparse: every option optional, no required positional; shell:
+    parser needs none (argparse: every option optional, no required positional, no subcommands; shell:
     no required positional read, and no required word in the header's Usage)."""
     if script.language == "python":
         ev = script.py_evidence
         if ev is None or ev.reads_piped_stdin or ev.delegates:
             return False
-        return not ev.reads_arguments or ev.parser is not None and ev.parser.accepts(ev.prog, []) is True
+        return not ev.reads_arguments or ev.parser is not None and not ev.parser.commands \
+            and ev.parser.accepts(ev.prog, []) is True
     ev = script.sh_evidence if script.language == "shell" else None
     if ev is None or ev.unparsed or ev.needs_arguments:
         return False

@@ -103,7 +103,9 @@ def argparse_epilog_missing(script):
     ```
 
     ## Fix safety
-    Safe: adds `epilog=` built from the docstring's Examples; existing keywords stay.
+    Safe: adds `epilog=` built from the docstring's Examples; existing keywords stay. A script
+    that builds several parsers (one per command, each fed `sys.argv[2:]`) keeps the finding for a
+    person: its calls are the script's, not one parser's.
 
     ## Severity
     Warning: without examples in `--help` the agent composes the call from the options; the
@@ -129,6 +131,8 @@ def _epilog_by_hand(ev, call) -> str:
     """What keeps the epilog fix out of the ArgumentParser *call*, for a person to do instead."""
     if ev is None or not ev.examples(for_epilog=True):
         return "; by hand: a worked invocation (none in SKILL.md or the docstring that the parser accepts)"
+    if len(ev.facts.parsers) > 1:
+        return f"; by hand: the script builds {len(ev.facts.parsers)} parsers, so its calls are not this parser's alone"
     if ev.docstring_is_help(call):
         return "; by hand: its help is the docstring (description=__doc__), so add the Examples there"
     if any(k.arg is None for k in call.keywords):
@@ -495,7 +499,9 @@ def status_on_stdout(script):
     of a listing is data: `f"  Info: {info}"` right after
     `f"  Reward: {reward}"` at the same indent is not flagged, nor the line that ends a
     listing, `f"  ... {n} more"`, nor a checker's report, a line per finding it lists
-    (`for w in warnings: print(f"WARN: {w}")`).
+    (`for w in warnings: print(f"WARN: {w}")`). Nor a script whose stdout gets nothing but such
+    messages (`print(f"Wrote {n} fields to {out}")` after `json.dump(info, f)`): there is no
+    output for them to spoil.
 
     ## Why is this bad?
     stdout is the agent's input. A progress line in it breaks `| jq` and every parser
@@ -535,10 +541,21 @@ def status_on_stdout(script):
                 printed[call] = text
     fields = {(call.lineno, m.group(1)): m.group(2) for call, text in printed.items() if (m := _FIELD.match(text))}
     listed = _report_lines(facts)
-    for call, text in printed.items():
-        if is_status_text(text) and not _in_listing(call.lineno, text, fields) and not (id(call) in listed and _SEVERITY.fullmatch(text)):
-            yield Hit(script.path, "status message on stdout; print it to sys.stderr",
-                      call.lineno, call.col_offset + 1)
+    status = [call for call, text in printed.items() if is_status_text(text) and not _in_listing(call.lineno, text, fields)
+              and not (id(call) in listed and _SEVERITY.fullmatch(text))]
+    if not _data_on_stdout(script.py_evidence, status):
+        return  # only messages: no output for them to spoil (its results go to files)
+    for call in status:
+        yield Hit(script.path, "status message on stdout; print it to sys.stderr", call.lineno, call.col_offset + 1)
+
+
+def _data_on_stdout(evidence, status: list[ast.Call]) -> bool:
+    """Whether the script writes anything to stdout beside the *status* lines and blank ``print()``s."""
+    if evidence is None:
+        return True
+    flagged = {id(c) for c in status}
+    return any(id(c) not in flagged and (c.args or not (isinstance(c.func, ast.Name) and c.func.id == "print"))
+               for c in evidence.stdout_calls)
 
 
 #: all the literal text before the finding a checker's report line gives: ``WARN: {w}``, ``ERROR:``, ``  [FAIL] [``

@@ -9,7 +9,7 @@ import shutil
 import subprocess
 from pathlib import PurePosixPath
 
-from skillsmith.lang import bashcheck, shell
+from skillsmith.lang import bashcheck, shell, shell_safety
 from skillsmith.lang.shell import range_problem
 from skillsmith.lang.shell_checklist import caller_paths
 from skillsmith.rules.finding import Hit, display_path
@@ -40,7 +40,10 @@ def strict_mode_missing(script):
     spelling: `set -uo pipefail`, `set -euo pipefail`, `set -o nounset -o pipefail`,
     `set -eu` plus a later `set -o pipefail`. `-e` is optional and never required. A script
     that sources a file of the skill which turns them on (`source "$DIR/lib/common.sh"`, whose
-    top level says `set -euo pipefail`) has them.
+    top level says `set -euo pipefail`) has them. Not flagged for `pipefail` alone: a script
+    with no pipeline that can fail before its last stage (`printf '%s' "$x" | grep -q ...`
+    fails there only of SIGPIPE, which pipefail would turn into a false failure): it has
+    nothing to catch.
 
     For `#!/bin/sh` scripts only `nounset` is required: `pipefail` is not available in every
     POSIX shell (dash 0.5.12, /bin/sh on Debian 12, rejects it: `set -o pipefail` aborts the
@@ -91,6 +94,8 @@ def strict_mode_missing(script):
     from skillsmith.lang.shell_plans import plan_strict
 
     plan = plan_strict(script.sh_layout, script.sh_nodes, script.sourced_by)
+    if plan.missing == ["pipefail"] and not shell_safety.pipeline_may_fail(tree.root_node, script.file.data, script.sh_nodes):
+        return  # nothing for pipefail to catch
     if plan.missing and not _strict_by_sourced_file(script, plan_strict):
         answer = plan.answer
         line = "set -u" if script.sh_layout.posix_sh else "set -uo pipefail"  # dash refuses `-o pipefail`
@@ -155,15 +160,16 @@ def unknown_flag_exit_missing(script):
     """
     ## What it does
     Looks for a `case` branch for unknown options (`-*`, or `*` when the script takes no
-    positionals) that exits 2, directly or through a function such as `usage`. A `-*)` branch
-    that refuses them with another code (`exit 1`) is reported as such, at that branch. Not
-    flagged: a script that reads none of its arguments (a hook that reads its event from the
-    environment) or only hands them all on (`exec python3 "$DIR/scnet.py" "$@"`, or
-    `cmd+=("$@"); exec "${cmd[@]}"`, perhaps after a peek, `for arg in "$@"`, in a script that
-    sources nothing: the program it runs refuses what it does not know); the first only while
-    the skill calls it with no option. Nor one that takes only paths and exits 2 when one is
-    no existing path (`dir="${1:-.}"`, `[[ -d "$dir" ]] || { ...; exit 2; }`): `--anything`
-    is refused there.
+    positionals) that exits 2, directly or through a function such as `usage`. A `-*)` branch,
+    or a `*)` in `case "$1" in`, that refuses them with another code (`exit 1`) is reported as
+    such, at that branch. Not flagged: a script that reads none of its arguments (a hook that
+    reads its event from the environment) or only hands them all on (`exec python3
+    "$DIR/scnet.py" "$@"`, or `cmd+=("$@"); exec "${cmd[@]}"`, perhaps after a peek, `for arg
+    in "$@"`, in a script that sources nothing: the program it runs refuses what it does not
+    know); the first only while the skill calls it with no option. Nor one that takes only
+    paths and exits 2 when one is no existing path (`dir="${1:-.}"`, `[[ -d "$dir" ]] || { ...;
+    exit 2; }`, `if [ -z "$f" ] || [ ! -f "$f" ]; then ... exit 2`): `--anything` is refused
+    there.
 
     ## Why is this bad?
     Agents fabricate plausible flags. A script that silently ignores `--dry-run` it does not
@@ -197,7 +203,7 @@ def unknown_flag_exit_missing(script):
     if any(2 in codes for _item, codes in branches):
         return
     other = next(((item, codes) for item, codes in branches if codes - {0}), None)
-    if other is not None and any(shell.text(p, script.file.data).startswith("-") for p in other[0].children_by_field_name("value")):
+    if other is not None and _for_unknown_options(other[0], script.file.data):
         item, codes = other  # unknown options are refused, with another code
         shown = ", ".join(str(c) for c in sorted(codes - {0}))
         yield Hit(script.path, f"the branch for unknown options exits {shown}, not 2 (the usage code): the agent cannot "
@@ -206,6 +212,17 @@ def unknown_flag_exit_missing(script):
     yield Hit(script.path, "no case branch rejects unknown options with exit 2 (e.g. -*) echo ... >&2; exit 2 ;;)")
 
 
+def _for_unknown_options(item, data: bytes) -> bool:
+    """Whether the case branch *item* is the one for unknown options: ``-*)``, or ``*)`` in a
+    ``case "$1" in`` (every argument the script was given that no branch above knew)."""
+    if any(shell.text(p, data).startswith("-") for p in item.children_by_field_name("value")):
+        return True
+    case = item.parent
+    word = case.child_by_field_name("value") if case is not None and case.type == "case_statement" else None
+    return word is not None and _FIRST_ARGUMENT.match(shell.text(word, data)) is not None
+
+
+_FIRST_ARGUMENT = re.compile(r'^"?\$\{?1\}?"?$')
 _ALL_ARGUMENTS = re.compile(r'^"?\$\{?@\}?"?$')
 _OPTION_AFTER = re.compile(r"(?<!\S)--?[A-Za-z]")
 #: tests that a path exists: ``--anything`` given for it is no such path
@@ -266,7 +283,8 @@ def _arrays_run(nodes: list, data: bytes) -> set[str]:
 def _refused_unless_a_path(node, root, data: bytes, nodes: list) -> bool:
     """Whether the positional *node* (``$1``, ``${1:-.}``), read outside any function, is an
     existing path or the script exits 2: tested there, or through the variable it fills
-    (``dir="${1:-.}"`` with ``[[ -d "$dir" ]] || { ...; exit 2; }``, ``if [ ! -f "$dir" ]; then ... exit 2``)."""
+    (``dir="${1:-.}"`` with ``[[ -d "$dir" ]] || { ...; exit 2; }``, ``if [ ! -f "$dir" ]; then ... exit 2``,
+    perhaps beside other reasons to stop, ``if [ -z "$f" ] || [ ! -f "$f" ]``)."""
     if not re.match(r"^\$\{?[1-9]\b", shell.text(node, data)) or shell.enclosing(node, "function_definition") is not None:
         return False
     tested = [node]
@@ -303,6 +321,9 @@ def _codes_when_no_path(node, data: bytes, consts: dict, funcs: dict) -> set[int
         other = command.next_named_sibling
         if operator is not None and shell.text(operator, data) == "||" and other is not None:
             return shell.body_exit_codes(other, data, consts, funcs)
+    if holder is not None and holder.type == "list" and negated and all(
+            shell.text(c, data) == "||" for c in holder.children if not c.is_named):
+        command, holder = holder, holder.parent  # one of the reasons to stop: `[ -z "$f" ] || [ ! -f "$f" ]`
     if holder is not None and holder.type == "if_statement" and negated and holder.child_by_field_name("condition") == command:
         return set().union(*(shell.body_exit_codes(c, data, consts, funcs) for c in holder.named_children
                              if c != command and c.type not in ("elif_clause", "else_clause")))
@@ -378,7 +399,9 @@ def unquoted_expansion(script):
     values (`${arr[@]+"${arr[@]}"}`, `${X:+--flag "$X"}`), a substitution that prints one flag
     or nothing (`$([ "$DRY" -eq 1 ] && echo --dry-run)`) and variables named as option,
     package or file lists (`$PYTEST_ARGS`, `$CURL_OPTS`, `$CONDA_PKGS`, grep's `$EXCLUDES`,
-    `grep -q token $config_files`), which are split on purpose; nor the words of lines the shell parser joins into one command (`a="" b=0` on one line,
+    `grep -q token $config_files`), which are split on purpose; variables the script only ever sets
+    to one literal word (`VITE_VERSION="latest"` or `"5.4.11"`), which split into nothing; nor the
+    words of lines the shell parser joins into one command (`a="" b=0` on one line,
     then `for r in $remotes; do`: bash ends the command at the newline). Nothing is flagged past a
     line the shell parser could not read (an escaped quote inside `"${1:?Usage: \"x\"}"`):
     from there on it may misjudge what is quoted. ShellCheck's `# shellcheck disable=SC2086`
@@ -494,7 +517,8 @@ def tool_unguarded(script):
     Flags the first use of a tool that is not part of a base system (`jq`, `yq`, `gh`,
     `curl`, `wget`, `docker`, `node`, `npx`, `uv`, `ffmpeg`, `pandoc`, `rg`, ...) in a script
     that never names the tool anywhere else: no `command -v jq`, `type jq`, `hash jq`, no
-    `need jq` helper call, no `for tool in jq curl` loop, no install hint. A script that
+    `need jq` helper call, no `for tool in jq curl` loop, no install hint (a guard for `npm`
+    covers `npx` and one for `npx` covers `npm`: they ship together, as `uv` and `uvx` do). A script that
     sources another file is not judged (its guards may live there), nor one the skill never
     names that only shell scripts of the skill name (run), each asking for the tool
     (`require_command jq` before `bash "$DIR/adapters/identity.sh"`). `git` and the POSIX

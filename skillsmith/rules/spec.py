@@ -433,7 +433,9 @@ def metadata_invalid(skill):
     ## What it does
     Checks that the optional `metadata` field maps string keys to string values. Not flagged:
     a map under a host's own key, which that host documents as one (OpenClaw's
-    `metadata.openclaw: {requires: {env: [...]}}`, and its earlier names `clawdbot`, `clawdis`).
+    `metadata.openclaw: {requires: {env: [...]}}`, and its earlier names `clawdbot`, `clawdis`),
+    and `internal: true`, which the skills CLI (`npx skills`) reads as the boolean that keeps a
+    skill out of its install lists (the string `"true"` would not).
 
     ## Why is this bad?
     Hosts store metadata as string pairs; numbers, lists and nested maps are rejected or
@@ -464,6 +466,8 @@ def metadata_invalid(skill):
     for k, v in value.items():
         if k in HOST_METADATA_KEYS and isinstance(v, dict):
             continue  # the host's own documented map: OpenClaw gates a skill on `metadata.openclaw.requires`
+        if k == "internal" and v is True:
+            continue  # the skills CLI hides a skill on `metadata.internal === true`; "true" would not hide it
         if not isinstance(k, str) or not isinstance(v, str):
             yield at_key(skill, "metadata", f"'metadata' entry {k!r}: {v!r} is not a string to string pair; {_as_string(v)}")
             return
