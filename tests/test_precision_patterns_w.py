@@ -237,3 +237,17 @@ def test_the_calls_of_a_script_with_a_parser_per_command_go_into_no_one_parser(t
     assert len(got) == 2 and all("by hand: the script builds 2 parsers" in m for _, _, m in got)
     run_cli("fix", ".", "--select", "PYS002", cwd=root)
     assert (root / "scripts/advisor.py").read_text() == before
+
+
+def test_a_main_that_only_returns_zero_loses_nothing_when_dropped(tmp_path):
+    """PYS052 on real skills (set X): install_dependencies.py's `main()` returns 0 only on its
+    `--version` path, and every failure calls `sys.exit(1)` itself; a bare `main()` drops no code.
+    A `main` that returns 1 on failure is still reported."""
+    def script(code):
+        return ('#!/usr/bin/env python3\n"""Install the dependencies."""\nimport sys\n\n\n'
+                f'def main():\n    if "--version" in sys.argv:\n        print("1.0")\n        return 0\n'
+                f'    if len(sys.argv) > 2:\n        {code}\n    print("ok")\n\n\n'
+                'if __name__ == "__main__":\n    main()\n')
+    root = skill(tmp_path, "deps", "Run `python3 scripts/zero.py` or `python3 scripts/one.py`.",
+                 {"scripts/zero.py": script("sys.exit(1)"), "scripts/one.py": script("return 1")})
+    assert findings(root, "PYS052") == [("scripts/one.py", "PYS052")]

@@ -406,11 +406,13 @@ def string_value(node) -> str | None:
 
 
 def main_returns_codes(module: ast.Module) -> bool:
-    """Whether the module's ``main`` returns exit codes: ints, ``EXIT_*`` names or None only."""
+    """Whether the module's ``main`` returns exit codes: ints, ``EXIT_*`` names or None only, and
+    one of them may be a failure (a ``main`` that only ever returns 0 loses nothing when dropped)."""
     for node in module.body:
         if isinstance(node, ast.FunctionDef) and node.name == "main":
             returns = [n for n in walk(node) if isinstance(n, ast.Return) and n.value is not None]
-            if not returns:
+            if all(isinstance(r.value, ast.Constant) and r.value.value in (0, None) and r.value.value is not False
+                   for r in returns):
                 return False
             for ret in returns:
                 value = ret.value

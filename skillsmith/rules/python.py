@@ -455,7 +455,8 @@ def exit_code_dropped(script):
     """
     ## What it does
     Flags a script that ends with a bare `main()` call although `main` returns exit codes
-    (integers or `EXIT_*` constants).
+    (integers or `EXIT_*` constants). A `main` whose only returns are `return 0` (failures
+    `sys.exit(1)` on their own) loses nothing when its value is dropped, and is left alone.
 
     ## Why is this bad?
     The codes `main` returns are thrown away: the script exits 0 on every failure, and the
