@@ -411,8 +411,7 @@ def main_returns_codes(module: ast.Module) -> bool:
     for node in module.body:
         if isinstance(node, ast.FunctionDef) and node.name == "main":
             returns = [n for n in walk(node) if isinstance(n, ast.Return) and n.value is not None]
-            if all(isinstance(r.value, ast.Constant) and r.value.value in (0, None) and r.value.value is not False
-                   for r in returns):
+            if all(isinstance(r.value, ast.Constant) and r.value.value in (0, None) for r in returns):
                 return False
             for ret in returns:
                 value = ret.value

@@ -423,6 +423,12 @@ class ScriptFacts:
         return out
 
     @property
+    def several_parsers(self) -> bool:
+        """The script builds more than one ArgumentParser (one per command, each fed ``sys.argv[2:]``):
+        none of them is its whole command line, and its calls are no one parser's."""
+        return len(self.facts.parsers) > 1
+
+    @property
     def stdout_calls(self) -> list[ast.Call]:
         """The calls that write to stdout: ``print(...)``, ``sys.stdout.write``, ``json.dump(x, sys.stdout)``."""
         return [c for stream, c in self._prints if stream == "stdout"]
@@ -439,13 +445,13 @@ class ScriptFacts:
 
     def output_value(self) -> str | None:
         """What stdout carries: JSON (the envelope only when it is printed), under --json or always."""
-        prints = [("stdout", c) for c in self.stdout_calls]
+        prints = self.stdout_calls
         if not prints:
             return None
         files = "; writes files" if self.writes_files else ""
-        json_prints = [c for _, c in prints if self._is_json_print(c)]
+        json_prints = [c for c in prints if self._is_json_print(c)]
         envelope = any(name == "emit_json" for name, _ in self.facts.calls) or any(
-            _is_success_envelope(_printed(c, self.facts.aliases)) for _, c in prints)
+            _is_success_envelope(_printed(c, self.facts.aliases)) for c in prints)
         guarded = bool(json_prints) and self.json_flag and all(self._under_json_flag(c) for c in json_prints)
         if envelope and self.json_flag:
             return "results on stdout; with --json the JSON envelope {data, meta}" + files
@@ -685,8 +691,8 @@ class ScriptFacts:
             return False
         if self.docstring_is_help(call):
             return False  # the docstring is the help: its Examples are the help's (CON006 adds them)
-        if not self.examples(for_epilog=True) or len(self.facts.parsers) > 1:
-            return False  # several parsers (one per command): the script's calls are not one parser's
+        if not self.examples(for_epilog=True) or self.several_parsers:
+            return False
         epilog = python.keyword(call, "epilog")
         if epilog is None:
             return True
@@ -791,10 +797,8 @@ def script_facts(code: str, filename: str | None, module: ast.Module | None = No
                 sf.epilog_examples = [e.replace("%(prog)s", sf.prog) for e in examples_in(text)
                                       if ("%(prog)s" in e or sf.prog in e or name in e) and _INTERPOLATED not in e]
         sf.parser = _read_parser(sf, call)
-        if len(facts.parsers) > 1:
-            # one parser per command, each fed a slice (`list_events(sys.argv[2:])` builds its own):
-            # the first is not the script's command line
-            sf.parser.complete = False
+        if sf.several_parsers:
+            sf.parser.complete = False  # the first of them is not the script's command line
     return sf
 
 

@@ -501,7 +501,7 @@ def alternate_value(node) -> bool:
     return node.type == "expansion" and any(c.type in ("+", ":+") for c in node.children)
 
 
-def unquoted_expansions(root, data: bytes) -> list:
+def unquoted_expansions(root, data: bytes, nodes: list | None = None) -> list:
     """Expansion nodes (``$var``, ``${var}``, ``$@``, ``$(cmd)``) left unquoted in command arguments.
 
     Not counted: anything inside ``[[ ]]``/``[ ]``, arithmetic, assignments, declarations,
@@ -529,7 +529,7 @@ def unquoted_expansions(root, data: bytes) -> list:
                     continue
                 plain = _PLAIN_VARIABLE.match(written)
                 if plain is not None:
-                    literal = literal_names(root, data) if literal is None else literal
+                    literal = literal_names(root, data, nodes) if literal is None else literal
                     if plain.group(1) in literal:
                         continue
                 found.append(part)

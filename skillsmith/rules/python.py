@@ -131,7 +131,7 @@ def _epilog_by_hand(ev, call) -> str:
     """What keeps the epilog fix out of the ArgumentParser *call*, for a person to do instead."""
     if ev is None or not ev.examples(for_epilog=True):
         return "; by hand: a worked invocation (none in SKILL.md or the docstring that the parser accepts)"
-    if len(ev.facts.parsers) > 1:
+    if ev.several_parsers:
         return f"; by hand: the script builds {len(ev.facts.parsers)} parsers, so its calls are not this parser's alone"
     if ev.docstring_is_help(call):
         return "; by hand: its help is the docstring (description=__doc__), so add the Examples there"

@@ -436,7 +436,7 @@ def unquoted_expansion(script):
     lines = script.file.lines
     if any(_DISABLES_SC2086.match(ln) for ln in _head_comments(lines)):
         return  # `# shellcheck disable=SC2086  # $CMD intentionally word-splits`: the author split on purpose
-    for node in shell.unquoted_expansions(tree.root_node, script.file.data):
+    for node in shell.unquoted_expansions(tree.root_node, script.file.data, script.sh_nodes):
         if misread is not None and node.start_byte >= misread:
             continue
         row, col = node.start_point
