@@ -39,7 +39,10 @@ class HelpRange:
             line = node.start_point[0] + 1
             if not (lines is None or line in lines or after_header_fix and line not in held):
                 continue
-            if range_problem(rng, layout.header, layout.shebang is not None, text_lines) is None or not layout.free(node.start_byte, node.end_byte):
+            if layout.header is None:
+                continue  # the awk would stop at the first line of code: nothing says where the help ends
+            if range_problem(rng, layout.header.end_line, layout.shebang is not None, text_lines) is None \
+                    or not layout.free(node.start_byte, node.end_byte):
                 continue
             self_arg = shell.text(node.children_by_field_name("argument")[-1], source)
             start = f"NR < {rng.first} {{ next }} " if rng.first > 1 else ""

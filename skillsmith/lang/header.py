@@ -181,6 +181,11 @@ def parse_block(lines: list[str], first_line: int, kind: str) -> Header:
             inline = _INLINE_EXIT.search(value) if name != "Exit" else None
             if inline:
                 value = value[:inline.start()].strip()
+            if name == "Exit" and "Exit" in header.fields:  # "Exit codes (claude): ..." after "Exit codes (health): ..."
+                current = header.fields["Exit"]
+                current.items.append(text)
+                current.value = f"{current.value}; {value}" if current.value else value
+                continue
             current = HeaderField(name, lineno, value, label=m.group(1), value_line=value)
             header.fields.setdefault(name, current)
             if inline:

@@ -433,6 +433,8 @@ class LineRange:
     first: int
     last: int
     node: object  # the command
+    #: a later stage of its pipeline keeps only comment lines (``head -n 11 "$0" | grep "^#"``)
+    comments_only: bool = False
 
 
 def self_line_ranges(root, data: bytes, nodes: list | None = None) -> list[LineRange]:
@@ -443,6 +445,7 @@ def self_line_ranges(root, data: bytes, nodes: list | None = None) -> list[LineR
         if not raw or raw[-1] not in _SELF_ARGS:
             continue
         args = [unquote(a) for a in raw[:-1]]
+        span = None
         if cmd.name == "sed":
             flags = [a for a in args if a.startswith("-")]
             scripts = [a for a in args if not a.startswith("-")]
@@ -450,16 +453,34 @@ def self_line_ranges(root, data: bytes, nodes: list | None = None) -> list[LineR
                 continue
             m = _SED_RANGE.match(scripts[0].strip())
             if m:
-                found.append(LineRange(int(m.group(1)), int(m.group(2)), cmd.node))
+                span = int(m.group(1)), int(m.group(2))
         elif cmd.name == "head":
-            count = None
             if len(args) == 2 and args[0] == "-n" and _NUM.match(args[1]):
-                count = int(args[1])
+                span = 1, int(args[1])
             elif len(args) == 1 and re.match(r"^-n?\d+$", args[0]):
-                count = int(args[0].lstrip("-n"))
-            if count is not None:
-                found.append(LineRange(1, count, cmd.node))
+                span = 1, int(args[0].lstrip("-n"))
+        if span is not None:
+            found.append(LineRange(*span, cmd.node, _comments_only_after(cmd.node, data)))
     return found
+
+
+def _comments_only_after(node, data: bytes) -> bool:
+    """Whether a later stage of the pipeline *node* is in keeps only the lines that start with
+    ``#``: ``grep "^#"``, ``grep -E '^#'`` (no ``-v``)."""
+    pipeline = node.parent
+    if pipeline is None or pipeline.type != "pipeline":
+        return False
+    later = [c for c in pipeline.named_children if c.start_byte > node.start_byte and c.type == "command"]
+    for stage in later:
+        name = stage.child_by_field_name("name")
+        if name is None or text(name, data) not in ("grep", "egrep"):
+            continue
+        args = [unquote(text(a, data)) for a in stage.children_by_field_name("argument")]
+        flags = [a for a in args if a.startswith("-")]
+        patterns = [a for a in args if not a.startswith("-")]
+        if len(patterns) == 1 and patterns[0].startswith("^#") and not any("v" in f for f in flags if not f.startswith("--")):
+            return True
+    return False
 
 
 _EXPANSIONS = {"simple_expansion", "expansion", "command_substitution"}
@@ -620,17 +641,21 @@ def assigned_names(root, data: bytes, nodes: list | None = None) -> set[str]:
     return names
 
 
-def range_problem(rng: LineRange, header, has_shebang: bool, lines: list[str]) -> str | None:
-    """Why printing lines ``rng.first``-``rng.last`` of the script's *lines* misses the header block, or None.
+def range_problem(rng: LineRange, header_end: int | None, has_shebang: bool, lines: list[str]) -> str | None:
+    """Why printing lines ``rng.first``-``rng.last`` of the script's *lines* misses the header
+    block, which ends at line *header_end* (None: the script has none), or None.
 
     A script without a shebang is judged as if it had one (CON001 adds it), so ``2,N``
     ranges written for the shebang line are not flagged twice. Blank lines after the header
-    print as blank lines: a range that ends on one prints no code.
+    print as blank lines: a range that ends on one prints no code; nor does one whose pipeline
+    keeps only comment lines (``| grep "^#"``) and finds none past the header.
     """
-    if header is None:
+    if header_end is None:
         return "the script has no header block"
-    end = header.end_line + (0 if has_shebang else 1)
-    if rng.last > end and not (has_shebang and all(not line.strip() for line in lines[end:rng.last])):
+    end = header_end + (0 if has_shebang else 1)
+    past = lines[end:rng.last]
+    printed = [line for line in past if line.startswith("#")] if rng.comments_only else [line for line in past if line.strip()]
+    if rng.last > end and not (has_shebang and not printed):
         return f"the header block ends at line {end}, so it prints code too"
     if rng.last < end:
         return f"the header block ends at line {end}, so it cuts the header short"

@@ -431,14 +431,17 @@ class ShellEvidence:
         return []
 
     @cached_property
+    def forwarded(self) -> list[shell.Command]:
+        """The commands outside the script's functions that get all its arguments (``"$@"``) and
+        are no function of it: code this file does not show (another program, a sourced function)."""
+        return [cmd for cmd in self.commands
+                if cmd.name not in self.functions and _enclosing_function(cmd.node) is None
+                and any(re.match(r'^"?\$\{?[@*]\}?"?$', shell.text(a, self.data)) for a in cmd.args)]
+
+    @property
     def forwards_unknown(self) -> bool:
         """Whether all arguments go to code this file does not show (another program, a sourced function)."""
-        for cmd in self.commands:
-            if cmd.name in self.functions or _enclosing_function(cmd.node) is not None:
-                continue
-            if any(re.match(r'^"?\$\{?[@*]\}?"?$', shell.text(a, self.data)) for a in cmd.args):
-                return True
-        return False
+        return bool(self.forwarded)
 
     # -- field values ---------------------------------------------------------------------------
 

@@ -120,6 +120,18 @@ def block_after_options(layout: Layout) -> tuple[int, int] | None:
     return (options, line) if _header_like_block(layout, line) else None
 
 
+def late_block(layout: Layout) -> tuple[int, int] | None:
+    """(first, last line) of the header-like comment block that only ``set``/``shopt`` lines part
+    from the shebang (:func:`block_after_options`), or None."""
+    found = block_after_options(layout)
+    if found is None:
+        return None
+    end = found[1]
+    while end < len(layout.lines) and layout.lines[end].lstrip().startswith("#"):
+        end += 1
+    return found[1], end
+
+
 def _header_like_block(layout: Layout, line: int) -> bool:
     """Whether the comment block at *line* reads as a header: it ends at a blank line (a comment
     right above code is about that code) and holds a sentence or a header field."""

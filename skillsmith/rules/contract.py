@@ -724,7 +724,9 @@ def exit_code_undocumented(script):
     """
     ## What it does
     Compares the exit codes the code uses (`exit N`, `sys.exit(N)`, `raise SystemExit(N)`,
-    named constants, argparse's 2) with the codes the header's `Exit:` line documents.
+    named constants, argparse's 2) with the codes the header's `Exit:` line documents. A
+    header with one `Exit` line per command (`Exit codes (health): 0 = healthy, 1 = issues`,
+    then `Exit codes (claude): ... 2 = missing prereqs`) documents the codes of them all.
 
     ## Why is this bad?
     Agents and CI branch on exit codes. An undocumented code is a signal nobody can act on,
@@ -787,6 +789,10 @@ def json_flag_missing(script):
     "check_raci.py")`, `from check_raci import main`) keeps the promise when that script
     handles `--json`.
 
+    So does a shell script that hands all its arguments on (`exec python3 "$DIR/scan.py"
+    "$@"`, `node "$DIR/src/cli.js" analyze "$@"`) when the file it runs names `--json`, or
+    when it runs a program that is no file of the skill, which this check cannot read.
+
     Another program's flag is no promise of this script: in a code span that runs it
     (`` `gh pr list --json` ``), or named in prose as what the script reads ("Extract a compact
     summary from Jest --json output" in `parse-jest-results.sh INPUT`).
@@ -801,8 +807,33 @@ def json_flag_missing(script):
     else:
         data = script.file.text or ""
         code = "\n".join(data.splitlines()[h.end_line:])
-        if not _JSON_FLAG.search(code):
+        if not _JSON_FLAG.search(code) and not _hands_json_on(script):
             yield Hit(script.path, "the header promises --json but the script never handles a --json option", h.start_line)
+
+
+#: commands that print or adjust their arguments rather than take them as options
+_NOT_HANDED_ON = frozenset({"echo", "printf", "set", "shift", "local", "export", "declare", "log", "die", "warn"})
+#: ``"$DIR/src/cli.js"`` -> ``src/cli.js``: the path after the variable that locates it
+_AFTER_VARIABLE = re.compile(r"^.*\$\{?\w+\}?/")
+
+
+def _hands_json_on(script) -> bool:
+    """Whether a shell script hands all its arguments to a program that may take ``--json``: a file
+    of its skill that names it (``exec python3 "$DIR/scan.py" "$@"``, ``node "$DIR/src/cli.js"
+    analyze "$@"``), or a program this check cannot read (no file of the skill is named)."""
+    ev = script.sh_evidence
+    unit = script.unit or script.skill
+    if ev is None or unit is None:
+        return False
+    for cmd in ev.forwarded:
+        if cmd.name in _NOT_HANDED_ON:
+            continue
+        tails = {_AFTER_VARIABLE.sub("", w).lstrip("./") for w in [cmd.name, *cmd.arg_texts(script.file.data)]}
+        named = [f for rel, f in unit.files.items() if rel != script.rel
+                 and any(t and "." in PurePosixPath(t).name and (rel == t or rel.endswith("/" + t)) for t in tails)]
+        if not named or any(_JSON_FLAG.search(f.text or "") for f in named):
+            return True
+    return False
 
 
 def _handles_json(script) -> bool:

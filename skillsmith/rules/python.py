@@ -659,7 +659,8 @@ def import_undeclared(script):
       Prerequisites: the others may come with the ones named);
     - it is not a module of the skill itself (`helpers.py` or a package folder beside it),
       and the script does not add folders to `sys.path` (its imports may then be modules
-      kept beside the skill).
+      kept beside the skill); nor a private module (`import _bootstrap`), a file of the
+      skill (perhaps missing from it) rather than a package anyone would install.
 
     ## Why is this bad?
     On a machine without the package the script dies with a `ModuleNotFoundError` stack
@@ -698,7 +699,8 @@ def import_undeclared(script):
         return
     if script.skill is not None and any(_declares_requirements(rel) for rel in script.skill.files):
         return
-    imports = [(name, node) for name, node in unguarded_imports(script.py[0]) if not _own_module(script, name)]
+    imports = [(name, node) for name, node in unguarded_imports(script.py[0])
+               if not _own_module(script, name) and not name.startswith("_")]
     if not imports or _skill_says_to_install(script):
         return
     if any(_skill_names_package(script, name) for name, _ in imports):

@@ -861,7 +861,7 @@ def hard_coded_home_path(subject):
     summary's `/Users/researcher/projects/minimum_wage_study`), a line that sets the path
     against its portable form ("Shows /Users/alex/... instead of ~/..."), a program's error quoted
     in a code block ("Error: git init failed in /Users/jesse/project/..."), test data, test
-    modules wherever they lie (`tools/test_whisperx_transcriber.py`) and a copied
+    modules wherever they lie (`tools/test_whisperx_transcriber.py`, `src/analyzer.test.ts`) and a copied
     theme's demo site (`exampleSite/`) are not flagged, nor Linux's `/home/<name>/` and
     Windows' `C:\\Users\\<name>\\` (or `C:/Users/<name>/`): those are as often a container's or a service's user, or the
     sample data of a forensics guide (`C:\\Users\\victim\\`), as a person's folder.

@@ -671,11 +671,18 @@ _QUOTES = '"`\u201c\u201d'
 
 
 def is_test_module(rel: str, text: str) -> bool:
-    """Whether *rel* is a Python test module (``test_x.py`` or ``x_test.py`` defining tests): its
+    """Whether *rel* is a test module: Python's ``test_x.py`` or ``x_test.py`` defining tests, or a
+    JavaScript/TypeScript ``x.test.ts`` / ``x.spec.js`` calling ``describe``/``it``/``test``. Its
     strings are samples for the code under test, not commands. Any other script keeps its findings."""
     name = rel.rsplit("/", 1)[-1]
+    if _JS_TEST_NAME.search(name):
+        return _JS_TEST_CALL.search(text) is not None
     return name.endswith(".py") and (name.startswith("test_") or name.endswith("_test.py")) and (
         "def test_" in text or "import unittest" in text or "import pytest" in text)
+
+
+_JS_TEST_NAME = re.compile(r"\.(?:test|spec)\.[cm]?[jt]sx?$")
+_JS_TEST_CALL = re.compile(r"^\s*(?:describe|it|test)(?:\.\w+)?\(", re.M)
 
 
 def in_test_folder(rel: str) -> bool:

@@ -12,6 +12,7 @@ from pathlib import PurePosixPath
 from skillsmith.lang import bashcheck, shell, shell_safety
 from skillsmith.lang.shell import range_problem
 from skillsmith.lang.shell_checklist import caller_paths
+from skillsmith.lang.shell_plans import late_block
 from skillsmith.rules.finding import Hit, display_path
 from skillsmith.rules.registry import RuleUnavailable, rule
 
@@ -368,23 +369,34 @@ def help_fixed_line_range(script):
     ```
 
     A script without a shebang is judged as if its shebang were already there (CON001 adds it).
-    A range that goes past the header only into blank lines prints no code and is not flagged.
+    A range that goes past the header only into blank lines prints no code and is not flagged,
+    nor one piped to `grep "^#"` that finds no comment line past the header. A header written
+    after `set -euo pipefail` (the comment block CON004 takes as the header) is where the range
+    should end; a script with no header block at all is told so.
 
     ## Fix safety
     Safe: replaces the `sed`/`head` command with the `awk` one above, which starts at the same
     line and stops at the end of the comment block; pipes after it (`| sed 's/^# //'`) still
     get the same kind of lines. Only the help text changes, to what the header says. The fix
-    also runs when the header fixes (CON004-CON007) move the end of the header.
+    also runs when the header fixes (CON004-CON007) move the end of the header. Not fixed: a
+    range in a script with no header block, or whose block comes after `set` lines, where the
+    awk would stop at the first line of code.
     """
     tree = _tree(script)
     if tree is None:
         return
+    late = None if script.header is not None else late_block(script.sh_layout)
+    end = script.header.end_line if script.header is not None else late[1] if late is not None else None
     for rng in shell.self_line_ranges(tree.root_node, script.file.data, script.sh_nodes):
-        what = range_problem(rng, script.header, script.file.shebang is not None, script.file.lines)
+        what = range_problem(rng, end, script.file.shebang is not None, script.file.lines)
         if what is None:
             continue
         row, col = rng.node.start_point
-        yield Hit(script.path, f"help prints lines {rng.first}-{rng.last} of the script but {what}", row + 1, col + 1)
+        if late is not None:
+            what = what.replace("the header block", f"the comment block after `set` (line {late[0]})")
+        # with no header block, or one after `set -euo pipefail`, the awk would stop at the first line of code
+        yield Hit(script.path, f"help prints lines {rng.first}-{rng.last} of the script but {what}", row + 1, col + 1,
+                  **({} if script.header is not None else {"fix": None}))
 
 
 @rule("SHL051", "unquoted-expansion", summary="A variable or command substitution is unquoted in a command's arguments.",

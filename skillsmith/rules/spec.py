@@ -415,7 +415,7 @@ def compatibility_invalid(skill):
 
 
 #: keys of `metadata` under which a host documents a map of its own (OpenClaw, under its earlier names too)
-HOST_METADATA_KEYS = frozenset({"openclaw", "clawdbot", "clawdis"})
+HOST_METADATA_KEYS = frozenset({"openclaw", "clawdbot", "clawdis", "moltbot"})
 
 
 def _as_string(value: object) -> str:
@@ -433,7 +433,7 @@ def metadata_invalid(skill):
     ## What it does
     Checks that the optional `metadata` field maps string keys to string values. Not flagged:
     a map under a host's own key, which that host documents as one (OpenClaw's
-    `metadata.openclaw: {requires: {env: [...]}}`, and its earlier names `clawdbot`, `clawdis`),
+    `metadata.openclaw: {requires: {env: [...]}}`, and its earlier names `clawdbot`, `clawdis`, `moltbot`),
     and `internal: true`, which the skills CLI (`npx skills`) reads as the boolean that keeps a
     skill out of its install lists (the string `"true"` would not).
 
@@ -624,9 +624,9 @@ _WHEN = re.compile(
     # "use" as a verb, not "ease of use" or "use cases"; "Agent MUST load for .kb/ directories" says when
     r"\b(?:when|whenever|if|(?<!of )use(?! cases?\b)|used|trigger\w*|invoke\w*|ask\w*|request\w*|need\w*|want\w*"
     r"|before|after|during|while|for (?:any|all|tasks?|work|questions?|requests?|users?)|appl(?:y|ies) to"
-    r"|relevant (?:to|for|when)|must (?:load|use|be (?:loaded|used))|activated (?:by|on|for)|wenn|quand|cuando|lorsque)\b"
+    r"|relevant (?:to|for|when)|(?:useful|helpful|ideal|perfect|best|great) for|must (?:load|use|be (?:loaded|used))|activated (?:by|on|for)|wenn|quand|cuando|lorsque)\b"
     r"|\u0e40\u0e21\u0e37\u0e48\u0e2d"  # Thai เมื่อ ("when")
-    r"|\u65f6|\u6642|\u5f53|\u3067\u4f7f\u7528|\u5834\u5408|\u9002\u7528"  # 时 時 当; で使用 ("used for"), 場合 ("in case"), 适用 ("applies to")
+    r"|\u65f6|\u6642|\u5f53|\u3067\u4f7f\u7528|\u5834\u5408|\u9002\u7528|\u9002\u5408"  # 时 時 当; で使用 ("used for"), 場合 ("in case"), 适用 ("applies to"), 适合 ("suited to")
     r"|\u30c8\u30ea\u30ac\u30fc|\u89e6\u53d1|\u3068\u304d|\u969b"  # トリガー, 触发 ("trigger"); とき, 際 ("when")
     r"|\u4f7f\u3046",  # 使う ("use": 「…」では必ず使う)
     re.I,
@@ -650,8 +650,8 @@ def description_no_when(skill):
     ## What it does
     Warns when `description` has no word that says when the skill applies ("use when", "applies to",
     "if the user", "for requests about", "before", "triggers", "Activated by keywords: ...",
-    "Agent MUST load for ..."; 时, 場合,
-    适用, トリガー, とき, เมื่อ; not "ease of use" or "use cases"). A
+    "Agent MUST load for ...", "Useful for debugging ..."; 时, 場合,
+    适用, 适合, トリガー, とき, เมื่อ; not "ease of use" or "use cases"). A
     description mostly in another script, or in a language whose words for "when" it does
     not know, is not judged, nor a skill that says when in
     Claude Code's `when_to_use` field (the host lists it with the description), nor one with
@@ -752,8 +752,10 @@ def duplicate_skill_name(entries):
     and are not reported either. A skill given on its own is compared with its siblings
     given in the same run. A skill whose `name` differs from its folder gets SPC008 on that
     line instead (one finding for one cause); the other skill still hears of the clash. A copy
-    kept inside the skill itself (`docx/docx/SKILL.md` beside `docx/SKILL.md`) is not reported:
-    a host loads the outer one, and the inner copy is its data. Nor is a skill to copy (a
+    kept inside the skill itself (`docx/docx/SKILL.md` beside `docx/SKILL.md`), or any skill
+    inside another one's folder (a module `marketing/references/seo-audit/SKILL.md` that
+    `marketing` tells the agent to read), is not reported: a host loads the outer one, and the
+    inner is its data (a skill in a `skills/` folder of another still counts). Nor is a skill to copy (a
     `template/` or `_template/` folder, as for SPC008), nor, in a folder that is no skills
     folder, a version kept beside the skill (`misc/websearch/` and `misc/websearch-0-1-0/`,
     an archive of snapshots).
@@ -771,9 +773,11 @@ def duplicate_skill_name(entries):
 
     Use instead: give each skill its own name, equal to its folder: `name: pptx-posters`.
     """
+    roots = {entry.root for entry in entries}
     by_name: dict[tuple, list] = {}
     for entry in entries:
-        by_name.setdefault((entry.collection[1], entry.name), []).append(entry)
+        if not _data_of_another(entry.root, roots):
+            by_name.setdefault((entry.collection[1], entry.name), []).append(entry)
     for (folder, name), same in by_name.items():
         if len(same) < 2:
             continue
@@ -796,6 +800,18 @@ _VERSION_SUFFIX = re.compile(r"[-_]v?\d+(?:[-_.]\d+)*$")
 def _snapshots(a: str, b: str) -> bool:
     """Whether folders *a* and *b* are versions of one skill (``websearch`` and ``websearch-0-1-0``)."""
     return _VERSION_SUFFIX.sub("", a) == _VERSION_SUFFIX.sub("", b) and (a != b)
+
+
+def _data_of_another(root, roots: set) -> bool:
+    """Whether the skill folder *root* lies inside another skill of *roots*, and not in a skills
+    folder of it (``marketing/references/seo-audit`` under ``marketing``; not ``pack/skills/pdf``
+    under a ``pack`` that is a skill too): the outer skill's data, which no host lists."""
+    for parent in root.parents:
+        if parent.name == "skills":
+            return False
+        if parent in roots:
+            return True
+    return False
 
 
 def _nested(a, b) -> bool:

@@ -13,7 +13,8 @@ A skill is a Claude Code skill (:func:`is_claude_code_skill`) when it lives wher
 Code looks for skills: a ``.claude/skills/`` folder (a project's or the user's), the ``skills/``
 folder of a Claude Code plugin (``.claude-plugin/plugin.json`` at the plugin's root, or an entry
 of a marketplace's ``.claude-plugin/marketplace.json`` whose ``source`` is the plugin's folder: a
-plugin the marketplace defines, ``"strict": false``), a skill folder that is a plugin itself
+plugin the marketplace defines, ``"strict": false``, or a folder one of its plugins lists in
+its ``skills``), a skill folder that is a plugin itself
 (its own ``.claude-plugin/plugin.json``), or a ``skills/`` folder the project's ``.claude/skills``
 links to (``.claude/skills -> ../skills``, or one link per skill).
 """
@@ -104,6 +105,8 @@ def is_claude_code_skill(model) -> bool:
     parts = root.parts
     if any(parts[i] == ".claude" and parts[i + 1] == "skills" for i in range(len(parts) - 1)):
         return True
+    if any(_lists_skill(Path(os.path.normpath(root / place)), root) for place in MARKETPLACE_PLACES):
+        return True  # a marketplace plugin's "skills": ["./01-model-architecture/nanogpt", ...]
     if root.parent.name != "skills":
         return False
     plugin = root.parent.parent
@@ -129,21 +132,37 @@ def _linked_from_claude_skills(link: Path, root: Path) -> bool:
 
 def _lists_plugin(marketplace: Path, plugin: Path) -> bool:
     """Whether the *marketplace* file has a plugin whose ``source`` is the folder *plugin*."""
+    return any(os.path.normpath(source) == str(plugin) for source, _entry in _marketplace_plugins(marketplace))
+
+
+def _lists_skill(marketplace: Path, skill: Path) -> bool:
+    """Whether a plugin of the *marketplace* file names the folder *skill* in its ``skills``
+    (paths from the plugin's ``source``: ``"source": "./", "skills": ["./10-optimization/gptq"]``)."""
+    for source, entry in _marketplace_plugins(marketplace):
+        skills = entry.get("skills")
+        if isinstance(skills, list) and any(isinstance(s, str) and not os.path.isabs(s)
+                                            and os.path.normpath(source / s) == str(skill) for s in skills):
+            return True
+    return False
+
+
+def _marketplace_plugins(marketplace: Path) -> list[tuple[Path, dict]]:
+    """(folder of its ``source``, entry) of each plugin the *marketplace* file defines with a
+    relative source; none for a missing, oversized or unreadable file."""
     try:
         if not marketplace.is_file() or marketplace.stat().st_size > MARKETPLACE_MAX_BYTES:
-            return False
+            return []
         import json
 
         data = json.loads(marketplace.read_text(encoding="utf-8"))
     except (OSError, ValueError):
-        return False
+        return []
     entries = data.get("plugins") if isinstance(data, dict) else None
+    if not isinstance(entries, list):
+        return []
     home = marketplace.parent.parent
-    for entry in entries if isinstance(entries, list) else ():
-        source = entry.get("source") if isinstance(entry, dict) else None
-        if isinstance(source, str) and not os.path.isabs(source) and os.path.normpath(home / source) == str(plugin):
-            return True
-    return False
+    return [(home / entry["source"], entry) for entry in entries
+            if isinstance(entry, dict) and isinstance(entry.get("source"), str) and not os.path.isabs(entry["source"])]
 
 
 TARGET = Target(
