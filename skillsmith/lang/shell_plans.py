@@ -124,21 +124,22 @@ def late_block(layout: Layout) -> tuple[int, int] | None:
     """(first, last line) of the header-like comment block that only ``set``/``shopt`` lines part
     from the shebang (:func:`block_after_options`), or None."""
     found = block_after_options(layout)
-    if found is None:
-        return None
-    end = found[1]
-    while end < len(layout.lines) and layout.lines[end].lstrip().startswith("#"):
+    return None if found is None else (found[1], _comment_block_end(layout, found[1]) - 1)
+
+
+def _comment_block_end(layout: Layout, line: int) -> int:
+    """The first line after the comment block that starts at *line* (a ``#!`` line ends it)."""
+    end = line
+    while end <= len(layout.lines) and layout.lines[end - 1].lstrip().startswith("#") \
+            and not layout.lines[end - 1].lstrip().startswith("#!"):
         end += 1
-    return found[1], end
+    return end
 
 
 def _header_like_block(layout: Layout, line: int) -> bool:
     """Whether the comment block at *line* reads as a header: it ends at a blank line (a comment
     right above code is about that code) and holds a sentence or a header field."""
-    end = line
-    while end <= len(layout.lines) and layout.lines[end - 1].lstrip().startswith("#") \
-            and not layout.lines[end - 1].lstrip().startswith("#!"):
-        end += 1
+    end = _comment_block_end(layout, line)
     if end == line or end <= len(layout.lines) and not layout.blank(end):
         return False
     block = [re.sub(r"^\s*#+\s?", "", ln) for ln in layout.lines[line - 1:end - 1]]

@@ -385,9 +385,10 @@ def help_fixed_line_range(script):
     tree = _tree(script)
     if tree is None:
         return
-    late = None if script.header is not None else late_block(script.sh_layout)
+    ranges = shell.self_line_ranges(tree.root_node, script.file.data, script.sh_nodes)
+    late = None if script.header is not None or not ranges else late_block(script.sh_layout)
     end = script.header.end_line if script.header is not None else late[1] if late is not None else None
-    for rng in shell.self_line_ranges(tree.root_node, script.file.data, script.sh_nodes):
+    for rng in ranges:
         what = range_problem(rng, end, script.file.shebang is not None, script.file.lines)
         if what is None:
             continue
