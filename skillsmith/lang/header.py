@@ -233,8 +233,28 @@ def describes(text: str) -> bool:
 
 
 def shell_header(lines: list[str]) -> Header | None:
-    """The comment block after the shebang (or at the top when there is none)."""
+    """The comment block after the shebang (or at the top when there is none); after a block
+    that holds only a copyright and licence notice (``# Copyright IBM Corp. 2025`` /
+    ``# SPDX-License-Identifier: MPL-2.0``), the block that blank lines part from it."""
     start = 1 if lines and lines[0].startswith("#!") else 0
+    block = _comment_block(lines, start)
+    if block and all(_LEGAL.match(text.strip()) or not text.strip() for text in block):
+        after = start + len(block)
+        while after < len(lines) and not lines[after].strip():
+            after += 1
+        if after > start + len(block) and (later := _comment_block(lines, after)):
+            return parse_block(later, after + 1, "comment")
+    if not block:
+        return None
+    return parse_block(block, start + 1, "comment")
+
+
+#: a line of a copyright and licence notice
+_LEGAL = re.compile(r"^(?:copyright\b|\(c\)|©|spdx-|licen[sc]ed\b|all rights reserved)", re.IGNORECASE)
+
+
+def _comment_block(lines: list[str], start: int) -> list[str]:
+    """The comment lines from line index *start* on, markers removed, up to the first other line."""
     block: list[str] = []
     for text in lines[start:]:
         stripped = text.lstrip()
@@ -242,9 +262,7 @@ def shell_header(lines: list[str]) -> Header | None:
             break
         body = stripped[1:]
         block.append(body[1:] if body.startswith(" ") else body)
-    if not block:
-        return None
-    return parse_block(block, start + 1, "comment")
+    return block
 
 
 #: a module-level line that may come before a script's describing comment

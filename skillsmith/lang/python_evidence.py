@@ -77,6 +77,18 @@ _READS = re.compile(r"(^|\.)(open|read_text|read_bytes|load|safe_load|urlopen|ge
                     r"listdir|walk|scandir|run|call|check_output|check_call|Popen|system|popen)$")
 
 
+def writes_a_file(name: str, call: ast.Call) -> bool:
+    """Whether the call *name*(...) writes a file: ``p.write_text``, ``shutil.copy``, ``open(p, "w")``."""
+    if name.endswith(("write_text", "write_bytes")) or name.split(".")[-1] in ("copy", "copyfile", "copy2",
+                                                                                "copytree", "move"):
+        return True
+    if name in ("open", "io.open", "codecs.open") or name.endswith(".open"):
+        mode = call.args[1] if len(call.args) > 1 else (python.keyword(call, "mode").value
+                                                        if python.keyword(call, "mode") else None)
+        return isinstance(_literal(mode), str) and bool(set(_literal(mode)) & set("wax+"))
+    return False
+
+
 # -- the argparse parser, rebuilt from the code --------------------------------------------------
 
 
@@ -464,16 +476,13 @@ class ScriptFacts:
     @property
     def writes_files(self) -> bool:
         """Whether the script writes files: ``open(p, "w")``, ``write_text``, a print or dump into a file."""
-        for name, call in self.facts.calls:
-            if name.endswith(("write_text", "write_bytes")) or name.split(".")[-1] in ("copy", "copyfile", "copy2",
-                                                                                        "copytree", "move"):
-                return True
-            if name in ("open", "io.open", "codecs.open") or name.endswith(".open"):
-                mode = call.args[1] if len(call.args) > 1 else (python.keyword(call, "mode").value
-                                                                if python.keyword(call, "mode") else None)
-                if isinstance(_literal(mode), str) and set(_literal(mode)) & set("wax+"):
-                    return True
-        return any(stream == "" for stream, _ in self._prints)
+        return any(writes_a_file(name, call) for name, call in self.facts.calls) or \
+            any(stream == "" for stream, _ in self._prints)
+
+    def file_writes(self) -> set[int]:
+        """The calls (by id) that write files: ``write_text``, ``open(p, "w")``, a print or dump into a file."""
+        return {id(call) for name, call in self.facts.calls if writes_a_file(name, call)} | \
+            {id(call) for stream, call in self._prints if stream == ""}
 
     @property
     def json_on_stdout(self) -> list[ast.Call]:

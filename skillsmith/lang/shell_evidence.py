@@ -414,10 +414,17 @@ class ShellEvidence:
 
     @cached_property
     def subcommands(self) -> list[str]:
-        """The words a ``case "$1"`` accepts as its first argument (``clone|pull|status``), when it has a few."""
+        """The words a ``case "$1"`` accepts as its first argument (``clone|pull|status``), when it has a few;
+        not a function's own ``case "$1"`` (``day_to_num "$day"``) unless it is given the script's arguments."""
+        given = None
         for node in self.nodes:
             if node.type != "case_statement" or self.in_help(node):
                 continue
+            func = _enclosing_function(node)
+            if func is not None:
+                given = self._functions_given_the_arguments() if given is None else given
+                if shell.text(func.child_by_field_name("name"), self.data) not in given:
+                    continue
             value = node.child_by_field_name("value")
             if value is None or not re.match(r'^"?\$\{?1(\}|:-[^}]*\})?"?$', shell.text(value, self.data)):
                 continue

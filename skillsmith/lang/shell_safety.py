@@ -402,7 +402,10 @@ def nounset_hazards(root, data: bytes, nodes: list | None = None) -> list[tuple[
     functions = shell.functions(root, data, nodes)
     first_call: dict[str, int] = {}
     calls: dict[str, list] = {}
+    shifts = []  # the `shift` commands: a count test guards no read past one
     for cmd in shell.commands(root, data, nodes):
+        if cmd.name == "shift":
+            shifts.append(cmd.node)
         if cmd.name in functions:
             calls.setdefault(cmd.name, []).append(cmd)
             if _function_of(cmd.node) is None:
@@ -444,12 +447,15 @@ def nounset_hazards(root, data: bytes, nodes: list | None = None) -> list[tuple[
         if not name or name in shell.ALWAYS_SET or name == "0":
             continue
         bare = name[:-2] if name.endswith("[]") else name
+        if name.endswith("[]") and _index_of_own_loop(node, data):
+            continue
         if name.endswith("[]"):
             risky.setdefault(name[:-2] + "[...]", node.start_point[0] + 1)
             continue
         func = _function_of(node)
         if bare.isdigit():
-            if func is None or not _always_passed(func, int(bare), calls, data, memo):
+            if (func is None or not _always_passed(func, int(bare), calls, data, memo)) and \
+                    _arguments_at_least(node, data, functions, shifts) < int(bare):
                 risky.setdefault(bare, node.start_point[0] + 1)
             continue
         if bare in _loop_variables(node, data) or _assigned_before(node, bare, data):
@@ -474,6 +480,125 @@ def nounset_hazards(root, data: bytes, nodes: list | None = None) -> list[tuple[
                 continue
         risky.setdefault(bare, node.start_point[0] + 1)
     return sorted(risky.items(), key=lambda kv: kv[1])
+
+
+#: a test of the argument count: ``$# -gt 0``, ``(( $# < 2 ))``
+_COUNT_TEST = re.compile(r"\$#\s*(-eq|-ne|-lt|-le|-gt|-ge|==|!=|<=|>=|=|<|>)\s*(\d+)")
+_COUNT_OPS = {"==": "-eq", "=": "-eq", "!=": "-ne", "<": "-lt", "<=": "-le", ">": "-gt", ">=": "-ge"}
+_NEGATED = {"-eq": "-ne", "-ne": "-eq", "-lt": "-ge", "-le": "-gt", "-gt": "-le", "-ge": "-lt"}
+
+
+def _count_where(test: str, holds: bool) -> int:
+    """The fewest arguments the script has where the count test *test* holds (or fails): ``$# -gt 0``
+    holds -> 1, ``[ $# -lt 2 ]`` fails -> 2; 0 when *test* is not one plain count test."""
+    m = _COUNT_TEST.search(test)
+    if m is None or test.count("$#") != 1 or re.search(r"&&|\|\||(?<![!=])!(?!=)|-[ao]\b", test):
+        return 0
+    op, n = _COUNT_OPS.get(m.group(1), m.group(1)), int(m.group(2))
+    op = op if holds else _NEGATED[op]
+    return {"-eq": n, "-ge": n, "-gt": n + 1, "-ne": 1 if n == 0 else 0}.get(op, 0)
+
+
+def _stops(stmt, data: bytes, functions: dict) -> bool:
+    """Whether running *stmt* never goes on past it: ``exit 1``, ``{ echo ...; exit 1; }``, or a call
+    of a function of the script whose last statement is ``exit`` (``usage() { ...; exit 1; }``)."""
+    if stmt.type == "compound_statement":
+        return bool(stmt.named_children) and _stops(stmt.named_children[-1], data, functions)
+    if stmt.type != "command":
+        return False
+    name = _name(stmt, data)
+    if name == "exit":
+        return True
+    func = functions.get(name)
+    body = func.child_by_field_name("body") if func is not None else None
+    return body is not None and bool(body.named_children) and _exits(body.named_children[-1], data)
+
+
+def _guaranteed_count(stmt, data: bytes, functions: dict) -> int:
+    """The fewest arguments the script has after *stmt* runs, when *stmt* exits unless there are
+    enough: ``if [ $# -eq 0 ]; then usage; exit 1; fi``, ``[ $# -lt 2 ] && usage``, ``[ $# -ge 1 ] || exit 2``."""
+    if stmt.type == "if_statement":
+        cond = stmt.child_by_field_name("condition")
+        kids = stmt.named_children
+        if cond is None or any(c.type in ("elif_clause", "else_clause") for c in kids) or len(kids) < 2:
+            return 0
+        return _count_where(shell.text(cond, data), holds=False) if _stops(kids[-1], data, functions) else 0
+    if stmt.type == "list" and len(stmt.children) == 3 and stmt.children[0].type == "test_command" \
+            and _stops(stmt.children[2], data, functions):
+        return _count_where(shell.text(stmt.children[0], data), holds=stmt.children[1].type == "||")
+    return 0
+
+
+_LOOPS = frozenset({"while_statement", "until_statement", "for_statement", "c_style_for_statement"})
+
+
+def _arguments_at_least(node, data: bytes, functions: dict, shift_nodes: list) -> int:
+    """The fewest positional parameters there are where *node* reads one, from the count tests
+    that guard it with no ``shift`` between: the body of ``while [[ $# -gt 0 ]]`` or of
+    ``if [ $# -ge 2 ]``, or after an earlier ``if [ $# -eq 0 ]; then ...; exit 1; fi``. A shift
+    anywhere in a loop that holds the read and not the test comes between them too; *shift_nodes*
+    are the script's ``shift`` commands."""
+    shifts = [n.start_byte for n in shift_nodes if not _other_case(n, node)]
+    reach = node.start_byte  # where a shift stops mattering: the read, or the end of a loop around it
+    child, parent = node, node.parent
+    while parent is not None and parent.type != "function_definition":
+        count, guard = 0, None
+        if parent.type in ("while_statement", "until_statement") and child.type == "do_group":
+            cond = [c for c in parent.named_children if c.end_byte <= child.start_byte]
+            if cond:
+                count = _count_where(" ".join(shell.text(c, data) for c in cond), parent.type == "while_statement")
+                guard = child
+        elif parent.type == "if_statement" and child.type not in ("elif_clause", "else_clause"):
+            cond = parent.child_by_field_name("condition")
+            if cond is not None and child.start_byte >= cond.end_byte:
+                count, guard = _count_where(shell.text(cond, data), holds=True), cond
+        if not count and parent.type in _SEQUENCES:
+            sibling = child.prev_named_sibling
+            while sibling is not None and not count:
+                count, guard = _guaranteed_count(sibling, data, functions), sibling
+                sibling = sibling.prev_named_sibling
+        if count:
+            return 0 if any(guard.start_byte <= at < reach for at in shifts) else count
+        if parent.type in _LOOPS:
+            reach = max(reach, parent.end_byte)
+        child, parent = parent, parent.parent
+    return 0
+
+
+def _other_case(node, reader) -> bool:
+    """Whether *node* sits in a case item (ended by ``;;``) of a case statement that holds *reader*
+    in another of its items: one run through the case never passes both."""
+    p = node.parent
+    while p is not None:
+        if p.type == "case_item" and p.parent is not None and p.parent.start_byte <= reader.start_byte < p.parent.end_byte:
+            return not p.start_byte <= reader.start_byte < p.end_byte and p.children[-1].type == ";;"
+        p = p.parent
+    return False
+
+
+def _index_of_own_loop(node, data: bytes) -> bool:
+    """Whether ``${A[$i]}`` reads an element of *A* by an index its loop takes from *A* itself:
+    ``for i in "${!A[@]}"`` or ``for ((i = 0; i < ${#A[@]}; i++))``."""
+    sub = next((c for c in node.named_children if c.type == "subscript"), None)
+    array = sub.child_by_field_name("name") if sub is not None else None
+    index = sub.child_by_field_name("index") if sub is not None else None
+    if array is None or index is None:
+        return False
+    name, var = shell.text(array, data), shell.text(index, data).lstrip("$").strip("{}")
+    p = node.parent
+    while p is not None:
+        if p.type == "for_statement":
+            loop_var = p.child_by_field_name("variable")
+            values = " ".join(shell.text(c, data) for c in p.children_by_field_name("value"))
+            if loop_var is not None and shell.text(loop_var, data) == var and re.fullmatch(
+                    r'"?\$\{!' + re.escape(name) + r'\[[@*]\]\}"?', values):
+                return True
+        elif p.type == "c_style_for_statement":
+            head = shell.text(p, data).split("do", 1)[0]
+            if re.search(r"\b" + re.escape(var) + r"\s*<\s*\$\{#" + re.escape(name) + r"\[[@*]\]\}", head):
+                return True
+        p = p.parent
+    return False
 
 
 #: argument nodes that are always exactly one word: a literal, a quoted string, a word glued to an expansion

@@ -117,7 +117,7 @@ def argparse_epilog_missing(script):
             continue  # description=__doc__, and the docstring shows the examples
         epilog = keyword(call, "epilog")
         can = ev is not None and ev.epilog_fixable(call)
-        why = "" if can else _epilog_by_hand(ev, call)
+        why = "" if can else _epilog_by_hand(ev, call, script.invocations)
         if epilog is None:
             yield Hit(script.path, "ArgumentParser has no epilog; add one with an examples section" + why,
                       call.lineno, call.col_offset + 1, fix=DECLARED if can else None)
@@ -127,9 +127,20 @@ def argparse_epilog_missing(script):
                       epilog.value.col_offset + 1, fix=DECLARED if can else None)
 
 
-def _epilog_by_hand(ev, call) -> str:
+#: a placeholder in a cited command: ``<export.zip>``, ``<file>``, ``/path/to/fresh.json``
+_PLACEHOLDER = re.compile(r"<[^<>\s]{1,60}>|/path/to/[^\s\"']{0,60}")
+
+
+def _epilog_by_hand(ev, call, invocations: list[str]) -> str:
     """What keeps the epilog fix out of the ArgumentParser *call*, for a person to do instead."""
     if ev is None or not ev.examples(for_epilog=True):
+        shown = [m.group(0) for command in invocations if (m := _PLACEHOLDER.search(command))]
+        if shown and len(shown) == len(invocations):
+            return (f"; by hand: a worked invocation (SKILL.md shows it only with placeholders such as {shown[0]}, "
+                    "which an example must fill with real values)")
+        if shown:
+            return (f"; by hand: a worked invocation (SKILL.md's calls of it hold placeholders such as {shown[0]}, "
+                    "or lack what the parser requires)")
         return "; by hand: a worked invocation (none in SKILL.md or the docstring that the parser accepts)"
     if ev.several_parsers:
         return f"; by hand: the script builds {len(ev.facts.parsers)} parsers, so its calls are not this parser's alone"
@@ -501,8 +512,11 @@ def status_on_stdout(script):
     `f"  Reward: {reward}"` at the same indent is not flagged, nor the line that ends a
     listing, `f"  ... {n} more"`, nor a checker's report, a line per finding it lists
     (`for w in warnings: print(f"WARN: {w}")`). Nor a script whose stdout gets nothing but such
-    messages (`print(f"Wrote {n} fields to {out}")` after `json.dump(info, f)`): there is no
-    output for them to spoil.
+    messages (`print(f"Wrote {n} fields to {out}")` after `json.dump(info, f)`), or gets only
+    lines of text beside them while its results go to files (`print(f"  Title: {title}")`,
+    `print("Summary:")`, no value printed alone, no JSON): there is no output for them to spoil. Nor a message in the branch that writes the output to a file
+    when the other branch prints it (`if args.out: ...write_text(text); print(f"wrote
+    {args.out}")` / `else: print(text)`): stdout carries nothing else there.
 
     ## Why is this bad?
     stdout is the agent's input. A progress line in it breaks `| jq` and every parser
@@ -546,17 +560,45 @@ def status_on_stdout(script):
               and not (id(call) in listed and _SEVERITY.fullmatch(text))]
     if not _data_on_stdout(script.py_evidence, status):
         return  # only messages: no output for them to spoil (its results go to files)
+    status = _besides_the_output(facts, script.py_evidence, status)
     for call in status:
         yield Hit(script.path, "status message on stdout; print it to sys.stderr", call.lineno, call.col_offset + 1)
 
 
 def _data_on_stdout(evidence, status: list[ast.Call]) -> bool:
-    """Whether the script writes anything to stdout beside the *status* lines and blank ``print()``s."""
+    """Whether the script writes anything to stdout beside the *status* lines and blank ``print()``s,
+    and, in a script that writes its results to files, beside lines of text (``print(f"  Title:
+    {title}")``, ``print("Summary:")``): a log for a person, with no value printed alone or JSON."""
     if evidence is None:
         return True
     flagged = {id(c) for c in status}
-    return any(id(c) not in flagged and (c.args or not (isinstance(c.func, ast.Name) and c.func.id == "print"))
-               for c in evidence.stdout_calls)
+    others = [c for c in evidence.stdout_calls
+              if id(c) not in flagged and (c.args or not (isinstance(c.func, ast.Name) and c.func.id == "print"))]
+    if others and evidence.writes_files and not evidence.json_on_stdout:
+        return not all(isinstance(c.func, ast.Name) and c.func.id == "print" and all(
+            isinstance(a, ast.JoinedStr) or isinstance(a, ast.Constant) and isinstance(a.value, str) for a in c.args)
+            for c in others)
+    return bool(others)
+
+
+def _besides_the_output(facts, evidence, status: list[ast.Call]) -> list[ast.Call]:
+    """The *status* prints that share stdout with the output: not those in the branch of an ``if``
+    that writes the output to a file while its other branch prints it (``if args.out:
+    args.out.write_text(text); print(f"wrote {args.out}") else: print(text)``)."""
+    if evidence is None:
+        return status
+    flagged = {id(c) for c in status}
+    data = {id(c) for c in evidence.stdout_calls if id(c) not in flagged}
+    writes = evidence.file_writes()
+    kept = set(flagged)
+    for test in facts.by_type.get(ast.If, ()):
+        if not test.orelse:
+            continue
+        body, other = ({id(n) for stmt in branch for n in ast.walk(stmt)} for branch in (test.body, test.orelse))
+        for mine, theirs in ((body, other), (other, body)):
+            if mine & writes and not mine & data and theirs & data:
+                kept -= mine
+    return [c for c in status if id(c) in kept]
 
 
 #: all the literal text before the finding a checker's report line gives: ``WARN: {w}``, ``ERROR:``, ``  [FAIL] [``

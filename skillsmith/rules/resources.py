@@ -298,7 +298,9 @@ def cited_path_missing(skill):
     skill's `references/` citing that skill's `scripts/stitch.py`), files the skill's code tests the project for
     (`if [[ -f scripts/check-patches.sh ]]` anywhere in SKILL.md, `ls Makefile scripts/dev.sh 2>/dev/null`),
     files of a sibling skill named
-    right before the path ("see `editframe-api` `references/files.md`"), and placeholders:
+    right before the path ("see `editframe-api` `references/files.md`") or as the sentence's
+    subject a line or two above ("Invoke the `wix-headless` skill (... which routes a new-site run
+    to `references/managed/CREATE.md`)"), and placeholders:
     patterns (`references/*.md`, `{lang}/x.md`) and file names written as one
     (`references/prompts/0X-xxx.md` for the stages 01 to 08, `report-YYYY-MM-DD.md`,
     `scripts/foo.sh`, a `[link](...)`).
@@ -393,10 +395,25 @@ def names_sibling_skill(skill, c) -> bool:
     """Whether the name in backticks right before citation *c* is a skill beside this one, which holds the file
     ("See `references/events.md` and `editframe-api` `references/files.md`")."""
     m = _NAME_BEFORE.search(_just_before(c))
-    if m is None or m.group(1) in (".", ".."):
+    if m is not None and _sibling_holds(skill, m.group(1), c.target):
+        return True
+    # a sibling skill named as the sentence's subject a line or two above ("Invoke the `wix-headless` skill
+    # (... it starts at its own `SKILL.md`, which ... routes a new-site run to `references/managed/CREATE.md`)")
+    lines = skill.doc.file.lines
+    before = " ".join(lines[max(0, c.line - 3):c.line - 1]) + " " + _just_before(c)
+    return any(_sibling_holds(skill, name, c.target) for name in set(_SKILL_NAMED.findall(before)))
+
+
+#: a skill named in a sentence: "the `wix-headless` skill", "Invoke `wix-headless`"
+_SKILL_NAMED = re.compile(r"`([a-z0-9][a-z0-9-]{1,63})`\s+skill\b")
+
+
+def _sibling_holds(skill, name: str, target: str) -> bool:
+    """Whether *name* is a skill beside this one that holds the file *target*."""
+    if name in (".", "..") or "/" in name:
         return False
-    sibling = Path(os.path.abspath(skill.root)).parent / m.group(1)
-    return (sibling / "SKILL.md").is_file() and os.path.lexists(sibling / skill_path(c.target).rel)
+    sibling = Path(os.path.abspath(skill.root)).parent / name
+    return (sibling / "SKILL.md").is_file() and os.path.lexists(sibling / skill_path(target).rel)
 
 
 #: the words right before a path that make it another skill's: "see the `neon-functions` skill's `references/x.md`"
@@ -615,9 +632,13 @@ def path_escapes_skill(skill):
     ## What it does
     Flags links in `SKILL.md` that are absolute, start with `~`, use a drive letter, or climb
     out of the skill with `..`. A link to a plugin's command or skill by name
-    (`[agents](/uipath:uipath-agents)`) is not a path, and a link to another skill of the same
+    (`[agents](/uipath:uipath-agents)`) is not a path, nor is link syntax shown as code (in a
+    code span or block: `` `![Alt](/images/{slug}/a.png)` `` is Markdown the skill has the agent
+    write), and a link to another skill of the same
     Claude Code plugin (`../working-with-vercel-ai-sdk/SKILL.md` beside it in the plugin's
-    `skills/`) resolves wherever the plugin is installed, since it installs its skills together.
+    `skills/`, or both listed in the `skills` of one plugin of a marketplace, like
+    `"skills": ["./06-post-training/miles", "./06-post-training/slime"]`) resolves wherever the
+    plugin is installed, since it installs its skills together.
 
     ## Why is this bad?
     Skills are installed somewhere else than where they were written; such paths break on
@@ -633,25 +654,32 @@ def path_escapes_skill(skill):
     doc = skill.doc
     if doc is None:
         return
+    fenced = None
     for c in doc.citations:
         why = skill_path(c.target).why if c.kind == "link" and not _COMMAND_LINK.match(c.target) else None
-        if why and not in_same_plugin(skill, c.target):
-            yield Hit(doc.file.path, f"{c.raw} {why}; cite paths relative to the skill", c.line, c.column)
+        if not why or in_same_plugin(skill, c.target):
+            continue
+        fenced = citations.fenced_lines(doc.file.lines) if fenced is None else fenced
+        if c.line in fenced or c.text[:c.column - 1].count("`") % 2:
+            continue  # Markdown shown as code (`![Alt](/images/{slug}/a.png)` for a blog post): no link of the skill
+        yield Hit(doc.file.path, f"{c.raw} {why}; cite paths relative to the skill", c.line, c.column)
 
 
 def in_same_plugin(skill, target: str) -> bool:
     """Whether the relative link *target* (``../working-with-vercel-ai-sdk/SKILL.md``) goes to another
     skill of the same Claude Code plugin (a folder with its own SKILL.md beside this skill in the
     plugin's ``skills/``): the plugin installs its skills together, so the link resolves."""
-    from skillsmith.targets.claude_code import PLUGIN_MANIFEST
+    from skillsmith.targets.claude_code import PLUGIN_MANIFEST, listed_with
 
     if not target.startswith("../") or target.startswith("../../"):
         return False
     root = Path(os.path.abspath(skill.root))
     sibling = target[3:].split("/", 1)[0]
-    if root.parent.name != "skills" or not sibling or sibling in (".", ".."):
+    if not sibling or sibling in (".", "..") or not (root.parent / sibling / "SKILL.md").is_file():
         return False
-    return (root.parent.parent / PLUGIN_MANIFEST).is_file() and (root.parent / sibling / "SKILL.md").is_file()
+    if root.parent.name == "skills" and (root.parent.parent / PLUGIN_MANIFEST).is_file():
+        return True
+    return str(root.parent / sibling) in listed_with(root)  # both in one marketplace plugin's "skills"
 
 
 #: a link to a plugin's command or skill by name, ``/uipath:uipath-agents``: not a path
@@ -733,7 +761,8 @@ def human_docs_in_skill(skill):
     suffix; `README_DELIVERY.md`, `README-zh.md` too) inside a skill that SKILL.md does not cite (a cited one is written for the agent;
     one in a subfolder that SKILL.md names by its bare name, `CHANGELOG.md` for `references/CHANGELOG.md`, is cited when no
     other file of the skill has that name, and so is one another Markdown file of the skill names by its path:
-    `connector-overrides/README.md`, the index of a folder of references). A README in
+    `connector-overrides/README.md`, the index of a folder of references, and so is the README of
+    a folder SKILL.md names by its path, `` `examples/global-temperature/` ``). A README in
     `references/` is the index of the agent's references (RES001 asks that SKILL.md cite it), and
     one that is a host's command template (`$ARGUMENTS`) is a prompt, not a document for people.
     Files under `assets/` and `templates/` are skipped: a README template, or the README of a
@@ -764,6 +793,8 @@ def human_docs_in_skill(skill):
                 continue  # SKILL.md reads it through a placeholder: `{lang}/claude-api/README.md`
             if "/" in rel and _named_alone(skill, rel):
                 continue  # `| Changelog | CHANGELOG.md |` in SKILL.md's table of its references/
+            if "/" in rel and _index_of_named_folder(skill, rel):
+                continue  # `examples/global-temperature/` in SKILL.md: its README is what the agent opens there
             names = file_names_in(skill) if names is None else names
             if "/" in rel and _named_by_path(rel, names):
                 continue  # `connector-overrides/README.md` in references/integration-service/connections.md: the agent's index
@@ -782,6 +813,16 @@ def _named_by_path(rel: str, names: dict[str, frozenset[str]]) -> bool:
         if rel in got or local and "/" in local and local in got:
             return True
     return False
+
+
+def _index_of_named_folder(skill, rel: str) -> bool:
+    """Whether *rel* is the README of a folder SKILL.md names by its path (`` `examples/global-temperature/` ``,
+    ``cd examples/global-temperature && ...``): the index of what the agent is sent to."""
+    folder, _, name = rel.rpartition("/")
+    text = skill.doc.file.text if skill.doc is not None else None
+    if not text or not name.lower().startswith("readme") or folder not in text:
+        return False
+    return re.search(rf"(?<![\w/.-])(?:\./)?{re.escape(folder)}/?(?![\w./-])", text) is not None  # not `docs/x.md`
 
 
 def _named_alone(skill, rel: str) -> bool:

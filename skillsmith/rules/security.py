@@ -215,10 +215,11 @@ def download_piped_to_shell(subject):
     and data (`test_x.py`, `tests/`, `fixtures/`), and in Markdown and
     text: a vendor's installer over HTTPS (a URL naming `install` or `setup`, as installation docs show
     it, or any HTTPS download in a document about installing: `SETUP.md`, `installation.md`, `troubleshoot-install.md`,
-    or in a section of one: "## Installation / Setup", or one whose opening sentence is "Install NemoClaw, ..."),
-    an HTTPS download in a project's configuration shown in a code block (a CI workflow's
+    or in a section of one: "## Installation / Setup", "## Istio Installation", "## First-time install", or one whose opening
+    sentence is "Install NemoClaw, ..."), an HTTPS download in a project's configuration shown in a code block (a CI workflow's
     `run: curl -L https://foundry.paradigm.xyz | bash` in a `yaml` block: it installs a tool in CI,
-    as installation docs do), table rows (where `|` separates cells), and teaching material as for SEC050.
+    as installation docs do), table rows (where `|` separates cells), and teaching material as for SEC050
+    (in it, what an attack ran, under a heading like "### Attack" or "## Payload").
 
     ## Why is this bad?
     Whatever the server returns runs with the agent's rights, unreviewed, and differently on
@@ -262,8 +263,9 @@ def download_piped_to_shell(subject):
                 continue  # the kind of line named, with nothing to download: "a planted `curl … | sh` line"
             if teaches is None:
                 teaches = bool(_TEACHING.search(lowered(text)))
-            if teaches and shown_as_example(" ".join(shown.lower().split()), (0, 0), False):
-                continue
+            if teaches and (shown_as_example(" ".join(shown.lower().split()), (0, 0), False)
+                            or _ATTACK_SECTION.search(section_heading(f.lines, line) or "")):
+                continue  # what an attack ran, in a write-up of it ("### Attack", "## Payload")
         yield Hit(f.path, "a download is piped into a shell or interpreter; download, verify, then run", line, col)
 
 
@@ -302,8 +304,12 @@ def printed_hint(line: str, at: int, python: bool) -> bool:
     return head is not None and head.group(1) not in _RUNS_SHELL_STRING and "$(" not in inside and "`" not in inside
 
 
-#: a section about installing: "## Installation / Setup", "### Install", "Getting started"
+#: an opening sentence about installing: "Install NemoClaw, ...", "Setup", "Getting started"
 _INSTALL_SECTION = re.compile(r"^(?:\W*\s*)?(?:\d+[.)]?\s+)?(?:setup|set[ -]up|install|installation|installing|getting started|prerequisites)\b", re.I)
+#: a heading of a section about installing: "## Installation / Setup", "## Istio Installation", "## First-time install"
+_INSTALL_HEADING = re.compile(r"\b(?:setup|set[ -]up|install|installation|installing|getting started|prerequisites)\b", re.I)
+#: a section of a write-up that shows what an attacker ran: "### Attack", "## The payload", "Malicious step"
+_ATTACK_SECTION = re.compile(r"\b(?:attacks?|payloads?|exploits?|malicious|compromise)\b", re.I)
 
 
 def about_installing(f, line: int) -> bool:
@@ -313,7 +319,7 @@ def about_installing(f, line: int) -> bool:
     if _INSTALL_DOC.search(f.rel.rsplit("/", 1)[-1]):
         return True
     heading = section_heading(f.lines, line)
-    if heading is not None and _INSTALL_SECTION.match(heading):
+    if heading is not None and _INSTALL_HEADING.search(heading):
         return True
     opening = next((t for t in f.lines[:12] if t.strip() and not t.lstrip().startswith(("#", "---", "<", ">"))), "")
     return bool(_INSTALL_SECTION.match(opening.strip()))

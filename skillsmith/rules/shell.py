@@ -75,7 +75,9 @@ def strict_mode_missing(script):
 
     - `nounset` waits when the script may read a variable while it is unset: `$1` without a
       default, an environment variable it never assigns (`$TMPDIR`), a variable assigned only
-      on some paths. `set -u` would stop it there. Give such reads a default (`${1:-}`).
+      on some paths. `set -u` would stop it there. Give such reads a default (`${1:-}`). A
+      count test guards a read: `$1` after `if [ $# -eq 0 ]; then ...; exit 1; fi` or in
+      `while [[ $# -gt 0 ]]` (with no `shift` between), `${A[$i]}` in `for i in "${!A[@]}"`.
     - `pipefail` waits when a pipeline whose status the script uses (in `if`, `&&`, `||`,
       `$?`, as its last command, or anywhere under `set -e`) can fail before its last stage:
       `if seq 1 100000 | grep -q '^5$'` is true without pipefail and false with it, because
@@ -169,8 +171,10 @@ def unknown_flag_exit_missing(script):
     in "$@"`, in a script that sources nothing: the program it runs refuses what it does not
     know); the first only while the skill calls it with no option. Nor one that takes only
     paths and exits 2 when one is no existing path (`dir="${1:-.}"`, `[[ -d "$dir" ]] || { ...;
-    exit 2; }`, `if [ -z "$f" ] || [ ! -f "$f" ]; then ... exit 2`): `--anything` is refused
-    there.
+    exit 2; }`, `if [ -z "$f" ] || [ ! -f "$f" ]; then ... exit 2`), perhaps handing the rest on
+    (`PROJECT="$1"; shift; ... java -jar tool.jar "$@"`): `--anything` is refused there. Nor
+    one where the shell parser finds no read of the arguments while part of the script does
+    not parse: they may be read there.
 
     ## Why is this bad?
     Agents fabricate plausible flags. A script that silently ignores `--dry-run` it does not
@@ -210,6 +214,9 @@ def unknown_flag_exit_missing(script):
         yield Hit(script.path, f"the branch for unknown options exits {shown}, not 2 (the usage code): the agent cannot "
                                "tell a wrong call from a failure", item.start_point[0] + 1, item.start_point[1] + 1)
         return
+    ev = script.sh_evidence
+    if ev is not None and ev.unparsed and not ev.argument_reads:
+        return  # no argument read where the parser can see: a part it cannot read (`case "$1" in (a) ...`) may hold them
     yield Hit(script.path, "no case branch rejects unknown options with exit 2 (e.g. -*) echo ... >&2; exit 2 ;;)")
 
 
@@ -257,6 +264,8 @@ def takes_no_options(script) -> bool:
             handed_on = True
         elif whole and parent is not None and parent.type == "for_statement":
             peeked = True
+        elif node.type == "command" and ev.layout.command_name(node) == "shift" or shell.text(node, data) in ("$#", "${#}"):
+            continue  # drops the argument a read before it took, or counts them: judged by the reads themselves
         elif not _refused_unless_a_path(node, root, data, script.sh_nodes):
             return False
     if peeked and (not handed_on or shell.sourced_paths(root, data, script.sh_nodes)):

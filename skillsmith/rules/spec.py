@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 import re
+from pathlib import Path
 
 from skillsmith.model.frontmatter import yaml_type
 from skillsmith.rules.finding import Hit, display_path
@@ -59,7 +61,8 @@ def at_key(skill, key: str, message: str) -> Hit:
 def skill_md_missing(skill):
     """
     ## What it does
-    Flags a skill folder without a `SKILL.md` file.
+    Flags a skill folder without a `SKILL.md` file, or whose `SKILL.md` is a symbolic link
+    (which skillsmith does not follow); a link to nothing is said to be broken.
 
     ## Why is this bad?
     Hosts discover a skill by its `SKILL.md`; without it the folder is invisible to every agent.
@@ -71,11 +74,12 @@ def skill_md_missing(skill):
     """
     if skill.skill_md is None:
         link = skill.symlinks.get("SKILL.md")
-        why = (
-            f"SKILL.md is a symbolic link (to {link}); skillsmith does not follow links and hosts that copy skills may drop it"
-            if link is not None
-            else "SKILL.md is missing"
-        )
+        if link is None:
+            why = "SKILL.md is missing"
+        elif not os.path.exists(skill.root / "SKILL.md"):  # a stat of the target, never a read
+            why = f"SKILL.md is a broken symbolic link: {link} does not exist; every host sees no SKILL.md here"
+        else:
+            why = f"SKILL.md is a symbolic link (to {link}); skillsmith does not follow links and hosts that copy skills may drop it"
         yield Hit(skill.root / "SKILL.md", why)
 
 
@@ -707,7 +711,8 @@ def name_reserved_word(skill):
     Claude's skill upload (the API and claude.ai) refuses names with these reserved words, so
     the skill cannot be installed there. Info, since other hosts (Claude Code among them)
     accept such names; not reported under the `claude-code` and `codex` targets (a skill in
-    `.claude/skills/`, a Claude Code plugin or a Codex skills folder), where the name is valid.
+    `.claude/skills/`, a Claude Code plugin or a Codex skills folder), where the name is valid,
+    nor for a skill in a project's `.agents/skills/`, which hosts load in place.
 
     ## Example
     ```yaml
@@ -723,8 +728,16 @@ def name_reserved_word(skill):
     if not isinstance(name, str):
         return
     found = [w for w in RESERVED_WORDS if w in name.lower()]
+    parts = Path(os.path.abspath(skill.root)).parts
+    if found and any(parts[i] in _LOCAL_SKILL_HOMES and parts[i + 1] == "skills" for i in range(len(parts) - 1)):
+        return  # `.agents/skills/claude-code-marketplace`: a project's own skills folder, loaded in place, never uploaded
     if found:
         yield at_key(skill, "name", f"'name' {name!r} contains the reserved word {found[0]!r}, which Claude's skill upload refuses")
+
+
+#: the folders in a project (or a home) whose ``skills/`` hosts load in place: ``.agents/skills`` (Codex, Cursor, Copilot,
+#: Gemini CLI), ``.codex/skills``, ``.claude/skills``
+_LOCAL_SKILL_HOMES = frozenset({".agents", ".codex", ".claude"})
 
 
 # SPC019 (nested-skill-invalid) is retired: a SKILL.md nested in a skill is found as a skill of its
@@ -833,7 +846,8 @@ def field_not_portable(skill):
     `when_to_use` or `disable-model-invocation` in a portable skill or a Codex skill. The
     finding names the fields and the hosts that read them, once per skill (at the first such
     field). Under that host's target (`--target claude-code`,
-    or a skill in `.claude/skills/` or a Claude Code plugin) the field is valid. A `version` in a
+    or a skill in `.claude/skills/` or a Claude Code plugin, even one with Codex's
+    `agents/openai.yaml` too) the field is valid. A `version` in a
     Claude Code or Codex skill is not flagged: it records a fact, and the host the skill is written
     for ignores it without behaving differently (a portable skill still hears that the reference
     validator refuses it).
@@ -861,6 +875,8 @@ def field_not_portable(skill):
     keys = [k for k in fm.data
             if isinstance(k, str) and k not in SPEC_FIELDS and not target.reads(k) and hosts_reading(k)
             and not (k in INFORMATIONAL_FIELDS and target in (claude_code.TARGET, codex.TARGET))]
+    if keys and target is not claude_code.TARGET and claude_code.is_claude_code_skill(skill):
+        keys = [k for k in keys if not claude_code.TARGET.reads(k)]  # Claude Code loads it too: its fields are valid
     if not keys:
         return
     groups: dict[str, list[str]] = {}  # the hosts, listed -> the fields they read

@@ -46,7 +46,8 @@ def discovery_links_diverge(project):
     Flags a project root where `CLAUDE.md` and `AGENT.md` (or `.claude/skills` and `.skills/`)
     both exist and neither is a link to the other. A `CLAUDE.md` that imports the other file
     (an `@AGENTS.md` line, maybe with sections of its own for Claude) or is a short pointer to
-    it ("Read `AGENTS.md` now") keeps one source and is not flagged.
+    it ("Read `AGENTS.md` now") keeps one source and is not flagged; so does an `AGENTS.md` that
+    only points to `CLAUDE.md` ("See CLAUDE.md for the project's instructions").
 
     ## Why is this bad?
     A project keeps one source of truth under the agent-agnostic name; Claude reads

@@ -105,7 +105,7 @@ def is_claude_code_skill(model) -> bool:
     parts = root.parts
     if any(parts[i] == ".claude" and parts[i + 1] == "skills" for i in range(len(parts) - 1)):
         return True
-    if any(_lists_skill(Path(os.path.normpath(root / place)), root) for place in MARKETPLACE_PLACES):
+    if listed_with(root):
         return True  # a marketplace plugin's "skills": ["./01-model-architecture/nanogpt", ...]
     if root.parent.name != "skills":
         return False
@@ -135,15 +135,19 @@ def _lists_plugin(marketplace: Path, plugin: Path) -> bool:
     return any(os.path.normpath(source) == str(plugin) for source, _entry in _marketplace_plugins(marketplace))
 
 
-def _lists_skill(marketplace: Path, skill: Path) -> bool:
-    """Whether a plugin of the *marketplace* file names the folder *skill* in its ``skills``
-    (paths from the plugin's ``source``: ``"source": "./", "skills": ["./10-optimization/gptq"]``)."""
-    for source, entry in _marketplace_plugins(marketplace):
-        skills = entry.get("skills")
-        if isinstance(skills, list) and any(isinstance(s, str) and not os.path.isabs(s)
-                                            and os.path.normpath(source / s) == str(skill) for s in skills):
-            return True
-    return False
+def listed_with(root: Path) -> set[str]:
+    """The skill folders (normalised absolute paths) that a plugin of the skill's marketplace lists
+    in its ``skills`` beside the skill at *root*, *root* among them (paths from the plugin's
+    ``source``: ``"source": "./", "skills": ["./10-optimization/gptq"]``); empty when none lists it."""
+    found: set[str] = set()
+    for place in MARKETPLACE_PLACES:
+        for source, entry in _marketplace_plugins(Path(os.path.normpath(root / place))):
+            skills = entry.get("skills")
+            listed = {os.path.normpath(source / s) for s in skills if isinstance(s, str) and not os.path.isabs(s)} \
+                if isinstance(skills, list) else set()
+            if str(root) in listed:
+                found |= listed
+    return found
 
 
 def _marketplace_plugins(marketplace: Path) -> list[tuple[Path, dict]]:

@@ -169,6 +169,8 @@ def inspect_pair(root: Path, pair: Pair) -> LinkState:
         return LinkState(pair, LINKED, f"{pair.link} and {pair.canonical} are the same")
     if not pair.folder and _defers_to(link, pair.canonical):
         return LinkState(pair, LINKED, f"{pair.link} imports or points to {pair.canonical}: one source")
+    if not pair.folder and _defers_to(canonical, pair.link):
+        return LinkState(pair, LINKED, f"{pair.canonical} imports or points to {pair.link}: one source")
     if pair.folder and not link.is_symlink() and _links_each(link, canonical):
         return LinkState(pair, LINKED, f"each skill in {pair.link} that {pair.canonical} holds is a link to it: one source")
     if link.is_symlink():
