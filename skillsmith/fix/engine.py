@@ -10,7 +10,7 @@ Three kinds of fixer plug in (see ``docs/architecture.md``, "Fixes"):
 ``python``
     ``codemods/py_*.py``: one libcst ``VisitorBasedCodemodCommand`` per module with
     ``DESCRIPTION``, ``RULES`` (rule IDs it fixes) and ``SAFE``. Loaded (with libcst) only when a
-    Python file needs one of those rules.
+    Python file needs one of those rules, or once before a run's worker processes fork.
 ``shell``
     ``codemods/sh_*.py``: one class per module with ``DESCRIPTION``, ``RULES``, ``SAFE`` and
     ``edits(source: bytes, tree) -> list[Edit]`` (``tree`` is the tree-sitter tree of *source*);
@@ -411,6 +411,10 @@ def fix_paths(paths: list[str | Path], options: FixOptions | None = None, done=N
     notes: list[str] = []
     warnings: list[dict] = []
     errors = 0
+    if engine.pooled(units, check_options):
+        from skillsmith.fix.python import prepare_python_codemods
+
+        prepare_python_codemods()  # once, before the workers fork: else each imports libcst and the codemods
     for unit_fix in engine.map_units(units, check_options, fix_batch, options, done=done, gc_threshold=GC_THRESHOLD):
         files.extend(unit_fix.files)
         findings.extend(Finding(**f) for f in unit_fix.result["findings"])

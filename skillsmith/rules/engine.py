@@ -408,7 +408,7 @@ def _map_units(units: list[Unit], options: Options, batch_fn, *args, done: Progr
             if done is not None:
                 done(unit, finished, len(units))
 
-    if sum(unit_weight(u) for u in units) < POOL_THRESHOLD or jobs < 2:
+    if not pooled(units, options):
         # smaller batches only to report progress: a batch shares one `bash -n`
         size = BATCH if done is None else max(1, min(BATCH, len(units) // 8))
         outs = []
@@ -442,6 +442,12 @@ def _map_units(units: list[Unit], options: Options, batch_fn, *args, done: Progr
             results[i] = batch_fn(batch, options, *args)
             report(batch)
     return [out for i in range(len(work)) for out in results[i]]
+
+
+def pooled(units: list[Unit], options: Options) -> bool:
+    """Whether :func:`map_units` runs *units* in worker processes."""
+    jobs = options.jobs if options.jobs is not None else (os.cpu_count() or 1)
+    return jobs >= 2 and sum(unit_weight(u) for u in units) >= POOL_THRESHOLD
 
 
 def unit_weight(unit: Unit) -> int:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import fnmatch
+import functools
 import os
 import re
 from pathlib import Path, PurePosixPath
@@ -131,8 +132,13 @@ def names_in_scripts(skill) -> frozenset[str]:
     return frozenset(found)
 
 
+@functools.lru_cache(maxsize=64)
 def names_in(text: str) -> frozenset[str]:
-    """The file names and paths *text* names: each path token, and its last part."""
+    """The file names and paths *text* names: each path token, and its last part.
+
+    Remembered for the last texts: the rules of one check ask again, and so does the check
+    after a fix for the Markdown files it did not change.
+    """
     tokens = {token.rstrip(".-") for token in set(_NAME_TOKEN.findall(text))}
     tokens = {token[2:] if token.startswith("./") else token for token in tokens}
     return frozenset(tokens | {token.rsplit("/", 1)[-1] for token in tokens})
