@@ -476,8 +476,7 @@ class ScriptFacts:
     @property
     def writes_files(self) -> bool:
         """Whether the script writes files: ``open(p, "w")``, ``write_text``, a print or dump into a file."""
-        return any(writes_a_file(name, call) for name, call in self.facts.calls) or \
-            any(stream == "" for stream, _ in self._prints)
+        return bool(self.file_writes())
 
     def file_writes(self) -> set[int]:
         """The calls (by id) that write files: ``write_text``, ``open(p, "w")``, a print or dump into a file."""

@@ -514,9 +514,10 @@ def status_on_stdout(script):
     (`for w in warnings: print(f"WARN: {w}")`). Nor a script whose stdout gets nothing but such
     messages (`print(f"Wrote {n} fields to {out}")` after `json.dump(info, f)`), or gets only
     lines of text beside them while its results go to files (`print(f"  Title: {title}")`,
-    `print("Summary:")`, no value printed alone, no JSON): there is no output for them to spoil. Nor a message in the branch that writes the output to a file
-    when the other branch prints it (`if args.out: ...write_text(text); print(f"wrote
-    {args.out}")` / `else: print(text)`): stdout carries nothing else there.
+    `print("Summary:")`, no value printed alone, no JSON): there is no output for them to
+    spoil. Nor a message in the branch that writes the output to a file when the other branch
+    prints it (`if args.out: ...write_text(text); print(f"wrote {args.out}")` / `else:
+    print(text)`): stdout carries nothing else there.
 
     ## Why is this bad?
     stdout is the agent's input. A progress line in it breaks `| jq` and every parser
@@ -575,10 +576,14 @@ def _data_on_stdout(evidence, status: list[ast.Call]) -> bool:
     others = [c for c in evidence.stdout_calls
               if id(c) not in flagged and (c.args or not (isinstance(c.func, ast.Name) and c.func.id == "print"))]
     if others and evidence.writes_files and not evidence.json_on_stdout:
-        return not all(isinstance(c.func, ast.Name) and c.func.id == "print" and all(
-            isinstance(a, ast.JoinedStr) or isinstance(a, ast.Constant) and isinstance(a.value, str) for a in c.args)
-            for c in others)
+        return not all(map(_prints_text, others))
     return bool(others)
+
+
+def _prints_text(call: ast.Call) -> bool:
+    """Whether *call* is a ``print`` of literal text and f-strings only (a log line), no value alone."""
+    return isinstance(call.func, ast.Name) and call.func.id == "print" and all(
+        isinstance(a, ast.JoinedStr) or isinstance(a, ast.Constant) and isinstance(a.value, str) for a in call.args)
 
 
 def _besides_the_output(facts, evidence, status: list[ast.Call]) -> list[ast.Call]:

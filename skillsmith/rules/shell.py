@@ -264,7 +264,7 @@ def takes_no_options(script) -> bool:
             handed_on = True
         elif whole and parent is not None and parent.type == "for_statement":
             peeked = True
-        elif node.type == "command" and ev.layout.command_name(node) == "shift" or shell.text(node, data) in ("$#", "${#}"):
+        elif (node.type == "command" and ev.layout.command_name(node) == "shift") or shell.text(node, data) in ("$#", "${#}"):
             continue  # drops the argument a read before it took, or counts them: judged by the reads themselves
         elif not _refused_unless_a_path(node, root, data, script.sh_nodes):
             return False
