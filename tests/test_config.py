@@ -92,6 +92,8 @@ def test_exclude(tmp_path):
 
 def test_target(tmp_path):
     write_tree(tmp_path, {"network/SKILL.md": NETWORK.format(name="network")})
+    assert rules_of(check(tmp_path)) == []  # its fields say which host it is written for
+    (tmp_path / "skillsmith.toml").write_text('target = "agentskills"\n')
     assert rules_of(check(tmp_path)) == ["SPC030"]
     (tmp_path / "skillsmith.toml").write_text('target = "stabledge"\n')
     assert rules_of(check(tmp_path)) == []

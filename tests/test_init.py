@@ -143,7 +143,7 @@ def test_init_adds_its_table_and_keeps_every_other_byte(tmp_path):
     assert r.stdout == "pyproject.toml\n"
     lines = r.stderr.splitlines()
     assert lines[0] == "skillsmith: wrote pyproject.toml (target = 'agentskills')"
-    assert lines[1:] == [f"skillsmith: check reports 10 finding(s); '{program()} init . --baseline' records them "
+    assert lines[1:] == [f"skillsmith: check reports 9 finding(s); '{program()} init . --baseline' records them "
                          "so check passes while you fix them"]
     after = (root / "pyproject.toml").read_bytes()
     assert only_insertions(before, after) == [b'\n[tool.skillsmith]\ntarget = "agentskills"\n']
@@ -226,7 +226,7 @@ def test_baseline_makes_check_pass_and_only_adds_comments_and_config(tmp_path):
     assert sorted(r.stdout.splitlines()) == [
         "pyproject.toml", "skills/demo/SKILL.md", "skills/demo/scripts/run.sh", "skills/demo/scripts/tool.py"]
     assert r.stderr.splitlines()[1:] == [
-        "skillsmith: baseline of 10 finding(s): 6 inline ignore(s) in 3 file(s), 4 in per-file-ignores",
+        "skillsmith: baseline of 9 finding(s): 6 inline ignore(s) in 3 file(s), 3 in per-file-ignores",
         "skillsmith: check now finds nothing (exit 0)",
     ]
     check = run_cli("check", str(root), "--no-cache")
@@ -250,8 +250,8 @@ def test_baseline_makes_check_pass_and_only_adds_comments_and_config(tmp_path):
     assert py[7].startswith('    parser = argparse.ArgumentParser(description="Format a CSV table as JSON.")  # '
                             "skillsmith: ignore[PYS002] baseline: argparse-epilog-missing")
     toml = after["pyproject.toml"].decode()
-    assert toml.endswith('"skills/demo/scripts/run.sh" = ["CON006", "CON009", "SHL001", "SHL003"] # baseline: '
-                         "header-field-missing, help-missing, strict-mode-missing, unknown-flag-exit-missing\n")
+    assert toml.endswith('"skills/demo/scripts/run.sh" = ["CON006", "CON009", "SHL001"] # baseline: '
+                         "header-field-missing, help-missing, strict-mode-missing\n")
     assert only_insertions(before["pyproject.toml"], after["pyproject.toml"])
     # a second run finds nothing to record and changes nothing
     again = run_cli("init", "--baseline", cwd=root)

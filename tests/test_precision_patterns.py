@@ -458,8 +458,8 @@ def test_a_file_the_skill_makes_in_the_users_project_is_not_missing(tmp_path):
 def test_an_indented_field_of_a_listing_is_data_not_status(tmp_path):
     """PYS053 on real skills: a demo prints each step's fields, the last ``f"  Info: {info}"``."""
     script = ('#!/usr/bin/env python3\n"""Print one step of a demo environment."""\n'
-              'import sys\n\ninfo = {"step": 1}\nprint(f"  Reward: {0.5:.3f}")\nprint(f"  Info: {info}")\n'
-              'print(f"Info: wrote {len(info)} fields")\n')
+              'import json, sys\n\ninfo = {"step": 1}\nprint(f"  Reward: {0.5:.3f}")\nprint(f"  Info: {info}")\n'
+              'print(f"Info: wrote {len(info)} fields")\nprint(json.dumps(info))\n')
     root = skill(tmp_path, "fields", "Run `python3 scripts/step.py`.\n", {"scripts/step.py": script})
     data = run_cli("check", ".", "--json", "--no-cache", cwd=root).json()["data"]
     assert [(f["rule"], f["line"]) for f in data if f["rule"] == "PYS053"] == [("PYS053", 8)]
@@ -982,14 +982,14 @@ def test_a_branch_that_refuses_unknown_options_with_exit_1_is_reported_as_that(t
     script = ('#!/usr/bin/env bash\n# Slim the disk.\nset -u\nwhile [[ $# -gt 0 ]]; do\n  case "$1" in\n'
               '    --json) shift ;;\n    -*) echo "Unknown option: $1" >&2; exit 1 ;;\n    *) shift ;;\n  esac\ndone\necho ok\n')
     root = skill(tmp_path, "slim", "Run `bash scripts/slim.sh --json`.\n", {"scripts/slim.sh": script})
-    data = run_cli("check", ".", "--json", "--no-cache", cwd=root).json()["data"]
+    data = run_cli("check", ".", "--json", "--no-cache", "--select", "ALL,SHL003", cwd=root).json()["data"]
     assert [(f["line"], f["message"].split(":")[0]) for f in data if f["rule"] == "SHL003"] == [
         (7, "the branch for unknown options exits 1, not 2 (the usage code)")]
     out = subprocess.run(["/bin/bash", str(root / "scripts/slim.sh"), "--dry-run"], capture_output=True, text=True)
     assert out.returncode == 1 and "Unknown option" in out.stderr
     root = skill(tmp_path, "none", "Run `bash scripts/slim.sh --json`.\n",
                  {"scripts/slim.sh": script.replace('    -*) echo "Unknown option: $1" >&2; exit 1 ;;\n', "")})
-    data = run_cli("check", ".", "--json", "--no-cache", cwd=root).json()["data"]
+    data = run_cli("check", ".", "--json", "--no-cache", "--select", "ALL,SHL003", cwd=root).json()["data"]
     assert [f["message"][:34] for f in data if f["rule"] == "SHL003"] == ["no case branch rejects unknown opt"]
 
 

@@ -128,7 +128,9 @@ def test_a_codex_or_claude_code_skill_does_not_hear_of_the_uploader_or_of_its_ve
 
     assert rules_on("codex/ask-claude") == []
     assert rules_on(".claude/skills/ask-claude") == []
-    assert rules_on("portable/ask-claude") == ["SPC011", "SPC018", "SPC030"]
+    assert rules_on("portable/ask-claude") == ["SPC011", "SPC018"]  # SPC030 runs under a named target
+    data = run_cli("check", "portable/ask-claude", "--json", "--no-cache", "--target", "agentskills", cwd=tmp_path).json()["data"]
+    assert "SPC030" in {f["rule"] for f in data}
 
 
 def test_written_out_shell_commands_prose_help_and_a_listings_tail(tmp_path):
@@ -159,7 +161,7 @@ def test_written_out_shell_commands_prose_help_and_a_listings_tail(tmp_path):
         'def main():',
         '    parser = argparse.ArgumentParser(description=__doc__)',  # 21: prose only
         '    other = argparse.ArgumentParser(epilog="Examples:\\n  x.py a\\n  x.py b")',  # 22
-        '    parser.add_argument("pattern")',
+        '    parser.add_argument("pattern"); parser.add_argument("--json", action="store_true")',
         '    args = parser.parse_args()',
         '    run("webctl setup")',
         '    run("pip list")',

@@ -72,14 +72,16 @@ def test_a_checkers_report_lines_are_its_data(tmp_path):
     """PYS053 on real skills: verify_cot_html.py lists its findings, `for w in warnings:
     print(f"WARN: {w}")`; validate_process_spec.py `for e in errors: print('ERROR:', e)`. A
     progress line inside a loop (`print(f"[INFO] Scanning {f}...")`) is still status."""
-    script = ('#!/usr/bin/env python3\n"""Check the files given."""\nimport sys\n\n'
+    script = ('#!/usr/bin/env python3\n"""Check the files given."""\nimport json, sys\n\n'
               'warnings, errors = [], []\n'
               'for f in sys.argv[1:]:\n'
               '    print(f"[INFO] Scanning {f}...")\n'
               'for w in warnings:\n'
               '    print(f"WARN: {w}")\n'
               'for e in errors:\n'
-              '    print("ERROR:", e)\n')
+              '    print("ERROR:", e)\n'
+              'if "--json" in sys.argv:\n'
+              '    print(json.dumps({"warnings": warnings, "errors": errors}))\n')
     root = skill(tmp_path, "check", "Check: `python3 scripts/check.py a.html`.", {"scripts/check.py": script})
     assert lines_of(root, "PYS053") == [("scripts/check.py", 7)]
 

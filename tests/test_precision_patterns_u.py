@@ -96,14 +96,17 @@ def test_skills_of_a_codex_plugin_and_of_agents_skills_linked_for_claude(tmp_pat
                                               "skills/scout/SKILL.md": md})
     assert findings(plugin / "skills" / "scout", "SPC030") == []
     plain = write_tree(tmp_path / "plain", {"skills/scout/SKILL.md": md})
+    assert findings(plain / "skills" / "scout", "SPC030") == []  # no target named: its fields tell the host
+    (plain / "skillsmith.toml").write_text('target = "agentskills"\n')
     assert findings(plain / "skills" / "scout", "SPC030") == [("SKILL.md", "SPC030")]
 
     md = _skill_md("review", "# Review\n", "user-invocable: false\n")
     project = write_tree(tmp_path / "project", {".agents/skills/review/SKILL.md": md})
     (project / ".claude" / "skills").mkdir(parents=True)
     os.symlink("../../.agents/skills/review", project / ".claude" / "skills" / "review")
+    (project / "skillsmith.toml").write_text('target = "agentskills"\n')
     assert findings(project / ".agents" / "skills" / "review", "SPC030") == []
-    alone = write_tree(tmp_path / "alone", {".agents/skills/review/SKILL.md": md})
+    alone = write_tree(tmp_path / "alone", {".agents/skills/review/SKILL.md": md, "skillsmith.toml": 'target = "agentskills"\n'})
     assert findings(alone / ".agents" / "skills" / "review", "SPC030") == [("SKILL.md", "SPC030")]
 
 

@@ -35,7 +35,8 @@ def test_a_help_range_piped_to_grep_for_comments_prints_no_code(tmp_path):
     got = _messages(root, "SHL050")
     assert [(p, m) for p, _, m, _ in got] == [
         ("scripts/b.sh", "help prints lines 1-6 of the script but the header block ends at line 3, so it prints code too"),
-        ("scripts/c.sh", "help prints lines 1-6 of the script but the header block ends at line 3, so it prints code too")]
+        ("scripts/c.sh", "help prints lines 1-6 of the script but the header block ends at line 3, "
+                         "so it prints the comments after it too (line 6)")]
 
 
 def test_a_help_range_past_a_header_written_after_set_names_that_block_and_is_not_fixed(tmp_path):
@@ -182,5 +183,5 @@ def test_a_skill_a_marketplace_plugin_lists_in_its_skills_is_a_claude_code_skill
         "09-infrastructure/modal/SKILL.md": f"---\nname: modal\n{front}---\n\n# Modal\n\nFollow the steps.\n",
         "09-infrastructure/ray/SKILL.md": f"---\nname: ray\n{front}---\n\n# Ray\n\nFollow the steps.\n",
     })
-    data = run_cli("check", ".", "--json", "--no-cache", "--select", "SPC030", cwd=tmp_path).json()["data"]
+    data = run_cli("check", ".", "--json", "--no-cache", "--select", "SPC030", "--target", "agentskills", cwd=tmp_path).json()["data"]
     assert [f["path"] for f in data] == ["09-infrastructure/ray/SKILL.md"]

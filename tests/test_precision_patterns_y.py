@@ -59,7 +59,7 @@ def test_a_message_where_the_output_went_to_a_file_spoils_no_output(tmp_path):
     def script(out_branch):
         return ('"""Render a report.\n\nUsage: render.py REPORT [--out FILE]\n"""\nimport argparse\nfrom pathlib import Path\n\n\n'
                 'def main():\n    p = argparse.ArgumentParser()\n    p.add_argument("report")\n'
-                '    p.add_argument("--out", type=Path)\n    args = p.parse_args()\n    text = "# " + args.report\n'
+                '    p.add_argument("--out", type=Path); p.add_argument("--json", action="store_true")\n    args = p.parse_args()\n    text = "# " + args.report\n'
                 f'    if args.out:\n{out_branch}'
                 '    else:\n        print(text)\n    return 0\n\n\nif __name__ == "__main__":\n    raise SystemExit(main())\n')
     root = skill(tmp_path, "render", "Run `scripts/a.py r.json`, `scripts/b.py r.json`.", {
@@ -231,7 +231,7 @@ def test_status_beside_a_log_of_text_in_a_script_that_writes_its_results_to_file
                 'def main():\n    print("Connecting to the API...")\n    report = {"id": sys.argv[1]}\n'
                 '    with open("report.json", "w") as f:\n        json.dump(report, f)\n'
                 '    print(f"Date range: {sys.argv[1]}")\n    print(f"Report saved to: report.json")\n'
-                f'{extra}\n\nif __name__ == "__main__":\n    main()\n')
+                f'{extra}    if "--json" in sys.argv[2:]:\n        sys.exit(2)\n\n\nif __name__ == "__main__":\n    main()\n')
     root = skill(tmp_path, "ga", "Run `scripts/a.py 1` or `scripts/b.py 1`.", {
         "scripts/a.py": script(""), "scripts/b.py": script("    print(report['id'])\n")})
     assert [(p, line) for p, line, _, _ in _messages(root, "PYS053")] == [("scripts/b.py", 10)]
@@ -266,7 +266,7 @@ def test_claude_code_fields_of_a_skill_in_claude_skills_that_also_has_codex_meta
         "skills/editor/SKILL.md": md.format("editor"),
         "skills/editor/agents/openai.yaml": "interface:\n  display_name: Editor\n",
     })
-    data = run_cli("check", ".", "--json", "--no-cache", "--select", "SPC030", cwd=tmp_path).json()["data"]
+    data = run_cli("check", ".", "--json", "--no-cache", "--select", "SPC030", "--target", "codex", cwd=tmp_path).json()["data"]
     assert [f["path"] for f in data] == ["skills/editor/SKILL.md"]
 
 

@@ -43,7 +43,7 @@ def test_a_kvist_manifest_outranks_progressive_frontmatter(tmp_path):
     skill = tmp_path / "log_digest"
     md = skill / "SKILL.md"
     md.write_text("---\nname: log_digest\nprogressive: true\n---\n" + md.read_text(), encoding="utf-8")
-    found = rules_found(skill)
+    found = rules_found(skill, "--target", "kvist")
     assert "SPC030" in found and not {r for r in found if r.startswith("STE")}  # progressive: is a stabledge field, no kvist one
     assert {r for r in rules_found(skill, "--target", "stabledge") if r.startswith("STE")}
 

@@ -497,10 +497,12 @@ _SAFE_SPECIALS = re.compile(r"^\$\{?[#?$!\-]\}?$|^\$\{#")
 _NO_WORD_ARGUMENTS = frozenset({"eval", "let", "exit", "return", "wait", "kill", "shift", "sleep"})
 #: a variable that holds a list of options, package names or files (or none) on purpose (``$PYTEST_ARGS``,
 #: ``${CURL_OPTS}``, ``$wflag``, ``$PW_CONDA_PKGS``, grep's ``$EXCLUDES``, ``grep -q x $config_files``), ``$(seq ...)``, whose words are the point, and a
-#: substitution that prints one flag or nothing (``$([ "$X" -eq 1 ] && echo --tatbikat)``)
+#: substitution that prints one flag or nothing (``$([ "$X" -eq 1 ] && echo --tatbikat)``) or a status number
+#: (``$([ "$CODE" = 200 ]; echo $?)``)
 _WORD_LIST = re.compile(r"^\$\{?(?:[A-Za-z_][A-Za-z0-9_]*?)?(?:ARGS?|OPTS?|OPTIONS|FLAGS?|PKGS?|PACKAGES|DEPS|EXCLUDES|INCLUDES|FILES|PATHS|DIRS"
                         r"|args?|opts?|options|flags?|pkgs?|packages|deps|excludes|includes|files|paths|dirs)\}?$|^\$\(seq\s"
-                        r"|^\$\([^()\n]{0,200}&&\s*echo\s+[\"']?--?[\w-]+[\"']?\s*\)$")
+                        r"|^\$\([^()\n]{0,200}&&\s*echo\s+[\"']?--?[\w-]+[\"']?\s*\)$"
+                        r"|^\$\([^()\n]{0,200};\s*echo\s+\"?\$\?\"?\s*\)$")
 
 
 def runs_past_a_newline(command, data: bytes) -> bool:
@@ -559,13 +561,15 @@ def unquoted_expansions(root, data: bytes, nodes: list | None = None) -> list:
 
 #: ``$name`` or ``${name}``, nothing more
 _PLAIN_VARIABLE = re.compile(r"^\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?$")
-#: a value that splitting and globbing leave as it is: one word, no space, no glob, no tilde
-_ONE_WORD = re.compile(r"^[\w.,:@%+=/-]+$")
+#: a value that splitting and globbing leave as it is: one word or none, no space, no glob, no tilde
+_ONE_WORD = re.compile(r"^[\w.,:@%+=/-]*$")
 
 
 def literal_names(root, data: bytes, nodes: list | None = None) -> set[str]:
     """Names whose every write is an assignment of one literal word with no space or glob character in
-    it (``VITE_VERSION="latest"`` here, ``VITE_VERSION="5.4.11"`` there): unquoted, they split into nothing."""
+    it, or of nothing (``VITE_VERSION="latest"`` here, ``VITE_VERSION="5.4.11"`` there; ``SAVE=""``, then
+    ``SAVE="--save"``: one flag or none): unquoted, they split into nothing, and quoting the empty one
+    would pass an empty argument."""
     nodes = nodes if nodes is not None else list(walk(root))
     literal: set[str] = set()
     other: set[str] = set()
@@ -576,7 +580,7 @@ def literal_names(root, data: bytes, nodes: list | None = None) -> set[str]:
         value = node.child_by_field_name("value")
         if name is None or name.type != "variable_name":
             continue
-        one_word = value is not None and value.type in ("word", "string", "raw_string", "number") and not any(
+        one_word = value is None or value.type in ("word", "string", "raw_string", "number") and not any(
             c.type not in ('"', "string_content") for c in value.children) and _ONE_WORD.match(unquote(text(value, data)))
         (literal if one_word and text(node, data)[len(text(name, data)):][:1] == "=" else other).add(text(name, data))
     written_otherwise = assigned_names(root, data, [n for n in nodes if n.type != "variable_assignment"])
@@ -641,6 +645,10 @@ def assigned_names(root, data: bytes, nodes: list | None = None) -> set[str]:
     return names
 
 
+#: a comment that only marks a section: ``# ── Parse arguments ────``, ``# ====``, ``# --- helpers ---``
+_BANNER = re.compile(r"^#\s*[─━═=*~-]{2,}[^\w]*(?:\w[\w ]{0,60}?)?[\s─━═=*~-]*$")
+
+
 def range_problem(rng: LineRange, header_end: int | None, has_shebang: bool, lines: list[str]) -> str | None:
     """Why printing lines ``rng.first``-``rng.last`` of the script's *lines* misses the header
     block, which ends at line *header_end* (None: the script has none), or None.
@@ -648,14 +656,20 @@ def range_problem(rng: LineRange, header_end: int | None, has_shebang: bool, lin
     A script without a shebang is judged as if it had one (CON001 adds it), so ``2,N``
     ranges written for the shebang line are not flagged twice. Blank lines after the header
     print as blank lines: a range that ends on one prints no code; nor does one whose pipeline
-    keeps only comment lines (``| grep "^#"``) and finds none past the header.
+    keeps only comment lines (``| grep "^#"``) and finds none past the header but section banners
+    (``# ── Parse arguments ──``); when it finds other comments, those are what it prints too.
     """
     if header_end is None:
         return "the script has no header block"
     end = header_end + (0 if has_shebang else 1)
     past = lines[end:rng.last]
-    printed = [line for line in past if line.startswith("#")] if rng.comments_only else [line for line in past if line.strip()]
+    if rng.comments_only:
+        printed = [i for i, line in enumerate(past, end + 1) if line.startswith("#") and not _BANNER.match(line)]
+    else:
+        printed = [i for i, line in enumerate(past, end + 1) if line.strip()]
     if rng.last > end and not (has_shebang and not printed):
+        if rng.comments_only and printed:
+            return f"the header block ends at line {end}, so it prints the comments after it too (line {printed[0]})"
         return f"the header block ends at line {end}, so it prints code too"
     if rng.last < end:
         return f"the header block ends at line {end}, so it cuts the header short"

@@ -148,6 +148,8 @@ class Skill(BashSyntaxMixin):
     unread: Unread = field(default_factory=Unread)
     #: folders below that are skills of their own (:func:`is_own_skill`): units of their own, their files not listed here
     nested: list[str] = field(default_factory=list)
+    #: the target was named (``--target``, the config's ``target``), not read from the skill's files
+    target_named: bool = False
 
     @property
     def name(self) -> str:
@@ -155,7 +157,7 @@ class Skill(BashSyntaxMixin):
 
     def with_files(self, files: dict[str, SourceFile]) -> "Skill":
         """The same skill holding *files* instead (parses and other derived facts start afresh)."""
-        return Skill(self.root, files, self.symlinks, self.dirs, self.target, self.unread, self.nested)
+        return Skill(self.root, files, self.symlinks, self.dirs, self.target, self.unread, self.nested, self.target_named)
 
     def revised(self, files: dict[str, SourceFile]) -> "Skill":
         """:meth:`with_files` for new versions of some of the same files, keeping what ``SKILL.md``

@@ -19,7 +19,8 @@ SEVERITY_TEXT = (
     "cites is missing, a secret or an injection); **warning**, a real weakness of the skill or its scripts;",
     "**info**, a recommendation or a matter of taste. Every finding makes `check` exit 10 unless",
     "`--fail-on warning` or `--fail-on error` names a higher bar. An opt-in rule (taste that is true of",
-    "many sound skills) runs only when `--select` or the config's `select` names it by ID or name. Two",
+    "many sound skills, or a judgement the files rarely settle) runs only when `--select` or the config's",
+    "`select` names it by ID or name. Two",
     "rules never report one problem twice: where a finding yields to a more specific one at the same place,",
     "its rule says so.",
 )

@@ -639,12 +639,14 @@ def resolve(prepared: Prepared, options: Options) -> Prepared:
     if prepared.rules:
         return prepared
     unit, model = prepared.unit, prepared.model
-    target = options.target or unit.config.target or targets.detect(model).name
+    named = options.target or unit.config.target
+    target = named or targets.detect(model).name
     model.target = target
+    model.target_named = bool(named)
     prepared.target = target
     prepared.rules = enabled_rules(options, unit, target)
     if prepared.use_cache:
-        prepared.key = _cache_key(unit, model, prepared.rules, target)
+        prepared.key = _cache_key(unit, model, prepared.rules, target + ("!" if named else ""))
     return prepared
 
 

@@ -507,7 +507,10 @@ def status_on_stdout(script):
     ## What it does
     Flags `print(...)` calls without `file=` whose literal text is clearly status, not data:
     it starts with words like "Processing", "Loading", "Done", "Warning:", "Error:" or ends
-    with "...". A word glued to `=`, `_` or `-` is a key (`f"running={n}"`), not status. A field
+    with "...". Only scripts that print data for a program are judged, as for shell's echo
+    (SHL052): they print JSON to stdout (`print(json.dumps(...))`, `json.dump(x, sys.stdout)`)
+    or take `--json`. A script that prints text for a person (a report, a log of what it
+    did) may well be read on stdout: whether a line in it is status is the author's call. A word glued to `=`, `_` or `-` is a key (`f"running={n}"`), not status. A field
     of a listing is data: `f"  Info: {info}"` right after
     `f"  Reward: {reward}"` at the same indent is not flagged, nor the line that ends a
     listing, `f"  ... {n} more"`, nor a checker's report, a line per finding it lists
@@ -537,8 +540,9 @@ def status_on_stdout(script):
     Unsafe: a caller that reads these lines from stdout stops seeing them there.
     """
     facts = _facts(script)
-    if facts is None:
-        return
+    evidence = script.py_evidence
+    if facts is None or evidence is None or not (evidence.json_on_stdout or evidence.json_flag):
+        return  # no data for a program on stdout: nothing for a status line to spoil
     printed = {}
     for name, call in facts.calls:
         if name != "print" or not call.args or keyword(call, "file") is not None:

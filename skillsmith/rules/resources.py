@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import fnmatch
 import functools
+import itertools
 import os
 import re
 from pathlib import Path, PurePosixPath
@@ -20,9 +21,10 @@ SEED = "000 §1"
 TOC_AFTER_LINES = 300
 ASSET_MAX_BYTES = 500 * 1024
 HUMAN_DOCS = re.compile(r"^(README|CHANGELOG|CHANGES|HISTORY|INSTALL|INSTALLATION)(\.[A-Za-z0-9]+)?$", re.I)
-#: a variant in capitals, as people write them: ``README_DELIVERY.md``, ``README-zh.md`` (not an agent's
-#: ``references/readme-template.md``)
-HUMAN_DOC_VARIANTS = re.compile(r"^(?:README|CHANGELOG|INSTALL|INSTALLATION)[_-][\w-]{1,30}\.(?:md|markdown|txt|rst)$")
+#: a variant in capitals, as people write them: ``README_DELIVERY.md``, ``README-zh.md``, a translation
+#: ``README.zh-CN.md`` (not an agent's ``references/readme-template.md``)
+HUMAN_DOC_VARIANTS = re.compile(r"^(?:README|CHANGELOG|INSTALL|INSTALLATION)(?:[_-][\w-]{1,30}|\.[a-z]{2,3}(?:[_-][A-Za-z]{2,4})?)"
+                                r"\.(?:md|markdown|txt|rst)$")
 #: the suffixes of documents (a script named ``install.sh`` or ``changes.py`` is a program, not one)
 DOC_SUFFIXES = frozenset({"", ".md", ".markdown", ".txt", ".rst", ".org", ".adoc", ".asciidoc", ".html", ".htm"})
 MARKDOWN = (".md", ".markdown")
@@ -113,7 +115,9 @@ _TEST_PROGRAM = re.compile(r"(?:^test_.*|.*_test|.*\.(?:test|spec))\.\w+$|^conft
 def names_in_scripts(skill) -> frozenset[str]:
     """The file names and paths the skill's programs (not its tests) load: a string literal joined
     onto a folder or opened (``PROMPTS_DIR / "scaffold.md"``, ``os.path.join(SCRIPT_DIR, "x.md")``), on a
-    line that writes nothing (``output_dir / "full_document.md"`` names what the program makes)."""
+    line that writes nothing (``output_dir / "full_document.md"`` names what the program makes); or
+    the value of a module's constant that is (``SCHEMA_FILE = "corpus.schema.json"``, then
+    ``base / SCHEMA_FILE``)."""
     found = set()
     for rel, f in skill.files.items():
         if not rel.endswith(PROGRAM_SUFFIXES) or f.text is None or f.is_binary:
@@ -122,14 +126,28 @@ def names_in_scripts(skill) -> frozenset[str]:
             continue  # a test reads the references to check them, not to use them
         text = f.text
         for m in _PATH_LITERAL.finditer(text):
-            start = text.rfind("\n", max(0, m.start() - 200), m.start()) + 1
-            line_end = text.find("\n", m.end(), m.end() + 200)
-            line = text[max(start, m.start() - 200):line_end if line_end != -1 else m.end() + 200]
-            if not _LOADS_LITERAL.search(text, max(start, m.start() - 200), m.start()) or _WRITES.search(line):
-                continue
-            token = m.group(1)
-            found.add(token[2:] if token.startswith("./") else token)
+            if _loaded_at(text, m.start(), m.end()):
+                token = m.group(1)
+                found.add(token[2:] if token.startswith("./") else token)
+        for m in itertools.islice(_PATH_CONSTANT.finditer(text), 50):
+            uses = re.finditer(rf"(?<![\w.]){re.escape(m.group(1))}\b", text)
+            if any(u.start() != m.start(1) and _loaded_at(text, u.start(), u.end()) for u in itertools.islice(uses, 50)):
+                token = m.group(2)
+                found.add(token[2:] if token.startswith("./") else token)
     return frozenset(found)
+
+
+#: a module's constant that holds a path: ``CORPUS_SCHEMA_FILE = "gas-rule-corpus.schema.json"``
+_PATH_CONSTANT = re.compile(r"""^([A-Z][A-Z0-9_]{1,60})\s*=\s*["']([\w@+%.-][\w@+%./-]{0,200})["'][ \t]*$""", re.M)
+
+
+def _loaded_at(text: str, start: int, end: int) -> bool:
+    """Whether the name at *start*:*end* of *text* is loaded: joined onto a folder or opened, on a
+    line that writes nothing."""
+    line_start = text.rfind("\n", max(0, start - 200), start) + 1
+    line_end = text.find("\n", end, end + 200)
+    line = text[max(line_start, start - 200):line_end if line_end != -1 else end + 200]
+    return bool(_LOADS_LITERAL.search(text, max(line_start, start - 200), start)) and not _WRITES.search(line)
 
 
 @functools.lru_cache(maxsize=64)
@@ -219,7 +237,8 @@ def resource_not_cited(skill):
     by a folder that holds them written as one: `themes/`, or by a pattern:
     `reference/attack-*.md`), nor a program of the skill loads (a string literal of its path or
     file name joined onto a folder or opened, outside tests and lines that write: `run.py` loads
-    `PROMPTS_DIR / "scaffold.md"` to send a model; that is the program's data; or a subfolder
+    `PROMPTS_DIR / "scaffold.md"` to send a model; that is the program's data; or a constant
+    holding it, `SCHEMA_FILE = "corpus.schema.json"` then `base / SCHEMA_FILE`; or a subfolder
     that holds it: `install.py` copies out `skill_root / "assets" / "repo-template"`).
     Placeholders (`.gitkeep`, `.keep`), people's documents (README, CHANGELOG: RES006), a
     file whose opening lines say it is not for the agent ("Skill Metadata ... Not loaded into
@@ -274,7 +293,8 @@ def cited_path_missing(skill):
     ## What it does
     Checks that every relative link and every `scripts/`, `references/` or `assets/` path
     that `SKILL.md` cites exists inside the skill. A file named in prose (`see FORMS.md`) is
-    flagged when only its case differs from the file that exists.
+    flagged when only its case differs from the file that exists, unless `SKILL.md` names that
+    file too (the workspace's `SOUL.md`, then "add the block from `soul.md`": two files).
 
     ## Why is this bad?
     The agent follows the path and fails mid-task, or invents the missing content.
@@ -358,6 +378,8 @@ def cited_path_missing(skill):
         if target in probed:
             continue  # the skill's code tests whether the project has it (`if [[ -f scripts/x.sh ]]`): the project's file
         actual = skill.resolve_case(target)
+        if actual is not None and any(o.target == actual for o in doc.citations):
+            continue  # both spellings named: the workspace's `SOUL.md` and the skill's `soul.md` are two files
         if actual is not None:
             yield Hit(doc.file.path, f"{c.raw} does not exist; the file is {actual} (case differs, which breaks on case-sensitive file systems)", c.line, c.column)
         elif ("." in PurePosixPath(target).name or c.raw.endswith("/")) and c.kind != "mention" or (

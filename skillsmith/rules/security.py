@@ -124,7 +124,9 @@ def hidden_unicode(subject):
     ## What it does
     Reports zero-width characters, bidirectional controls and Unicode tag characters in any
     text file of a skill, with the code point and position. A byte-order mark at the very
-    start of a file is not reported, nor a zero-width joiner inside an emoji (`🧑` U+200D `💻` shows one emoji).
+    start of a file is not reported, nor a zero-width joiner inside an emoji (`🧑` U+200D `💻` shows one emoji),
+    nor the tags of a subdivision flag (🏴 U+1F3F4, the tags of `gbwls`, U+E007F: the Welsh flag; at
+    most six tags, lower-case letters and digits only).
     A run of such characters is one finding, and tag characters are decoded to the text they
     hide. A character that recurs alone through a file (the zero-width spaces of a copied web
     page) is reported where it first stands, with how many more the file holds.
@@ -144,9 +146,12 @@ def hidden_unicode(subject):
     if not text or text.isascii():
         return
     runs: list[list[int]] = []  # [start, end] of each run of hidden characters
+    flags = [m.span(1) for m in _FLAG_TAGS.finditer(text)]
     for m in _HIDDEN_RE.finditer(text):
         if m.group() == "\u200d" and _joins_emoji(text, m.start()):
             continue  # part of one visible emoji (🧑 U+200D 💻 shows as one)
+        if any(start <= m.start() < end for start, end in flags):
+            continue  # the tags of a flag: 🏴 + "gbwls" + cancel tag shows the Welsh flag
         if runs and runs[-1][1] == m.start():
             runs[-1][1] = m.end()
         else:
@@ -187,6 +192,11 @@ def _hidden_run_message(run: str) -> str:
         shown = spelled[:_SHOWN_HIDDEN_TEXT] + ("..." if len(spelled) > _SHOWN_HIDDEN_TEXT else "")
         message += f"; the tag characters spell {shown!r}"
     return message
+
+
+#: an emoji tag sequence (Unicode TS #51): the black flag, two to six tags of lower-case letters or
+#: digits (a region and subdivision, ``gbwls``), and the cancel tag; too short to spell hidden text
+_FLAG_TAGS = re.compile("\U0001F3F4([\U000E0030-\U000E0039\U000E0061-\U000E007A]{2,6}\U000E007F)")
 
 
 def _is_emoji(ch: str) -> bool:

@@ -158,7 +158,8 @@ def bash_syntax(script):
         yield Hit(script.path, f"bash -n: {message}", line)
 
 
-@rule("SHL003", "unknown-flag-exit-missing", summary="No branch rejects unknown options with exit 2.", seed="000 §6", scope="script", severity="warning")
+@rule("SHL003", "unknown-flag-exit-missing", summary="No branch rejects unknown options with exit 2.", seed="000 §6", scope="script",
+      severity="warning", opt_in=True)
 def unknown_flag_exit_missing(script):
     """
     ## What it does
@@ -197,7 +198,10 @@ def unknown_flag_exit_missing(script):
 
     ## Severity
     Warning: an unknown option is ignored instead of refused (§6); the script still runs, and
-    the agent may not see its mistake.
+    the agent may not see its mistake. Opt-in (`--select SHL003`): whether a shell script
+    takes options at all, and which of its arguments are paths or handed on, is read from
+    its `case` branches and tests, and on real public skills that reading was wrong or
+    debatable in eight of nine labelled findings.
     """
     tree = _tree(script)
     if tree is None:
@@ -419,10 +423,12 @@ def unquoted_expansion(script):
     declarations, `case` patterns, heredocs or strings; `$#`, `$?`, `$$`, `$!` and `${#x}`;
     arguments of `exit`, `return`, `wait`, `kill`, `shift` and `sleep` (numbers); alternate
     values (`${arr[@]+"${arr[@]}"}`, `${X:+--flag "$X"}`), a substitution that prints one flag
-    or nothing (`$([ "$DRY" -eq 1 ] && echo --dry-run)`) and variables named as option,
+    or nothing (`$([ "$DRY" -eq 1 ] && echo --dry-run)`) or a status number (`$([ "$CODE" = 200 ];
+    echo $?)`), and variables named as option,
     package or file lists (`$PYTEST_ARGS`, `$CURL_OPTS`, `$CONDA_PKGS`, grep's `$EXCLUDES`,
     `grep -q token $config_files`), which are split on purpose; variables the script only ever sets
-    to one literal word (`VITE_VERSION="latest"` or `"5.4.11"`), which split into nothing; nor the
+    to one literal word (`VITE_VERSION="latest"` or `"5.4.11"`) or to nothing (`SAVE=""`, then
+    `SAVE="--save"`: one flag or none, where quoting would pass an empty argument); nor the
     words of lines the shell parser joins into one command (`a="" b=0` on one line,
     then `for r in $remotes; do`: bash ends the command at the newline). Nothing is flagged past a
     line the shell parser could not read (an escaped quote inside `"${1:?Usage: \"x\"}"`):

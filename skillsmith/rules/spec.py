@@ -42,8 +42,10 @@ def frontmatter(skill):
     return doc.frontmatter
 
 
-#: a name that is a placeholder of a template: `<skill-name>`, `{{ skill_name }}`, `{name}`
-_PLACEHOLDER_NAME = re.compile(r"\s*(?:<[^<>]{1,60}>|\{\{[^{}]{1,60}\}\}|\{[\w-]{1,60}\}|\[[\w -]{1,60}\])\s*")
+#: a name that is a placeholder of a template: `<skill-name>`, `{{ skill_name }}`, `{name}`, perhaps
+#: with a literal part around it (`pneuma-{{modeName}}`)
+_PLACEHOLDER_NAME = re.compile(r"\s*(?:[a-z0-9-]{0,40}(?:<[^<>]{1,60}>|\{\{[^{}]{1,60}\}\}|\{[\w-]{1,60}\})[a-z0-9-]{0,40}"
+                               r"|\[[\w -]{1,60}\])\s*")
 
 
 def is_placeholder_name(name) -> bool:
@@ -242,8 +244,8 @@ def name_invalid(skill):
     ## What it does
     Checks that `name` is a string of 1 to 64 characters, only lowercase letters, digits and
     hyphens, with no leading, trailing or consecutive hyphens.
-    A template's placeholder (`name: <skill-name>`, `{{ skill_name }}`) is not flagged: the
-    file is copied and filled in.
+    A template's placeholder (`name: <skill-name>`, `{{ skill_name }}`, `pneuma-{{modeName}}`) is
+    not flagged: the file is copied and filled in.
 
     ## Why is this bad?
     Hosts reject or rename skills whose names break these rules, and the name becomes part of
@@ -845,7 +847,9 @@ def field_not_portable(skill):
     the skill's target does not read, while another known host does: Claude Code's
     `when_to_use` or `disable-model-invocation` in a portable skill or a Codex skill. The
     finding names the fields and the hosts that read them, once per skill (at the first such
-    field). Under that host's target (`--target claude-code`,
+    field). It runs when you name the target the skill must work for (`--target agentskills`,
+    `target = "codex"` in the configuration): without that, a field only one host reads is
+    evidence that the skill is written for that host, not a mistake. Under that host's target (`--target claude-code`,
     or a skill in `.claude/skills/` or a Claude Code plugin, even one with Codex's
     `agents/openai.yaml` too) the field is valid. A `version` in a
     Claude Code or Codex skill is not flagged: it records a fact, and the host the skill is written
@@ -868,8 +872,8 @@ def field_not_portable(skill):
     `target = "claude-code"` in the configuration), or move data no host needs under `metadata`.
     """
     fm = frontmatter(skill)
-    if fm is None:
-        return
+    if fm is None or not skill.target_named:
+        return  # a field only some hosts read is evidence the skill is written for them
     target = get(skill.target)
     reader = f"{target.title} ignores" if target.title else "hosts that follow only the specification ignore"
     keys = [k for k in fm.data
