@@ -71,13 +71,18 @@ def test_a_template_name_with_a_literal_prefix_is_a_placeholder(tmp_path):
 def test_a_copyright_notice_does_not_say_what_the_script_does(tmp_path):
     """CON004 on real skills: Dr.-Mia's convert_pdf_to_images.py opens with a notice (`# This file is
     part of the "Universal Biomedical Skills" project.` / `# Copyright (c) 2026 ...`); the line that
-    says what it does is `# Converts each page of a PDF to a PNG image.` after the imports."""
+    says what it does is `# Converts each page of a PDF to a PNG image.` after the imports, with or
+    without a shebang above the notice. A description above its `# Copyright` line is still one."""
     script = ('# COPYRIGHT NOTICE\n# This file is part of the "Universal Skills" project.\n'
               '# Copyright (c) 2026 A. Author\n\nimport sys\n\n\n# Converts each page of a PDF to a PNG image.\n\n\n'
               'def main():\n    print(sys.argv[1:])\n\n\nmain()\n')
-    root = skill(tmp_path, "pdf", "Run `python3 scripts/convert.py a.pdf`.", {"scripts/convert.py": script})
-    (message,) = [m for _, _, m in _found(root, "CON004")]
-    assert message.endswith("the comment at line 8 says what the script does: make it the docstring")
+    signed = script.replace("PNG image.\n", "PNG image.\n# Copyright (c) 2026 A. Author\n")
+    root = skill(tmp_path, "pdf", "Run `python3 scripts/a.py x.pdf`, `scripts/b.py x.pdf`, `scripts/c.py x.pdf`.", {
+        "scripts/a.py": script, "scripts/b.py": "#!/usr/bin/env python3\n" + script, "scripts/c.py": signed})
+    assert [(p, m.split("; ")[1]) for p, _, m in _found(root, "CON004")] == [
+        ("scripts/a.py", "the comment at line 8 says what the script does: make it the docstring"),
+        ("scripts/b.py", "the comment at line 9 says what the script does: make it the docstring"),
+        ("scripts/c.py", "the comment at line 8 says what the script does: make it the docstring")]
 
 
 def test_help_that_keeps_comments_prints_no_section_banner(tmp_path):

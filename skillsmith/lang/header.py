@@ -272,18 +272,20 @@ _PREAMBLE = re.compile(r"^(?:import\s|from\s+\S+\s+import\s|#!|#.*coding[:=]|\s*
 def describing_comment(lines: list[str]) -> int | None:
     """The line of the comment that says what a Python script does when it stands after the
     imports instead of in a docstring (``# Converts each page of a PDF to a PNG image.``), or None.
-    A block of comments that holds a copyright notice (``# This file is part of the "X" project.`` /
-    ``# Copyright (c) 2026 ...``) says whose the file is, not what it does."""
-    legal = False  # the comment block the line is in holds a copyright or licence line
+    A block of comments that opens with a copyright notice (``# COPYRIGHT NOTICE`` / ``# This file is
+    part of the "X" project.``) says whose the file is, not what it does; a description above a
+    ``# Copyright`` line still is one."""
+    notice = None  # whether the comment block the line is in opens with a copyright notice (None: not in one)
     for number, text in enumerate(lines[:60], 1):
         stripped = text.strip()
         if stripped.startswith("#") and not stripped.startswith("#!"):
-            if number == 1 or not lines[number - 2].strip().startswith("#"):
-                legal = any(_LEGAL.match(t.strip()) for t in _comment_block(lines, number - 1))
             body = stripped.lstrip("#").strip()
-            if not legal and len(body.split()) >= 3 and describes(body):
+            if notice is None:
+                notice = bool(_LEGAL.match(body))
+            if not notice and len(body.split()) >= 3 and describes(body):
                 return number
             continue
+        notice = None
         if not _PREAMBLE.match(text):
             return None
     return None

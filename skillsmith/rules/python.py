@@ -563,9 +563,9 @@ def status_on_stdout(script):
     listed = _report_lines(facts)
     status = [call for call, text in printed.items() if is_status_text(text) and not _in_listing(call.lineno, text, fields)
               and not (id(call) in listed and _SEVERITY.fullmatch(text))]
-    if not _data_on_stdout(script.py_evidence, status):
+    if not _data_on_stdout(evidence, status):
         return  # only messages: no output for them to spoil (its results go to files)
-    status = _besides_the_output(facts, script.py_evidence, status)
+    status = _besides_the_output(facts, evidence, status)
     for call in status:
         yield Hit(script.path, "status message on stdout; print it to sys.stderr", call.lineno, call.col_offset + 1)
 
@@ -574,8 +574,6 @@ def _data_on_stdout(evidence, status: list[ast.Call]) -> bool:
     """Whether the script writes anything to stdout beside the *status* lines and blank ``print()``s,
     and, in a script that writes its results to files, beside lines of text (``print(f"  Title:
     {title}")``, ``print("Summary:")``): a log for a person, with no value printed alone or JSON."""
-    if evidence is None:
-        return True
     flagged = {id(c) for c in status}
     others = [c for c in evidence.stdout_calls
               if id(c) not in flagged and (c.args or not (isinstance(c.func, ast.Name) and c.func.id == "print"))]
@@ -594,8 +592,6 @@ def _besides_the_output(facts, evidence, status: list[ast.Call]) -> list[ast.Cal
     """The *status* prints that share stdout with the output: not those in the branch of an ``if``
     that writes the output to a file while its other branch prints it (``if args.out:
     args.out.write_text(text); print(f"wrote {args.out}") else: print(text)``)."""
-    if evidence is None:
-        return status
     flagged = {id(c) for c in status}
     data = {id(c) for c in evidence.stdout_calls if id(c) not in flagged}
     writes = evidence.file_writes()
